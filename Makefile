@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: MIT
+# latctl: user-space controller (user/), kernel module (module/), tests.
+#
+#   make            build user/latctl
+#   make module     build module/latmon.ko against KDIR
+#   make load       insmod the module on this machine
+#   make run        set up what is missing, build, run the main job
+#   make check      set up what is missing, build, run every test
+#
+KERNELRELEASE ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iuser
+PKG_CONFIG ?= pkg-config
+
+.PHONY: all user module load unload run check deps clean
+all: user
+
+include user/user.mk
+include tests/tests.mk
+include scripts/vm.mk
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+load: module
+	insmod module/latmon.ko
+
+unload:
+	rmmod latmon
+
+deps:
+	scripts/deps.sh
+
+clean: user-clean tests-clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

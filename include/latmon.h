@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * latmon user-space API: the event records read from /dev/latmon and the
+ * "latmon" generic netlink family. Included unchanged by the module and by
+ * latctl. Only <linux/types.h> types; every struct is padded explicitly to a
+ * multiple of 8 bytes and reserved fields must be zero.
+ */
+#ifndef _UAPI_LATMON_H
+#define _UAPI_LATMON_H
+
+#include <linux/types.h>
+
+#define LATMON_UAPI_VERSION	1
+#define LATMON_DEVICE		"/dev/latmon"
+#define LATMON_GENL_NAME	"latmon"
+#define LATMON_GENL_VERSION	1
+
+/* ---------------------------------------------------------------------- */
+/* Event records                                                           */
+/* ---------------------------------------------------------------------- */
+
+enum latmon_event_type {
+	LATMON_EV_FAULT = 1,		/* a page fault of a target thread */
+	LATMON_EV_THP_CLEAR,		/* zeroing of a huge page inside a fault */
+	LATMON_EV_SCHED,		/* target thread switched out and back in */
+	LATMON_EV_IRQ,			/* interrupt while a target thread ran */
+	LATMON_EV_MIGRATE,		/* target thread moved to another CPU */
+	LATMON_EV_LOST,			/* events dropped on one CPU at this point */
+	__LATMON_EV_MAX
+};
+
+/* latmon_fault.flags */
+#define LATMON_FAULT_F_HUGE	(1U << 0)	/* a huge page was mapped */
+#define LATMON_FAULT_F_WRITE	(1U << 1)
+#define LATMON_FAULT_F_USER	(1U << 2)
+
+struct latmon_fault {
+	__u64 address;		/* faulting user address */
+	__u32 error_code;	/* x86 page-fault error code */
+	__u32 result;		/* vm_fault_t returned by handle_mm_fault */
+	__u32 flags;		/* LATMON_FAULT_F_* */
+	__u32 reserved;
+};
+
+struct latmon_thp_clear {
+	__u64 address;		/* user address of the huge page */
+	__u64 size;		/* bytes cleared */
+};
+
+/* latmon_sched.flags */
+#define LATMON_SCHED_F_PREEMPTED (1U << 0)	/* runnable when switched out */
+
+struct latmon_sched {
+	__u32 flags;		/* LATMON_SCHED_F_* */
+	__u32 other_pid;	/* the task switched in when the target left */
+	char other_comm[16];
+};
+
+enum latmon_irq_kind {
+	LATMON_IRQ_HARD = 1,	/* number = irq, name = action name */
+	LATMON_IRQ_SOFT,	/* number = softirq vector, name = vector name */
+	LATMON_IRQ_TIMER,	/* x86 local APIC timer */
+	LATMON_IRQ_IPI,		/* name = irq_vectors event (reschedule, ...) */
+	LATMON_IRQ_NMI,
+	__LATMON_IRQ_MAX
+};
+
+struct latmon_irq {
+	__u32 kind;		/* enum latmon_irq_kind */
+	__u32 number;
+	char name[16];
+};
+
+struct latmon_migrate {
+	__u32 from_cpu;
+	__u32 to_cpu;
+};
+
+struct latmon_lost {
+	__u64 count;		/* events dropped just before this record */
+	__u32 cpu;		/* the CPU whose ring dropped them */
+	__u32 reserved;
+};
+
+/*
+ * One record. Records are read whole from /dev/latmon; read() with a buffer
+ * smaller than sizeof(struct latmon_event) fails with EINVAL. Timestamps are
+ * raw TSC values (rdtsc_ordered), the clock latctl reads with rdtscp.
+ * For instantaneous events (migration, lost) tsc_begin == tsc_end.
+ */
+struct latmon_event {
+	__u16 type;		/* enum latmon_event_type */
+	__u16 size;		/* sizeof(struct latmon_event) */
+	__u16 cpu;		/* CPU the event happened on */
+	__u16 reserved;
+	__u32 pid;		/* tgid of the target */
+	__u32 tid;		/* thread of the target */
+	__u64 seq;		/* per-CPU sequence number, gaps = lost */
+	__u64 tsc_begin;
+	__u64 tsc_end;
+	union {
+		struct latmon_fault fault;
+		struct latmon_thp_clear thp;
+		struct latmon_sched sched;
+		struct latmon_irq irq;
+		struct latmon_migrate migrate;
+		struct latmon_lost lost;
+		__u8 raw[32];
+	} u;
+};
+
+/* ---------------------------------------------------------------------- */
+/* Event sources                                                           */
+/* ---------------------------------------------------------------------- */
+
+enum latmon_source_id {
+	LATMON_SRC_FAULT = 1,
+	LATMON_SRC_THP_CLEAR,
+	LATMON_SRC_SCHED,
+	LATMON_SRC_IRQ,
+	__LATMON_SRC_MAX
+};
+
+#define LATMON_SRC_BIT(id)	(1U << ((id) - 1))
+#define __LATMON_SRC_F_ALL	(LATMON_SRC_BIT(__LATMON_SRC_MAX) - 1)
+
+enum latmon_source_state {
+	LATMON_SRC_ATTACHED = 1,	/* probes registered, recording when started */
+	LATMON_SRC_UNAVAILABLE,		/* see LATMON_SRC_A_REASON */
+};
+
+/* ---------------------------------------------------------------------- */
+/* Generic netlink family "latmon"                                         */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Every command needs CAP_SYS_ADMIN (GENL_ADMIN_PERM).
+ *
+ * LATMON_CMD_GET_INFO: request has no attribute; reply:
+ *   LATMON_A_MODULE_VERSION: NLA_NUL_STRING
+ *   LATMON_A_UAPI_VERSION: NLA_U32
+ *   LATMON_A_TSC_KHZ: NLA_U32
+ *   LATMON_A_KERNEL_RELEASE: NLA_NUL_STRING
+ *   LATMON_A_RUNNING: NLA_U32 (0 or 1)
+ *   LATMON_A_TGID: NLA_U32 (target while running)
+ *   LATMON_A_SOURCES: NLA_NESTED
+ *     LATMON_A_SOURCE: NLA_NESTED (one per source)
+ *       LATMON_SRC_A_ID: NLA_U32 (enum latmon_source_id)
+ *       LATMON_SRC_A_NAME: NLA_NUL_STRING ("fault", "thp-clear", ...)
+ *       LATMON_SRC_A_STATE: NLA_U32 (enum latmon_source_state)
+ *       LATMON_SRC_A_REASON: NLA_NUL_STRING (when unavailable)
+ *       LATMON_SRC_A_SYMBOL: NLA_NUL_STRING (probed symbol, if any)
+ *
+ * LATMON_CMD_START: request:
+ *   LATMON_A_TGID: NLA_U32, required, an existing process
+ *   LATMON_A_SOURCE_MASK: NLA_U32, LATMON_SRC_BIT()s, default all attached
+ *   LATMON_A_BUFFER_EVENTS: NLA_U32, records per CPU ring (rounded up to a
+ *     power of two), default LATMON_DEFAULT_BUFFER_EVENTS
+ *   LATMON_A_FLAGS: NLA_U32, must be 0 (no flags defined yet)
+ *   EBUSY if already running. Clears the rings and counters.
+ *
+ * LATMON_CMD_STOP: no attribute. Events already recorded stay readable.
+ *
+ * LATMON_CMD_GET_STATS: no attribute; reply:
+ *   LATMON_A_CPUS: NLA_NESTED
+ *     LATMON_A_CPU: NLA_NESTED (one per possible CPU)
+ *       LATMON_CPU_A_ID: NLA_U32
+ *       LATMON_CPU_A_RECORDED: NLA_U64 (written to the ring)
+ *       LATMON_CPU_A_DROPPED: NLA_U64 (ring full)
+ *       LATMON_CPU_A_READ: NLA_U64 (records delivered to the reader)
+ *   LATMON_A_SOURCES: NLA_NESTED
+ *     LATMON_A_SOURCE: NLA_NESTED
+ *       LATMON_SRC_A_ID: NLA_U32
+ *       LATMON_SRC_A_NAME: NLA_NUL_STRING
+ *       LATMON_SRC_A_MISSES: NLA_U64 (kretprobe/kprobe misses)
+ */
+enum latmon_cmd {
+	LATMON_CMD_UNSPEC,
+	LATMON_CMD_GET_INFO,
+	LATMON_CMD_START,
+	LATMON_CMD_STOP,
+	LATMON_CMD_GET_STATS,
+	__LATMON_CMD_MAX
+};
+#define LATMON_CMD_MAX (__LATMON_CMD_MAX - 1)
+
+enum latmon_attr {
+	LATMON_A_UNSPEC,
+	LATMON_A_MODULE_VERSION,
+	LATMON_A_UAPI_VERSION,
+	LATMON_A_TSC_KHZ,
+	LATMON_A_KERNEL_RELEASE,
+	LATMON_A_RUNNING,
+	LATMON_A_TGID,
+	LATMON_A_SOURCE_MASK,
+	LATMON_A_BUFFER_EVENTS,
+	LATMON_A_FLAGS,
+	LATMON_A_SOURCES,
+	LATMON_A_CPUS,
+	__LATMON_A_MAX
+};
+#define LATMON_A_MAX (__LATMON_A_MAX - 1)
+
+/* nested in LATMON_A_SOURCES and LATMON_A_CPUS */
+enum latmon_list_attr {
+	LATMON_A_LIST_UNSPEC,
+	LATMON_A_SOURCE,
+	LATMON_A_CPU,
+	__LATMON_A_LIST_MAX
+};
+
+enum latmon_source_attr {
+	LATMON_SRC_A_UNSPEC,
+	LATMON_SRC_A_ID,
+	LATMON_SRC_A_NAME,
+	LATMON_SRC_A_STATE,
+	LATMON_SRC_A_REASON,
+	LATMON_SRC_A_SYMBOL,
+	LATMON_SRC_A_MISSES,
+	LATMON_SRC_A_PAD,
+	__LATMON_SRC_A_MAX
+};
+#define LATMON_SRC_A_MAX (__LATMON_SRC_A_MAX - 1)
+
+enum latmon_cpu_attr {
+	LATMON_CPU_A_UNSPEC,
+	LATMON_CPU_A_ID,
+	LATMON_CPU_A_RECORDED,
+	LATMON_CPU_A_DROPPED,
+	LATMON_CPU_A_READ,
+	LATMON_CPU_A_PAD,
+	__LATMON_CPU_A_MAX
+};
+#define LATMON_CPU_A_MAX (__LATMON_CPU_A_MAX - 1)
+
+/* LATMON_A_FLAGS: none defined yet; the module rejects any set bit. */
+#define __LATMON_START_F_ALL	0U
+
+#define LATMON_DEFAULT_BUFFER_EVENTS	65536U
+#define LATMON_MAX_BUFFER_EVENTS	(1U << 22)
+
+#endif /* _UAPI_LATMON_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The contract between latctl's core and a workload. Adding a workload is
+ * adding one file user/wl_NAME.c that defines one `const struct workload_ops`
+ * and one line in the table in workload.c.
+ *
+ * Life of a run (core, run.c):
+ *   parse options -> ops->setup() -> pre-fault run->samples (cap entries)
+ *   -> read counters -> ops->run() [timed loop] -> read counters
+ *   -> ops->extras() -> ops->teardown() -> build the JSON document
+ *   -> render the text report from that document.
+ * The text report is always rendered from the JSON document, so that
+ * `latctl report FILE.json` prints exactly what the run printed; a workload's
+ * extra report lines therefore come from ops->print_extras(extras_json).
+ */
+#ifndef LATCTL_WORKLOAD_H
+#define LATCTL_WORKLOAD_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+/* One timed iteration. 24 bytes; the array is pre-faulted before timing. */
+struct lat_sample {
+	uint64_t tsc_begin;	/* serialized TSC before the iteration */
+	uint64_t tsc_end;	/* serialized TSC after it */
+	uint16_t cpu_begin;	/* CPU from rdtscp's aux at begin */
+	uint16_t cpu_end;	/* ... and at end: differ = migration */
+	uint32_t flags;		/* LAT_SAMPLE_F_* */
+};
+
+#define LAT_SAMPLE_F_REALLOC	(1U << 0)	/* grow: this push reallocated */
+#define LAT_SAMPLE_F_SPECIAL	(1U << 1)	/* workload-defined marker */
+
+/* Options common to every workload, parsed by the core. */
+struct lat_opts {
+	const char *workload;
+	const char *mode;	/* NULL = the workload's default mode */
+	uint64_t iters;		/* 0 = the workload's default */
+	int cpu;		/* -1 = not pinned */
+	int hugepage;		/* --hugepage: MADV_HUGEPAGE */
+	double rate_hz;		/* --rate: open loop (request); 0 = closed */
+	int threads;		/* --threads (alloc), 0 = default */
+	int procs;		/* --procs (mmap), 0 = online CPUs */
+	double duration_s;	/* --duration (mmap), 0 = default */
+	const char *thp;	/* --thp always|madvise|never, NULL = leave */
+	int no_thp;		/* --no-thp: PR_SET_THP_DISABLE */
+	const char *slow;	/* --slow THRESHOLD as given, NULL = default */
+	const char *json_path;	/* --json FILE */
+	int quiet;
+	uint64_t seed;		/* --seed, fixed default for reproducible runs */
+};
+
+/* What a run holds while it runs. */
+struct lat_run {
+	const struct lat_opts *opts;
+	const struct workload_ops *ops;
+	const char *mode;		/* resolved mode name */
+	uint64_t iters;			/* resolved iteration count */
+	struct lat_sample *samples;	/* cap entries, MAP_SHARED|MAP_ANONYMOUS,
+					 * pre-faulted, so forked children can
+					 * fill slices of it */
+	size_t cap;
+	size_t n;			/* filled by ops->run() */
+	double tsc_hz;
+	void *priv;			/* the workload's own state */
+};
+
+struct workload_ops {
+	const char *name;
+	const char *summary;		/* one line for `latctl --help` */
+	const char *modes;		/* "grow|reserved|touched", NULL = none */
+	const char *unit_name;		/* "push", "iteration", "request", ... */
+	uint64_t default_iters;
+	/* Everything slow and untimed: allocate, map, pre-touch. -errno. */
+	int (*setup)(struct lat_run *run);
+	/* The timed loop: fill run->samples[0..n) and set run->n. No
+	 * allocation, syscall or printing inside the timed part. -errno. */
+	int (*run)(struct lat_run *run);
+	/* Workload-specific results as a JSON object (may be NULL). */
+	cJSON *(*extras)(const struct lat_run *run);
+	/* Print the extra report lines from the object extras() made. */
+	void (*print_extras)(const cJSON *extras, FILE *out);
+	void (*teardown)(struct lat_run *run);
+};
+
+extern const struct workload_ops *const lat_workloads[];
+const struct workload_ops *lat_workload_find(const char *name);
+
+#endif /* LATCTL_WORKLOAD_H */
