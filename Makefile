@@ -36,3 +36,10 @@ deps:
 
 clean: user-clean tests-clean
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+
+# One prove run over every test, so `make check` ends with one summary line.
+# deps runs first, in its own make, so pkg-config sees what it installed.
+check:
+	scripts/deps.sh
+	$(MAKE) all $(CHECK_BUILD)
+	prove --exec '' $(UNIT_TESTS) $(CLI_TESTS) $(VM_TESTS)

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* Serialized TSC reads: the clock of every timed iteration and of latmon. */
+#ifndef LATCTL_TSC_H
+#define LATCTL_TSC_H
+
+#include <stdint.h>
+
+/*
+ * rdtscp waits for every earlier instruction to finish; the lfence after it
+ * keeps later instructions from starting before the read. Used at both ends
+ * of an iteration. *cpu gets the CPU number Linux stores in TSC_AUX.
+ */
+static inline uint64_t lat_tsc(uint16_t *cpu)
+{
+	uint32_t lo, hi, aux;
+
+	__asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
+	*cpu = (uint16_t)(aux & 0xfff);
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* TSC frequency in Hz: from the kernel when it tells, else calibrated. */
+double lat_tsc_hz(void);
+
+/* Measured cost of one lat_tsc() pair in TSC ticks (the floor of any sample). */
+uint64_t lat_tsc_pair_cost(void);
+
+#endif /* LATCTL_TSC_H */
