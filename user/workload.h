@@ -12,6 +12,20 @@
  * The text report is always rendered from the JSON document, so that
  * `latctl report FILE.json` prints exactly what the run printed; a workload's
  * extra report lines therefore come from ops->print_extras(extras_json).
+ *
+ * Additions by H1 (core), for workload authors:
+ *  - ops->accepts: LAT_ACCEPT_* bits for the workload-specific options it
+ *    takes (--hugepage, --rate, --threads, --procs, --duration). The core
+ *    rejects any other one with one clear line ("--rate does not apply to
+ *    grow"). --mode is accepted when ops->modes is not NULL; the first mode
+ *    in ops->modes is the default.
+ *  - setup() may set run->cap (number of samples to allocate) when it is not
+ *    run->iters (e.g. several processes or a --duration bound); the core then
+ *    allocates and pre-faults run->samples AFTER setup().
+ *  - LAT_SAMPLE_F_NEWSTREAM marks the first sample of another thread or
+ *    process in the array: the core does not count a migration between it
+ *    and the sample before it.
+ *  - lat_sample_ns() converts one sample to nanoseconds.
  */
 #ifndef LATCTL_WORKLOAD_H
 #define LATCTL_WORKLOAD_H
@@ -32,6 +46,14 @@ struct lat_sample {
 
 #define LAT_SAMPLE_F_REALLOC	(1U << 0)	/* grow: this push reallocated */
 #define LAT_SAMPLE_F_SPECIAL	(1U << 1)	/* workload-defined marker */
+#define LAT_SAMPLE_F_NEWSTREAM	(1U << 2)	/* first sample of another thread */
+
+/* workload_ops.accepts: workload-specific options a workload takes. */
+#define LAT_ACCEPT_HUGEPAGE	(1U << 0)	/* --hugepage */
+#define LAT_ACCEPT_RATE		(1U << 1)	/* --rate HZ */
+#define LAT_ACCEPT_THREADS	(1U << 2)	/* --threads N */
+#define LAT_ACCEPT_PROCS	(1U << 3)	/* --procs N */
+#define LAT_ACCEPT_DURATION	(1U << 4)	/* --duration D */
 
 /* Options common to every workload, parsed by the core. */
 struct lat_opts {
@@ -83,7 +105,15 @@ struct workload_ops {
 	/* Print the extra report lines from the object extras() made. */
 	void (*print_extras)(const cJSON *extras, FILE *out);
 	void (*teardown)(struct lat_run *run);
+	unsigned int accepts;		/* LAT_ACCEPT_* */
 };
+
+/* Latency of one sample in nanoseconds. */
+static inline double lat_sample_ns(const struct lat_run *run,
+				   const struct lat_sample *s)
+{
+	return (double)(s->tsc_end - s->tsc_begin) * 1e9 / run->tsc_hz;
+}
 
 extern const struct workload_ops *const lat_workloads[];
 const struct workload_ops *lat_workload_find(const char *name);
