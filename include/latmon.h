@@ -29,15 +29,26 @@ enum latmon_event_type {
 	__LATMON_EV_MAX
 };
 
-/* latmon_fault.flags */
-#define LATMON_FAULT_F_HUGE	(1U << 0)	/* a huge page was mapped */
-#define LATMON_FAULT_F_WRITE	(1U << 1)
-#define LATMON_FAULT_F_USER	(1U << 2)
+/*
+ * latmon_fault.flags: decoded from the handle_mm_fault() arguments and result.
+ * A fault with LATMON_FAULT_F_RETRY or LATMON_FAULT_F_ERROR is not counted by
+ * getrusage() (the kernel redoes a retried fault and counts that one); one
+ * with LATMON_FAULT_F_MAJOR counts as a major fault, every other as minor.
+ */
+#define LATMON_FAULT_F_HUGE	(1U << 0)	/* a THP clear ran inside this fault */
+#define LATMON_FAULT_F_WRITE	(1U << 1)	/* FAULT_FLAG_WRITE */
+#define LATMON_FAULT_F_USER	(1U << 2)	/* FAULT_FLAG_USER: from user mode */
+#define LATMON_FAULT_F_INSTRUCTION (1U << 3)	/* FAULT_FLAG_INSTRUCTION */
+#define LATMON_FAULT_F_RETRY	(1U << 4)	/* result has VM_FAULT_RETRY */
+#define LATMON_FAULT_F_ERROR	(1U << 5)	/* result has a VM_FAULT_ERROR bit */
+#define LATMON_FAULT_F_MAJOR	(1U << 6)	/* VM_FAULT_MAJOR or FAULT_FLAG_TRIED */
+#define __LATMON_FAULT_F_ALL	((1U << 7) - 1)
 
 struct latmon_fault {
 	__u64 address;		/* faulting user address */
-	__u32 error_code;	/* x86 page-fault error code */
-	__u32 result;		/* vm_fault_t returned by handle_mm_fault */
+	__u32 fault_flags;	/* raw FAULT_FLAG_* passed to handle_mm_fault
+				 * (kernel-internal bits; decoded in flags) */
+	__u32 result;		/* raw vm_fault_t returned by handle_mm_fault */
 	__u32 flags;		/* LATMON_FAULT_F_* */
 	__u32 reserved;
 };
@@ -47,21 +58,29 @@ struct latmon_thp_clear {
 	__u64 size;		/* bytes cleared */
 };
 
-/* latmon_sched.flags */
+/*
+ * latmon_sched: written when a target thread is switched back in, on the CPU
+ * that switches it in; tsc_begin is the switch-out, tsc_end the switch-in.
+ */
 #define LATMON_SCHED_F_PREEMPTED (1U << 0)	/* runnable when switched out */
+#define __LATMON_SCHED_F_ALL	((1U << 1) - 1)
 
 struct latmon_sched {
 	__u32 flags;		/* LATMON_SCHED_F_* */
-	__u32 other_pid;	/* the task switched in when the target left */
-	char other_comm[16];
+	__u32 other_pid;	/* tid of the task switched in when the target
+				 * left (0 if not visible in the pid namespace) */
+	char other_comm[16];	/* its comm, NUL-terminated */
+	__u32 out_cpu;		/* CPU the target was switched out on */
+	__u32 prev_state;	/* task state when switched out (0 = running) */
 };
 
 enum latmon_irq_kind {
 	LATMON_IRQ_HARD = 1,	/* number = irq, name = action name */
-	LATMON_IRQ_SOFT,	/* number = softirq vector, name = vector name */
-	LATMON_IRQ_TIMER,	/* x86 local APIC timer */
-	LATMON_IRQ_IPI,		/* name = irq_vectors event (reschedule, ...) */
-	LATMON_IRQ_NMI,
+	LATMON_IRQ_SOFT,	/* number = softirq vector, name = "TIMER", ... */
+	LATMON_IRQ_TIMER,	/* x86 local APIC timer; number = vector */
+	LATMON_IRQ_IPI,		/* number = vector, name = "reschedule", ... */
+	LATMON_IRQ_NMI,		/* number = handled, name = "nmi"; tsc_begin is
+				 * tsc_end minus the handler's duration */
 	__LATMON_IRQ_MAX
 };
 
@@ -83,19 +102,32 @@ struct latmon_lost {
 };
 
 /*
- * One record. Records are read whole from /dev/latmon; read() with a buffer
- * smaller than sizeof(struct latmon_event) fails with EINVAL. Timestamps are
- * raw TSC values (rdtsc_ordered), the clock latctl reads with rdtscp.
- * For instantaneous events (migration, lost) tsc_begin == tsc_end.
+ * One record (72 bytes). Records are read whole from /dev/latmon; read() with
+ * a buffer smaller than sizeof(struct latmon_event) fails with EINVAL.
+ * Every byte not named below is zero (the module zeroes each record first).
+ *
+ * Timestamps are raw TSC values (rdtsc_ordered), the clock latctl reads with
+ * rdtscp. For instantaneous events (migration, lost) tsc_begin == tsc_end.
+ * Interval records (fault, THP clear, sched, irq) are written when the
+ * interval ends, on the CPU where it ends.
+ *
+ * cpu and seq: each CPU has its own ring; cpu names the ring the record was
+ * written to and seq counts the records of that ring, starting at 0 at START.
+ * A dropped event consumes no seq: the reader sees, per CPU, seq 0, 1, 2, ...
+ * without gaps, and a LATMON_EV_LOST record (which has its own seq) sits at
+ * the point where u.lost.count events were dropped. A gap in seq is a bug.
+ *
+ * pid and tid are the target's ids in the pid namespace of the process that
+ * sent START (as is sched.other_pid).
  */
 struct latmon_event {
 	__u16 type;		/* enum latmon_event_type */
 	__u16 size;		/* sizeof(struct latmon_event) */
-	__u16 cpu;		/* CPU the event happened on */
+	__u16 cpu;		/* CPU (ring) the record was written on */
 	__u16 reserved;
 	__u32 pid;		/* tgid of the target */
 	__u32 tid;		/* thread of the target */
-	__u64 seq;		/* per-CPU sequence number, gaps = lost */
+	__u64 seq;		/* per-CPU record number, contiguous */
 	__u64 tsc_begin;
 	__u64 tsc_end;
 	union {
@@ -124,9 +156,14 @@ enum latmon_source_id {
 #define LATMON_SRC_BIT(id)	(1U << ((id) - 1))
 #define __LATMON_SRC_F_ALL	(LATMON_SRC_BIT(__LATMON_SRC_MAX) - 1)
 
+/*
+ * Probes are resolved at module load and registered only while a session
+ * runs (so a loaded, stopped module costs nothing on the fault path).
+ */
 enum latmon_source_state {
-	LATMON_SRC_ATTACHED = 1,	/* probes registered, recording when started */
-	LATMON_SRC_UNAVAILABLE,		/* see LATMON_SRC_A_REASON */
+	LATMON_SRC_ATTACHED = 1,	/* probes registered: a session is running */
+	LATMON_SRC_UNAVAILABLE,		/* cannot attach, see LATMON_SRC_A_REASON */
+	LATMON_SRC_AVAILABLE,		/* resolved, registered at the next START */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -148,18 +185,27 @@ enum latmon_source_state {
  *       LATMON_SRC_A_ID: NLA_U32 (enum latmon_source_id)
  *       LATMON_SRC_A_NAME: NLA_NUL_STRING ("fault", "thp-clear", ...)
  *       LATMON_SRC_A_STATE: NLA_U32 (enum latmon_source_state)
- *       LATMON_SRC_A_REASON: NLA_NUL_STRING (when unavailable)
+ *       LATMON_SRC_A_REASON: NLA_NUL_STRING (why unavailable, or which
+ *         tracepoints are missing when only some are)
  *       LATMON_SRC_A_SYMBOL: NLA_NUL_STRING (probed symbol, if any)
+ *       LATMON_SRC_A_MISSING: NLA_U32 (symbols/tracepoints not found)
  *
  * LATMON_CMD_START: request:
- *   LATMON_A_TGID: NLA_U32, required, an existing process
- *   LATMON_A_SOURCE_MASK: NLA_U32, LATMON_SRC_BIT()s, default all attached
- *   LATMON_A_BUFFER_EVENTS: NLA_U32, records per CPU ring (rounded up to a
- *     power of two), default LATMON_DEFAULT_BUFFER_EVENTS
+ *   LATMON_A_TGID: NLA_U32, required, an existing process (thread-group
+ *     leader), looked up in the caller's pid namespace
+ *   LATMON_A_SOURCE_MASK: NLA_U32, LATMON_SRC_BIT()s, default all available;
+ *     naming an unavailable source fails with ENOENT
+ *   LATMON_A_BUFFER_EVENTS: NLA_U32, record slots per CPU ring (rounded up
+ *     to a power of two, LATMON_MIN_BUFFER_EVENTS..LATMON_MAX_BUFFER_EVENTS);
+ *     one slot is kept for a lost record, so a ring buffers at most N - 1
+ *     events. Default LATMON_DEFAULT_BUFFER_EVENTS.
  *   LATMON_A_FLAGS: NLA_U32, must be 0 (no flags defined yet)
- *   EBUSY if already running. Clears the rings and counters.
+ *   EBUSY if already running. Frees records not yet read, clears counters.
  *
- * LATMON_CMD_STOP: no attribute. Events already recorded stay readable.
+ * LATMON_CMD_STOP: no attribute. ENOENT if not running. Events already
+ *   recorded stay readable; pending lost counts are appended as lost
+ *   records; a reader blocked in read() wakes up and gets the rest, then
+ *   EOF (read returns 0) until the next START.
  *
  * LATMON_CMD_GET_STATS: no attribute; reply:
  *   LATMON_A_CPUS: NLA_NESTED
@@ -167,12 +213,17 @@ enum latmon_source_state {
  *       LATMON_CPU_A_ID: NLA_U32
  *       LATMON_CPU_A_RECORDED: NLA_U64 (written to the ring)
  *       LATMON_CPU_A_DROPPED: NLA_U64 (ring full)
- *       LATMON_CPU_A_READ: NLA_U64 (records delivered to the reader)
+ *       LATMON_CPU_A_READ: NLA_U64 (records delivered, lost records too)
+ *       LATMON_CPU_A_LOST_RECORDS: NLA_U64 (lost records written)
+ *     After STOP and a full read: READ == RECORDED + LOST_RECORDS and
+ *     DROPPED == the sum of the lost records' counts.
  *   LATMON_A_SOURCES: NLA_NESTED
  *     LATMON_A_SOURCE: NLA_NESTED
  *       LATMON_SRC_A_ID: NLA_U32
  *       LATMON_SRC_A_NAME: NLA_NUL_STRING
- *       LATMON_SRC_A_MISSES: NLA_U64 (kretprobe/kprobe misses)
+ *       LATMON_SRC_A_MISSES: NLA_U64 (events missed before reaching a
+ *         ring: kretprobe/kprobe misses, thread table full; system-wide
+ *         counts, they may include other processes' faults)
  */
 enum latmon_cmd {
 	LATMON_CMD_UNSPEC,
@@ -218,6 +269,7 @@ enum latmon_source_attr {
 	LATMON_SRC_A_SYMBOL,
 	LATMON_SRC_A_MISSES,
 	LATMON_SRC_A_PAD,
+	LATMON_SRC_A_MISSING,
 	__LATMON_SRC_A_MAX
 };
 #define LATMON_SRC_A_MAX (__LATMON_SRC_A_MAX - 1)
@@ -229,6 +281,7 @@ enum latmon_cpu_attr {
 	LATMON_CPU_A_DROPPED,
 	LATMON_CPU_A_READ,
 	LATMON_CPU_A_PAD,
+	LATMON_CPU_A_LOST_RECORDS,
 	__LATMON_CPU_A_MAX
 };
 #define LATMON_CPU_A_MAX (__LATMON_CPU_A_MAX - 1)
@@ -237,6 +290,7 @@ enum latmon_cpu_attr {
 #define __LATMON_START_F_ALL	0U
 
 #define LATMON_DEFAULT_BUFFER_EVENTS	65536U
-#define LATMON_MAX_BUFFER_EVENTS	(1U << 22)
+#define LATMON_MIN_BUFFER_EVENTS	4U
+#define LATMON_MAX_BUFFER_EVENTS	(1U << 20)
 
 #endif /* _UAPI_LATMON_H */
