@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The join: label every slow iteration of a run with what the kernel did
+ * meanwhile. Input: the TSC samples of one measured thread and latmon's event
+ * records (any order). Output: per slow iteration a net breakdown in TSC
+ * ticks that sums exactly to its duration, a primary label (the largest
+ * share) and details; and a cause table over all slow iterations.
+ *
+ * Net time: each tick of an iteration goes to exactly one label, the one of
+ * highest precedence active at that tick:
+ *   interrupt > blocked > preemption > thp-zero > fault
+ * and the ticks no event covers go to the remainder label:
+ *   realloc (LAT_SAMPLE_F_REALLOC) > migration (cpu_end != cpu_begin or a
+ *   LATMON_EV_MIGRATE of the thread inside) > unexplained (events were
+ *   recorded) or unattributed (no event stream: the module was not loaded).
+ * An iteration that overlaps a window of lost events on its CPU(s) gets the
+ * primary label "incomplete"; its breakdown is kept but flagged, and the cause
+ * table counts its whole duration under "incomplete" only.
+ *
+ * The join sorts an index of the events by tsc_begin (the caller's array is
+ * not modified) and merges it with the slow iterations in one pass, keeping a
+ * small active set of events that began earlier and have not ended.
+ */
+#ifndef LATCTL_JOIN_H
+#define LATCTL_JOIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "latmon.h"
+#include "workload.h"
+
+enum join_label {
+	JOIN_FAULT,
+	JOIN_THP_ZERO,
+	JOIN_PREEMPTION,
+	JOIN_BLOCKED,
+	JOIN_INTERRUPT,
+	JOIN_MIGRATION,
+	JOIN_REALLOC,
+	JOIN_UNEXPLAINED,
+	JOIN_UNATTRIBUTED,
+	JOIN_INCOMPLETE,	/* primary label only, never in a breakdown */
+	JOIN_NR_LABELS
+};
+
+#define JOIN_MAX_ADDRS	4	/* fault addresses kept per iteration */
+#define JOIN_MAX_IRQS	4	/* distinct interrupts kept per iteration */
+
+struct join_input {
+	const struct lat_sample *samples;	/* one thread, time order */
+	size_t n_samples;
+	size_t index_base;	/* added to the indices in the output */
+	const size_t *slow;	/* ascending indices into samples, or NULL: */
+	size_t n_slow;
+	uint64_t slow_ticks;	/* ... then slow = duration >= slow_ticks */
+	uint32_t tid;		/* the measured thread */
+	const struct latmon_event *events;	/* any order, not modified */
+	size_t n_events;
+	bool have_events;	/* false: the module was not recording */
+	double tsc_hz;
+};
+
+struct join_irq {
+	uint32_t kind;		/* enum latmon_irq_kind */
+	uint32_t number;
+	uint32_t count;		/* how many of this one in the iteration */
+	char name[17];
+};
+
+struct join_iter {
+	size_t index;		/* index_base + position in samples */
+	uint64_t tsc_begin;
+	uint64_t duration;	/* ticks, tsc_end - tsc_begin (0 if negative) */
+	uint16_t cpu_begin, cpu_end;
+	uint32_t sample_flags;
+	enum join_label primary;
+	bool incomplete;	/* overlaps a lost-events window */
+	bool migrated;
+	bool thp;		/* a THP clear or a huge-page fault inside */
+	uint64_t ticks[JOIN_NR_LABELS];	/* net; sums exactly to duration */
+	uint32_t n_events;	/* events of this iteration that were used */
+	uint32_t n_faults, n_thp_clears, n_switches, n_irqs;
+	uint32_t n_addrs;
+	uint64_t fault_addr[JOIN_MAX_ADDRS];
+	uint32_t n_irq_kinds;
+	struct join_irq irq[JOIN_MAX_IRQS];
+	uint32_t other_pid;	/* task that ran while the thread was out, */
+	char other_comm[17];	/* of the longest switch-out; 0 / "" if none */
+	uint64_t lost;		/* events reported lost in overlapping windows */
+};
+
+struct join_cause {
+	uint64_t n_primary;	/* slow iterations with this primary label */
+	uint64_t n_any;		/* ... where it is present at all */
+	uint64_t ticks;		/* net ticks over all complete slow iterations */
+	uint64_t n_own;		/* own durations: one per event (fault, */
+	uint64_t own_median;	/* thp-zero, preemption, blocked, interrupt) */
+	uint64_t own_max;	/* or one per iteration for the others */
+};
+
+struct join_stats {
+	uint64_t events;	/* records given */
+	uint64_t used;		/* records that overlapped a slow iteration */
+	uint64_t other_thread;	/* records of another thread, skipped */
+	uint64_t bad;		/* unknown type or tsc_end < tsc_begin */
+	uint64_t lost_records;	/* LATMON_EV_LOST records */
+	uint64_t lost_events;	/* sum of their counts */
+	uint64_t incomplete;	/* slow iterations labelled incomplete */
+};
+
+struct join_result {
+	struct join_iter *iters;	/* one per slow iteration, index order */
+	size_t n_iters;
+	struct join_cause causes[JOIN_NR_LABELS];
+	uint64_t slow_total;		/* ticks over all slow iterations */
+	uint64_t slow_ticks;		/* threshold given, 0 if indices */
+	bool have_events;
+	double tsc_hz;
+	struct join_stats stats;
+};
+
+/* Join samples and events; fills *out (free with join_result_free). 0 or
+ * -EINVAL (bad input: unsorted or out-of-range indices, tsc_hz <= 0),
+ * -ENOMEM. */
+int join_run(const struct join_input *in, struct join_result *out);
+void join_result_free(struct join_result *r);
+
+/* "fault", "thp-zero", ...; NULL for an out-of-range label. */
+const char *join_label_name(enum join_label l);
+/* What a label's own duration measures: "fault", "clear", "off-CPU", ... */
+const char *join_label_own(enum join_label l);
+/* TSC ticks to nanoseconds. */
+double join_ticks_to_ns(uint64_t ticks, double tsc_hz);
+
+/* JSON array of the slow iterations (durations in ns and in ticks). */
+cJSON *join_to_json(const struct join_result *r);
+/* JSON object: cause table, totals, event statistics. */
+cJSON *cause_table_to_json(const struct join_result *r);
+/* Text: the cause table and the ten slowest iterations with their breakdown,
+ * from the two objects above (so a saved report prints the same). Either may
+ * be NULL. */
+void join_print(const cJSON *causes, const cJSON *iters, FILE *out);
+
+#endif /* LATCTL_JOIN_H */
