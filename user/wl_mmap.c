@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mmap: the LKML report of seed 004 ("mmap/munmap 20ms latencies"). N worker
+ * processes (default: one per online CPU) each repeat at random: map 1-20
+ * anonymous pages and write the length into the first page, or unmap a
+ * random live mapping. Every operation is timed; the report lists every one
+ * over 1 ms and the totals of each process. Processes share nothing but the
+ * kernel (mm locks, page allocator, TLB shootdowns), which is the point.
+ *
+ * Samples: run->samples is MAP_SHARED; process k writes its own slice
+ * [k*iters, k*iters + n_k) and its totals into a shared struct; after the
+ * children exit the parent packs the slices to [0, n).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include "tsc.h"
+#include "workload.h"
+
+#define MAX_PAGES	20
+#define LIVE_MAX	32768		/* live mappings per process, pre-sized */
+#define BIAS_OPS	10000		/* the seed maps more than it unmaps first */
+#define SLOW_NS		1e6		/* report every operation over 1 ms */
+#define SLOW_LIST_MAX	50		/* ... listing at most this many */
+#define DEFAULT_SECONDS	5.0
+
+/* flags of a sample: bit 8 unmap, pages in bits 9-13, process from bit 16 */
+#define F_UNMAP		(1U << 8)
+#define PAGES_SHIFT	9
+#define PROC_SHIFT	16
+
+/* One worker's results, in shared memory. */
+struct mmap_proc {
+	pid_t pid;
+	int err;			/* -errno of a failed mmap/munmap */
+	size_t n, maps, unmaps, live_end;
+	uint64_t total_ticks, max_ticks;
+	long minflt, nvcsw, nivcsw;	/* from wait4() */
+};
+
+struct live { void *p; size_t len; };
+
+struct mmap_wl {
+	struct lat_run *run;
+	int nprocs;
+	size_t per_proc, live_cap;
+	double seconds;
+	long pagesz;
+	struct mmap_proc *procs;	/* MAP_SHARED, nprocs entries */
+	const char *stop;		/* "duration" or "iters" */
+};
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+/* Refuse a sample array larger than half of the RAM, before the core maps it. */
+static int mmap_check_size(struct mmap_wl *m)
+{
+	double bytes = (double)m->nprocs * (double)m->per_proc * sizeof(struct lat_sample);
+	double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)m->pagesz;
+
+	if (bytes <= ram / 2)
+		return 0;
+	fprintf(stderr, "mmap: %d processes x %zu operations need %.1f GiB of samples; lower --iters or --procs\n",
+		m->nprocs, m->per_proc, bytes / (1 << 30));
+	return -E2BIG;
+}
+
+/* Resolve --procs, --duration and --iters; size the shared results. */
+static int mmap_setup(struct lat_run *run)
+{
+	struct mmap_wl *m = calloc(1, sizeof(*m));
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	run->priv = m;
+	m->run = run;
+	m->pagesz = sysconf(_SC_PAGESIZE);
+	m->nprocs = run->opts->procs > 0 ? run->opts->procs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	m->seconds = run->opts->duration_s > 0 ? run->opts->duration_s : DEFAULT_SECONDS;
+	m->per_proc = run->iters;
+	m->live_cap = m->per_proc < LIVE_MAX ? m->per_proc : LIVE_MAX;
+	ret = mmap_check_size(m);
+	if (ret)
+		return ret;
+	run->cap = (size_t)m->nprocs * m->per_proc;
+	m->procs = mmap(NULL, m->nprocs * sizeof(*m->procs), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m->procs == MAP_FAILED) {
+		m->procs = NULL;
+		return -errno;
+	}
+	memset(m->procs, 0, m->nprocs * sizeof(*m->procs));
+	return 0;
+}
+
+/* Map len bytes and write the length into the first page (seed 004). */
+static inline int op_map(struct live *l, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	*(size_t *)p = len;
+	l->p = p;
+	l->len = len;
+	return 0;
+}
+
+/* Map or unmap at random, seed 004's mix: 1:1, more maps in the first ops. */
+static inline int choose_unmap(uint64_t *seed, size_t op, size_t live, size_t cap)
+{
+	uint64_t r = splitmix64(seed);
+	int unmap = r & 1;
+
+	if (unmap && op < BIAS_OPS && (r & 2))
+		unmap = 0;
+	if (live == 0)
+		return 0;
+	return unmap || live == cap;
+}
+
+/* One timed operation into s; updates the live table and the totals. */
+static inline int mmap_one(struct mmap_wl *m, struct mmap_proc *pr, struct live *live,
+			   uint64_t *seed, size_t op, struct lat_sample *s)
+{
+	uint64_t r = splitmix64(seed);
+	int ret = 0;
+
+	if (choose_unmap(seed, op, pr->live_end, m->live_cap)) {
+		struct live *l = &live[r % pr->live_end];
+		size_t len = l->len;
+
+		s->tsc_begin = lat_tsc(&s->cpu_begin);
+		if (munmap(l->p, len) < 0)
+			ret = -errno;
+		s->tsc_end = lat_tsc(&s->cpu_end);
+		s->flags |= F_UNMAP | (uint32_t)(len / m->pagesz) << PAGES_SHIFT;
+		*l = live[--pr->live_end];
+		pr->unmaps++;
+	} else {
+		size_t pages = r % MAX_PAGES + 1;
+
+		s->tsc_begin = lat_tsc(&s->cpu_begin);
+		ret = op_map(&live[pr->live_end], pages * m->pagesz);
+		s->tsc_end = lat_tsc(&s->cpu_end);
+		s->flags |= (uint32_t)pages << PAGES_SHIFT;
+		pr->live_end += !ret;
+		pr->maps++;
+	}
+	return ret;
+}
+
+/* A worker process: the timed loop until the deadline or per_proc ops. */
+static void mmap_worker(struct mmap_wl *m, int k, struct live *live)
+{
+	struct mmap_proc *pr = &m->procs[k];
+	struct lat_sample *s = m->run->samples + (size_t)k * m->per_proc;
+	uint64_t seed = m->run->opts->seed + (uint64_t)k, t;
+	uint64_t deadline = lat_tsc(&s->cpu_begin) + (uint64_t)(m->seconds * m->run->tsc_hz);
+	size_t i;
+
+	for (i = 0; i < m->per_proc; i++) {
+		s[i].flags = (uint32_t)k << PROC_SHIFT | (i ? 0 : LAT_SAMPLE_F_NEWSTREAM);
+		pr->err = mmap_one(m, pr, live, &seed, i, &s[i]);
+		t = s[i].tsc_end - s[i].tsc_begin;
+		pr->total_ticks += t;
+		pr->max_ticks = t > pr->max_ticks ? t : pr->max_ticks;
+		if (pr->err || s[i].tsc_end > deadline) {
+			i++;
+			break;
+		}
+	}
+	pr->n = i;
+}
+
+/* Child side: no signal handlers of the parent, pre-sized table, wait, run. */
+static void mmap_child(struct mmap_wl *m, int k, int go_fd)
+{
+	struct live *live;
+	char c;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	m->procs[k].pid = getpid();
+	live = calloc(m->live_cap, sizeof(*live));
+	if (!live) {
+		m->procs[k].err = -ENOMEM;
+		_exit(1);
+	}
+	memset(live, 0xff, m->live_cap * sizeof(*live));	/* pre-fault */
+	if (read(go_fd, &c, 1) < 0)	/* EOF when the parent releases all */
+		_exit(1);
+	mmap_worker(m, k, live);
+	_exit(0);	/* never the parent's atexit handlers (THP restore) */
+}
+
+/* Fork the workers; they block on go_fd until the parent closes its end. */
+static int mmap_fork_all(struct mmap_wl *m, int fds[2], int *forked)
+{
+	for (*forked = 0; *forked < m->nprocs; (*forked)++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			fprintf(stderr, "mmap: cannot fork worker %d: %s\n", *forked, strerror(errno));
+			return -errno;
+		}
+		if (pid == 0) {
+			close(fds[1]);
+			mmap_child(m, *forked, fds[0]);
+		}
+		m->procs[*forked].pid = pid;
+	}
+	return 0;
+}
+
+/* Reap every worker and keep its fault and switch counts. */
+static int mmap_wait_all(struct mmap_wl *m, int forked)
+{
+	int ret = 0;
+
+	for (int k = 0; k < forked; k++) {
+		struct mmap_proc *pr = &m->procs[k];
+		struct rusage ru;
+		int status;
+
+		if (wait4(pr->pid, &status, 0, &ru) < 0) {
+			ret = ret ? ret : -errno;
+			continue;
+		}
+		pr->minflt = ru.ru_minflt;
+		pr->nvcsw = ru.ru_nvcsw;
+		pr->nivcsw = ru.ru_nivcsw;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			fprintf(stderr, "mmap: worker %d (pid %d) %s %d\n", k, (int)pr->pid,
+				WIFEXITED(status) ? "exited with" : "killed by signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+			ret = ret ? ret : -ECHILD;
+		}
+	}
+	return ret;
+}
+
+/* Move each worker's slice down so the samples are [0, n). */
+static size_t mmap_pack(struct mmap_wl *m)
+{
+	size_t n = 0;
+
+	for (int k = 0; k < m->nprocs; k++) {
+		struct lat_sample *src = m->run->samples + (size_t)k * m->per_proc;
+
+		memmove(m->run->samples + n, src, m->procs[k].n * sizeof(*src));
+		n += m->procs[k].n;
+	}
+	return n;
+}
+
+/* First worker error, printed once with what failed. */
+static int mmap_worker_error(const struct mmap_wl *m)
+{
+	for (int k = 0; k < m->nprocs; k++)
+		if (m->procs[k].err) {
+			fprintf(stderr, "mmap: worker %d: mmap/munmap failed: %s (vm.max_map_count? memory?)\n",
+				k, strerror(-m->procs[k].err));
+			return m->procs[k].err;
+		}
+	return 0;
+}
+
+/* Fork, release all workers at once, reap them, pack the samples. */
+static int mmap_run(struct lat_run *run)
+{
+	struct mmap_wl *m = run->priv;
+	int fds[2], forked = 0, ret;
+
+	if (pipe(fds) < 0)
+		return -errno;
+	fflush(NULL);	/* no buffered output duplicated in the children */
+	ret = mmap_fork_all(m, fds, &forked);
+	close(fds[0]);
+	for (int k = 0; ret && k < forked; k++)
+		kill(m->procs[k].pid, SIGKILL);
+	close(fds[1]);	/* the start signal */
+	if (mmap_wait_all(m, forked) && !ret)
+		ret = -ECHILD;
+	if (!ret)
+		ret = mmap_worker_error(m);
+	run->n = ret ? 0 : mmap_pack(m);
+	m->stop = "iters";
+	for (int k = 0; k < m->nprocs; k++)
+		if (m->procs[k].n < m->per_proc)
+			m->stop = "duration";
+	return ret;
+}
+
+/* One worker's totals. */
+static cJSON *proc_json(const struct mmap_wl *m, int k)
+{
+	const struct mmap_proc *pr = &m->procs[k];
+	cJSON *o = cJSON_CreateObject();
+	double total_ns = (double)pr->total_ticks * 1e9 / m->run->tsc_hz;
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "process", k);
+	cJSON_AddNumberToObject(o, "pid", pr->pid);
+	cJSON_AddNumberToObject(o, "ops", (double)pr->n);
+	cJSON_AddNumberToObject(o, "maps", (double)pr->maps);
+	cJSON_AddNumberToObject(o, "unmaps", (double)pr->unmaps);
+	cJSON_AddNumberToObject(o, "live_at_end", (double)pr->live_end);
+	cJSON_AddNumberToObject(o, "total_ns", total_ns);
+	cJSON_AddNumberToObject(o, "mean_ns", pr->n ? total_ns / (double)pr->n : 0.0);
+	cJSON_AddNumberToObject(o, "max_ns", (double)pr->max_ticks * 1e9 / m->run->tsc_hz);
+	cJSON_AddNumberToObject(o, "minor_faults", (double)pr->minflt);
+	cJSON_AddNumberToObject(o, "voluntary_switches", (double)pr->nvcsw);
+	cJSON_AddNumberToObject(o, "involuntary_switches", (double)pr->nivcsw);
+	return o;
+}
+
+/* One operation over 1 ms: who, which op of that process, what, how long. */
+static cJSON *slow_json(const struct mmap_wl *m, const struct lat_sample *s, size_t op)
+{
+	int k = (int)(s->flags >> PROC_SHIFT);
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "process", k);
+	cJSON_AddNumberToObject(o, "pid", m->procs[k].pid);
+	cJSON_AddNumberToObject(o, "op", (double)op);
+	cJSON_AddStringToObject(o, "kind", s->flags & F_UNMAP ? "munmap" : "mmap");
+	cJSON_AddNumberToObject(o, "pages", (s->flags >> PAGES_SHIFT) & 0x1f);
+	cJSON_AddNumberToObject(o, "ns", lat_sample_ns(m->run, s));
+	return o;
+}
+
+/* Every operation over 1 ms: the count, and the first SLOW_LIST_MAX of them. */
+static void mmap_add_slow(cJSON *o, const struct mmap_wl *m)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "slow_ops");
+	size_t count = 0, i = 0;
+
+	for (int k = 0; k < m->nprocs; k++)
+		for (size_t op = 0; op < m->procs[k].n; op++, i++) {
+			const struct lat_sample *s = &m->run->samples[i];
+
+			if (lat_sample_ns(m->run, s) <= SLOW_NS)
+				continue;
+			if (count++ < SLOW_LIST_MAX && list)
+				cJSON_AddItemToArray(list, slow_json(m, s, op));
+		}
+	cJSON_AddNumberToObject(o, "slow_ops_count", (double)count);
+	cJSON_AddNumberToObject(o, "slow_threshold_ns", SLOW_NS);
+}
+
+static cJSON *mmap_extras(const struct lat_run *run)
+{
+	const struct mmap_wl *m = run->priv;
+	cJSON *o = cJSON_CreateObject(), *procs;
+
+	if (!o || !run->n)
+		return o;
+	cJSON_AddNumberToObject(o, "processes", m->nprocs);
+	cJSON_AddNumberToObject(o, "duration_s", m->seconds);
+	cJSON_AddNumberToObject(o, "ops_per_process_max", (double)m->per_proc);
+	cJSON_AddStringToObject(o, "stopped_by", m->stop);
+	cJSON_AddNumberToObject(o, "operations", (double)run->n);
+	mmap_add_slow(o, m);
+	procs = cJSON_AddArrayToObject(o, "per_process");
+	for (int k = 0; procs && k < m->nprocs; k++)
+		cJSON_AddItemToArray(procs, proc_json(m, k));
+	return o;
+}
+
+static double jnum(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
+}
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : "?";
+}
+
+static void mmap_print_slow(const cJSON *x, FILE *out)
+{
+	const cJSON *s;
+	double count = jnum(x, "slow_ops_count");
+
+	fprintf(out, "operations over %.0f ms: %.0f of %.0f\n", jnum(x, "slow_threshold_ns") / 1e6,
+		count, jnum(x, "operations"));
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(x, "slow_ops"))
+		fprintf(out, "  <%.0f> process %.0f op %.0f: %s of %.0f pages took %.0f us\n",
+			jnum(s, "pid"), jnum(s, "process"), jnum(s, "op"), jstr(s, "kind"),
+			jnum(s, "pages"), jnum(s, "ns") / 1e3);
+	if (count > cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x, "slow_ops")))
+		fprintf(out, "  (only the first %d listed)\n",
+			cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x, "slow_ops")));
+}
+
+static void mmap_print_extras(const cJSON *x, FILE *out)
+{
+	const cJSON *p;
+
+	fprintf(out, "%.0f processes, each at most %.0f operations or %.1f s (stopped by %s); samples of all processes pooled\n",
+		jnum(x, "processes"), jnum(x, "ops_per_process_max"), jnum(x, "duration_s"),
+		jstr(x, "stopped_by"));
+	mmap_print_slow(x, out);
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(x, "per_process"))
+		fprintf(out, "process %.0f <%.0f>: %.0f ops (%.0f maps, %.0f unmaps), total %.1f ms, mean %.2f us, max %.1f us, %.0f minor faults, %.0f involuntary switches\n",
+			jnum(p, "process"), jnum(p, "pid"), jnum(p, "ops"), jnum(p, "maps"),
+			jnum(p, "unmaps"), jnum(p, "total_ns") / 1e6, jnum(p, "mean_ns") / 1e3,
+			jnum(p, "max_ns") / 1e3, jnum(p, "minor_faults"), jnum(p, "involuntary_switches"));
+}
+
+static void mmap_teardown(struct lat_run *run)
+{
+	struct mmap_wl *m = run->priv;
+
+	if (!m)
+		return;
+	if (m->procs)
+		munmap(m->procs, m->nprocs * sizeof(*m->procs));
+	free(m);
+	run->priv = NULL;
+}
+
+const struct workload_ops wl_mmap = {
+	.name = "mmap",
+	.summary = "N processes mapping 1-20 pages and unmapping at random (seed 004, LKML)",
+	.modes = NULL,
+	.unit_name = "operation",
+	.default_iters = 1000000,
+	.setup = mmap_setup,
+	.run = mmap_run,
+	.extras = mmap_extras,
+	.print_extras = mmap_print_extras,
+	.teardown = mmap_teardown,
+	.accepts = LAT_ACCEPT_PROCS | LAT_ACCEPT_DURATION,
+};
