@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# /init of the latmon QEMU test bed (installed by scripts/vm-initramfs.sh).
+# Mounts the pseudo file systems, runs /run/cmd (added per run by
+# scripts/vm-run.sh) with its output on /dev/ttyS1, sends back the files the
+# command left in /out as base64 between marker lines, then the exit status,
+# and powers off. The kernel log stays on the console, ttyS0.
+
+OUT=/dev/ttyS1
+export PATH=/usr/bin:/usr/sbin:/bin:/sbin HOME=/root TERM=dumb
+export LATMON_VM=1 LATMON_VM_OUT=/out LATMON_VM_IN=/in
+
+# The file systems the tests and latctl need.
+mount_all() {
+	mount -t proc proc /proc
+	mount -t sysfs sysfs /sys
+	mount -t devtmpfs devtmpfs /dev
+	mkdir -p /dev/pts /dev/shm
+	mount -t devpts devpts /dev/pts
+	mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+	ip link set lo up 2>/dev/null
+	hostname latmon-vm
+}
+
+# Send each file of /out as "@@LATMON-VM-FILE name", base64, "@@LATMON-VM-FILE-END".
+send_files() {
+	for f in /out/*; do
+		[ -f "$f" ] || continue
+		echo "@@LATMON-VM-FILE ${f#/out/}"
+		base64 "$f"
+		echo "@@LATMON-VM-FILE-END"
+	done
+}
+
+mount_all
+stty -F "$OUT" raw -echo 2>/dev/null
+if [ -f /run/cmd ]; then
+	(cd /root && exec sh /run/cmd) >"$OUT" 2>&1 </dev/null
+	status=$?
+else
+	echo "vm-init: /run/cmd missing (boot through scripts/vm-run.sh)" >"$OUT"
+	status=127
+fi
+send_files >"$OUT"
+printf '\n@@LATMON-VM-EXIT %d\n' "$status" >"$OUT"
+# tcsetattr(TCSADRAIN): wait until the UART has sent everything.
+stty -F "$OUT" raw
+sync
+poweroff -f

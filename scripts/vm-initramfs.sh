@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Build the initramfs of the QEMU test bed for one kernel.
+#
+#   scripts/vm-initramfs.sh --kernel 6.1|6.12 [--module KO] [--out FILE]
+#
+# Contents: busybox-static with its applets, /init (scripts/vm-init.sh),
+# latmon.ko built for that kernel (/lib/modules/latmon.ko), user/latctl and
+# the test programs of tests/vm/bin with their shared libraries and the
+# loader, the TAP scripts of tests/vm (/tests), /etc/passwd with root and
+# nobody. Written as a gzip'd cpio (newc); prints its path.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+
+die() { echo "vm-initramfs: $*" >&2; exit 1; }
+
+usage() {
+	echo "usage: $0 --kernel 6.1|6.12 [--module KO] [--out FILE]" >&2
+	exit 2
+}
+
+# Copy $1 to the same path under the staging root $2.
+put() {
+	mkdir -p "$2$(dirname "$1")"
+	cp -L "$1" "$2$1"
+}
+
+# Copy executable $1 to $2/$3 with every shared library it needs.
+put_program() {
+	local bin=$1 stage=$2 dest=$3 lib
+	install -D -m 0755 "$bin" "$stage$dest"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		[ -e "$stage$lib" ] || put "$lib" "$stage"
+	done
+}
+
+# busybox, its applet links, the directory skeleton and the user database.
+put_base() {
+	local stage=$1 applet
+	[ -x "$BUSYBOX" ] || die "$BUSYBOX missing: install busybox-static"
+	ldd "$BUSYBOX" >/dev/null 2>&1 &&
+		die "$BUSYBOX is dynamically linked: install busybox-static"
+	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,root,run,lib/modules,tests,out,in}
+	install -m 0755 "$BUSYBOX" "$stage/bin/busybox"
+	for applet in $("$BUSYBOX" --list); do
+		[ "$applet" = busybox ] || ln -sf busybox "$stage/bin/$applet"
+	done
+	install -m 0755 "$ROOT/scripts/vm-init.sh" "$stage/init"
+	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
+		>"$stage/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+	chmod 1777 "$stage/tmp"
+}
+
+# latctl, the test programs and the TAP scripts, when they are built.
+put_payload() {
+	local stage=$1 module=$2 f
+	[ -f "$module" ] && install -m 0644 "$module" "$stage/lib/modules/latmon.ko"
+	[ -x "$ROOT/user/latctl" ] && put_program "$ROOT/user/latctl" "$stage" /usr/bin/latctl
+	for f in "$ROOT"/tests/vm/bin/*; do
+		[ -x "$f" ] && put_program "$f" "$stage" "/usr/bin/$(basename "$f")"
+	done
+	for f in "$ROOT"/tests/vm/*.sh; do
+		[ -f "$f" ] && install -m 0755 "$f" "$stage/tests/$(basename "$f")"
+	done
+	return 0
+}
+
+main() {
+	local series="" module="" out=""
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--kernel) series=${2:?}; shift 2 ;;
+		--module) module=${2:?}; shift 2 ;;
+		--out) out=${2:?}; shift 2 ;;
+		*) usage ;;
+		esac
+	done
+	[ -n "$series" ] || usage
+	: "${module:=$ROOT/build/vm/$series/latmon.ko}"
+	: "${out:=$ROOT/build/vm/$series/initramfs.cpio.gz}"
+	STAGE=$(mktemp -d /tmp/latmon-initramfs.XXXXXX)
+	trap 'rm -rf "$STAGE"' EXIT
+	put_base "$STAGE"
+	put_payload "$STAGE" "$module"
+	mkdir -p "$(dirname "$out")"
+	(cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.tmp"
+	mv "$out.tmp" "$out"
+	echo "$out"
+}
+
+main "$@"
