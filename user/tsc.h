@@ -22,6 +22,9 @@ static inline uint64_t lat_tsc(uint16_t *cpu)
 /* TSC frequency in Hz: from the kernel when it tells, else calibrated. */
 double lat_tsc_hz(void);
 
+/* Where lat_tsc_hz() got its value, for the report ("calibrated ..."). */
+const char *lat_tsc_hz_source(void);
+
 /* Measured cost of one lat_tsc() pair in TSC ticks (the floor of any sample). */
 uint64_t lat_tsc_pair_cost(void);
 

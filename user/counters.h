@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* What the kernel counted for this process and system around the timed loop. */
+#ifndef LATCTL_COUNTERS_H
+#define LATCTL_COUNTERS_H
+
+/* -1 in any field means "not available on this kernel". */
+struct lat_counters {
+	long long minflt, majflt;	/* getrusage, self + waited children */
+	long long nvcsw, nivcsw;	/* voluntary / involuntary ctx switches */
+	long long anon_huge_kb;		/* AnonHugePages, /proc/self/smaps_rollup */
+	long long thp_fault_alloc;	/* /proc/vmstat, system-wide */
+	long long thp_fault_fallback;
+};
+
+void lat_counters_read(struct lat_counters *c);
+
+/* after - before for the event counters; AnonHugePages taken from after. */
+void lat_counters_delta(const struct lat_counters *before,
+			const struct lat_counters *after,
+			struct lat_counters *delta);
+
+/* Free blocks of 2 MiB or more in /proc/buddyinfo (all zones), -1 if unknown. */
+long long lat_buddy_free_2m_blocks(void);
+
+#endif /* LATCTL_COUNTERS_H */

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* Subcommands of latctl and its exit codes. */
+#ifndef LATCTL_LATCTL_H
+#define LATCTL_LATCTL_H
+
+#define LAT_EXIT_OK	0	/* the run or report worked */
+#define LAT_EXIT_FAIL	1	/* the system refused: permission, memory, ... */
+#define LAT_EXIT_USAGE	2	/* bad command line or bad input file */
+
+/* The whole command line, for the result document. */
+extern int lat_main_argc;
+extern char **lat_main_argv;
+
+int cmd_run(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+#endif /* LATCTL_LATCTL_H */

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/* latctl: run a workload, time every iteration, report the tail. */
+#include <stdio.h>
+#include <string.h>
+
+#include "latctl.h"
+
+int lat_main_argc;
+char **lat_main_argv;
+
+static int cmd_help(int argc, char **argv);
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "run",    cmd_run,    "run a workload and report its tail latency" },
+	{ "report", cmd_report, "print the report of a saved JSON result" },
+	{ "list",   cmd_list,   "list the workloads, their modes and options" },
+	{ "help",   cmd_help,   "show this help" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fputs("usage: latctl COMMAND [arguments]\n\n"
+	      "Times every iteration of a workload with the serialized TSC and\n"
+	      "shows the tail: percentiles, a log2 histogram, page faults,\n"
+	      "context switches and huge pages.\n\ncommands:\n", out);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fputs("\nexamples:\n"
+	      "  latctl run grow --thp always       (root) huge pages on for the run\n"
+	      "  latctl run grow --mode touched     memory written before timing\n"
+	      "  latctl run grow --json r.json && latctl report r.json\n"
+	      "  latctl run --help                  every option of run\n"
+	      "\nexit status: 0 ok, 1 the run failed, 2 bad command line or input file\n",
+	      out);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	usage(stdout);
+	return LAT_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	lat_main_argc = argc;
+	lat_main_argv = argv;
+	if (argc < 2) {
+		usage(stderr);
+		return LAT_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return cmd_help(argc - 1, argv + 1);
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "latctl: unknown command '%s'; see 'latctl --help'\n", argv[1]);
+	return LAT_EXIT_USAGE;
+}

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+/* getopt_long parsing of `latctl run` and strict number parsers. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+#include "thp.h"
+
+int lat_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -EINVAL;		/* also "-1", "+1", " 1" and "" */
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int lat_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || end == s)
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(v) || v <= 0)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* ns per unit for a suffix, 0 if unknown. */
+static double unit_ns(const char *u)
+{
+	static const struct { const char *name; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(u, units[i].name))
+			return units[i].ns;
+	return 0;
+}
+
+int lat_parse_duration_ns(const char *s, double bare_unit_ns, double *ns)
+{
+	double v, unit;
+	char *end;
+
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s)
+		return -EINVAL;
+	unit = *end ? unit_ns(end) : bare_unit_ns;
+	if (unit == 0)
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(v * unit) || v <= 0 || v * unit > 1e15)
+		return -ERANGE;
+	*ns = v * unit;
+	return 0;
+}
+
+int lat_parse_threshold(const char *s, struct lat_threshold *t)
+{
+	double v;
+	int ret;
+
+	if (s && s[0] == 'p') {
+		ret = lat_parse_double(s + 1, &v);
+		if (ret || v >= 100)
+			return -EINVAL;
+		t->is_percentile = 1;
+		t->value = v;
+		return 0;
+	}
+	ret = lat_parse_duration_ns(s, 0, &v);
+	if (ret)
+		return ret;
+	t->is_percentile = 0;
+	t->value = v;
+	return 0;
+}
+
+void lat_opts_init(struct lat_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cpu = -1;
+	o->seed = LAT_DEFAULT_SEED;
+}
+
+static const char *const accept_names[] = {
+	"--hugepage", "--rate", "--threads", "--procs", "--duration",
+};
+
+unsigned int lat_opts_given(const struct lat_opts *o)
+{
+	return (o->hugepage ? LAT_ACCEPT_HUGEPAGE : 0) |
+	       (o->rate_hz > 0 ? LAT_ACCEPT_RATE : 0) |
+	       (o->threads > 0 ? LAT_ACCEPT_THREADS : 0) |
+	       (o->procs > 0 ? LAT_ACCEPT_PROCS : 0) |
+	       (o->duration_s > 0 ? LAT_ACCEPT_DURATION : 0);
+}
+
+const char *lat_opts_accept_name(unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(accept_names) / sizeof(accept_names[0]); i++)
+		if (bit == 1U << i)
+			return accept_names[i];
+	return "?";
+}
+
+void lat_opts_usage(FILE *out)
+{
+	fputs(
+"usage: latctl run WORKLOAD [options]\n"
+"\n"
+"Runs WORKLOAD, times every iteration with the serialized TSC (rdtscp), and\n"
+"prints the tail: percentiles, tail ratios, a log2 histogram and what the\n"
+"kernel counted meanwhile (page faults, context switches, huge pages).\n"
+"\n"
+"options (all workloads):\n"
+"  -c, --cpu N          pin to CPU N (default: not pinned)\n"
+"  -h, --help           this text\n"
+"  -i, --iters N        iterations (default: the workload's, see 'latctl list')\n"
+"  -j, --json FILE      also write the whole result as JSON (atomically)\n"
+"  -m, --mode MODE      the workload's mode (see 'latctl list')\n"
+"      --no-thp         no transparent huge pages for this process (prctl)\n"
+"  -q, --quiet          print nothing on success (use with --json)\n"
+"      --seed N         seed of the random generators (default 42)\n"
+"  -s, --slow T         what counts as a slow iteration: a percentile (p99.9)\n"
+"                       or a time (5us, 1.5ms); default " LAT_DEFAULT_SLOW "\n"
+"      --thp MODE       set THP system-wide to always|madvise|never for the\n"
+"                       run (root); the previous value is restored on exit,\n"
+"                       on error and on SIGINT/SIGTERM/SIGHUP\n"
+"options of some workloads (others reject them):\n"
+"      --duration D     run time bound (10s, 500ms; a bare number is seconds)\n"
+"      --hugepage       madvise(MADV_HUGEPAGE) the workload's memory\n"
+"      --procs N        worker processes\n"
+"      --rate HZ        open loop: intended starts every 1/HZ seconds\n"
+"      --threads N      threads, each pinned to its own CPU\n"
+"\n"
+"examples:\n"
+"  latctl run grow --thp always --cpu 1     huge pages on: fewer, bigger faults\n"
+"  latctl run grow --mode touched           memory touched before timing\n"
+"  latctl run grow --no-thp --json r.json   keep the result, print it later\n"
+"  latctl report r.json                     print the report of a saved run\n"
+"\n"
+"exit status: 0 ok; 1 the run failed (no permission, out of memory, ...);\n"
+"2 bad command line or input file. Killed by a signal: THP is restored first.\n",
+	      out);
+}
+
+enum {
+	OPT_DURATION = 256, OPT_HUGEPAGE, OPT_NO_THP, OPT_PROCS, OPT_RATE,
+	OPT_SEED, OPT_THP, OPT_THREADS,
+};
+
+/* Alphabetical. */
+static const struct option long_opts[] = {
+	{ "cpu",	required_argument, NULL, 'c' },
+	{ "duration",	required_argument, NULL, OPT_DURATION },
+	{ "help",	no_argument,	   NULL, 'h' },
+	{ "hugepage",	no_argument,	   NULL, OPT_HUGEPAGE },
+	{ "iters",	required_argument, NULL, 'i' },
+	{ "json",	required_argument, NULL, 'j' },
+	{ "mode",	required_argument, NULL, 'm' },
+	{ "no-thp",	no_argument,	   NULL, OPT_NO_THP },
+	{ "procs",	required_argument, NULL, OPT_PROCS },
+	{ "quiet",	no_argument,	   NULL, 'q' },
+	{ "rate",	required_argument, NULL, OPT_RATE },
+	{ "seed",	required_argument, NULL, OPT_SEED },
+	{ "slow",	required_argument, NULL, 's' },
+	{ "thp",	required_argument, NULL, OPT_THP },
+	{ "threads",	required_argument, NULL, OPT_THREADS },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One line for a rejected value, naming the option and what to give. */
+static int bad_value(const char *opt, const char *arg, int err, const char *want)
+{
+	const char *why = "is not valid";
+
+	if (arg[0] == '-')
+		why = "is negative";
+	else if (err == -ERANGE)
+		why = "is out of range";
+	fprintf(stderr, "latctl: %s '%s' %s; give %s\n", opt, arg, why, want);
+	return -EINVAL;
+}
+
+static int parse_count(const char *opt, const char *arg, uint64_t min,
+		       uint64_t max, uint64_t *out)
+{
+	char want[96];
+	int ret;
+
+	ret = lat_parse_u64(arg, min, max, out);
+	if (!ret)
+		return 0;
+	snprintf(want, sizeof(want), "a whole number from %llu to %llu",
+		 (unsigned long long)min, (unsigned long long)max);
+	return bad_value(opt, arg, ret, want);
+}
+
+/* Options that take a number. */
+static int parse_numeric(struct lat_opts *o, int c, const char *arg)
+{
+	uint64_t v = 0;
+	double d = 0;
+	int ret;
+
+	switch (c) {
+	case 'c':
+		ret = parse_count("--cpu", arg, 0, CPU_SETSIZE - 1, &v);
+		o->cpu = (int)v;
+		return ret;
+	case 'i':
+		return parse_count("--iters", arg, 1, LAT_MAX_ITERS, &o->iters);
+	case OPT_SEED:
+		return parse_count("--seed", arg, 0, UINT64_MAX, &o->seed);
+	case OPT_PROCS:
+	case OPT_THREADS:
+		ret = parse_count(c == OPT_PROCS ? "--procs" : "--threads",
+				  arg, 1, 1024, &v);
+		*(c == OPT_PROCS ? &o->procs : &o->threads) = (int)v;
+		return ret;
+	case OPT_RATE:
+		ret = lat_parse_double(arg, &o->rate_hz);
+		if (!ret && o->rate_hz > 1e9)
+			ret = -ERANGE;
+		return ret ? bad_value("--rate", arg, ret, "requests per second, e.g. 1000 (at most 1e9)") : 0;
+	case OPT_DURATION:
+		ret = lat_parse_duration_ns(arg, 1e9, &d);
+		o->duration_s = d / 1e9;
+		return ret ? bad_value("--duration", arg, ret, "a time such as 10s or 500ms") : 0;
+	}
+	return -EINVAL;
+}
+
+/* Options that take a word. */
+static int parse_word(struct lat_opts *o, int c, const char *arg)
+{
+	struct lat_threshold t;
+
+	switch (c) {
+	case 'j':
+		o->json_path = arg;
+		return 0;
+	case 'm':
+		o->mode = arg;
+		return 0;
+	case 's':
+		o->slow = arg;
+		if (lat_parse_threshold(arg, &t))
+			return bad_value("--slow", arg, -EINVAL,
+					 "a percentile such as p99.9 or a time such as 5us");
+		return 0;
+	case OPT_THP:
+		o->thp = arg;
+		if (!lat_thp_valid(arg))
+			return bad_value("--thp", arg, -EINVAL, "always, madvise or never");
+		return 0;
+	}
+	return parse_numeric(o, c, arg);
+}
+
+/* One line for what getopt rejected: unknown option or missing value. */
+static int getopt_error(int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		fprintf(stderr, "latctl run: option '%s' needs a value; see 'latctl run --help'\n", arg);
+	else if (optopt)
+		fprintf(stderr, "latctl run: unknown option '-%c'; see 'latctl run --help'\n", optopt);
+	else
+		fprintf(stderr, "latctl run: unknown option '%s'; see 'latctl run --help'\n", arg);
+	return -EINVAL;
+}
+
+/* The workload name: exactly one positional argument. */
+static int take_workload(int argc, char **argv, struct lat_opts *o)
+{
+	if (optind >= argc) {
+		fprintf(stderr, "latctl run: no workload given; 'latctl list' shows them\n");
+		return -EINVAL;
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "latctl run: unexpected argument '%s'; give one workload\n",
+			argv[optind + 1]);
+		return -EINVAL;
+	}
+	o->workload = argv[optind];
+	return 0;
+}
+
+int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
+{
+	int c, idx;
+
+	optind = 0;		/* full reset of GNU getopt */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:hi:j:m:qs:", long_opts, &idx)) != -1) {
+		if (c == 'h') {
+			lat_opts_usage(stdout);
+			return 1;
+		} else if (c == 'q') {
+			o->quiet = 1;
+		} else if (c == OPT_HUGEPAGE) {
+			o->hugepage = 1;
+		} else if (c == OPT_NO_THP) {
+			o->no_thp = 1;
+		} else if (c == '?' || c == ':') {
+			return getopt_error(c, argv);
+		} else if (parse_word(o, c, optarg)) {
+			return -EINVAL;
+		}
+	}
+	return take_workload(argc, argv, o);
+}

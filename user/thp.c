@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/* THP sysfs setting with guaranteed restore, and the per-process opt-out. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "thp.h"
+
+static char saved_path[PATH_MAX];
+static char saved_value[32];
+static volatile int armed;
+
+const char *lat_thp_dir(void)
+{
+	const char *dir = getenv("LATCTL_SYSFS_THP");
+
+	return dir && *dir ? dir : "/sys/kernel/mm/transparent_hugepage";
+}
+
+int lat_thp_valid(const char *value)
+{
+	return !strcmp(value, "always") || !strcmp(value, "madvise") ||
+	       !strcmp(value, "never");
+}
+
+/* "always [madvise] never" -> "madvise"; "madvise\n" -> "madvise". */
+static void pick_value(const char *text, char *buf, size_t len)
+{
+	const char *b = strchr(text, '['), *e;
+
+	if (b && (e = strchr(b, ']'))) {
+		b++;
+	} else {
+		b = text + strspn(text, " \t\n");
+		e = b + strcspn(b, " \t\n");
+	}
+	snprintf(buf, len, "%.*s", (int)(e - b), b);
+}
+
+int lat_thp_read(const char *file, char *buf, size_t len)
+{
+	char path[PATH_MAX], text[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", lat_thp_dir(), file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	text[n] = '\0';
+	pick_value(text, buf, len);
+	return 0;
+}
+
+/* write(2) of a whole string; async-signal-safe. 0 or -errno. */
+static int write_value(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, len) != (ssize_t)len)
+		ret = errno ? -errno : -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static void restore_on_signal(void)
+{
+	if (armed)
+		write_value(saved_path, saved_value);
+}
+
+/* One line saying why --thp could not be applied and what to do. */
+static void thp_error(int err, const char *path, const char *value)
+{
+	if (err == -ENOENT)
+		fprintf(stderr, "latctl: --thp %s: this kernel has no transparent huge pages (%s is missing); run without --thp\n",
+			value, path);
+	else if (err == -EACCES || err == -EPERM || err == -EROFS)
+		fprintf(stderr, "latctl: --thp %s needs root: it changes %s for the whole system; run as root, or use --no-thp\n",
+			value, path);
+	else
+		fprintf(stderr, "latctl: --thp %s: cannot write %s: %s\n",
+			value, path, strerror(-err));
+}
+
+int lat_thp_set(const char *value)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/enabled", lat_thp_dir());
+	ret = lat_thp_read("enabled", saved_value, sizeof(saved_value));
+	if (!ret && access(path, W_OK))
+		ret = -errno;
+	if (ret) {
+		thp_error(ret, path, value);
+		return ret;
+	}
+	snprintf(saved_path, sizeof(saved_path), "%s", path);
+	lat_cleanup_install();
+	armed = 1;		/* arm first: a signal during the write restores */
+	lat_cleanup_add(restore_on_signal);
+	ret = write_value(path, value);
+	if (ret) {
+		thp_error(ret, path, value);
+		lat_thp_restore();
+	}
+	return ret;
+}
+
+int lat_thp_restore(void)
+{
+	int ret;
+
+	if (!armed)
+		return 0;
+	ret = write_value(saved_path, saved_value);
+	if (ret)
+		fprintf(stderr, "latctl: could not restore %s to '%s': %s; set it by hand\n",
+			saved_path, saved_value, strerror(-ret));
+	armed = 0;
+	lat_cleanup_remove(restore_on_signal);
+	return ret;
+}
+
+int lat_thp_disable_self(void)
+{
+	if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)) {
+		int ret = -errno;
+
+		fprintf(stderr, "latctl: --no-thp: prctl(PR_SET_THP_DISABLE) failed: %s (kernel older than 3.15?)\n",
+			strerror(-ret));
+		return ret;
+	}
+	return 0;
+}

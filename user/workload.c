@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+/* The table of workloads. Adding a workload: one file, one extern, one line. */
+#include <string.h>
+
+#include "workload.h"
+
+extern const struct workload_ops wl_grow;
+/* other workloads: add "extern const struct workload_ops wl_NAME;" here */
+
+const struct workload_ops *const lat_workloads[] = {
+	&wl_grow,
+	/* ... and "&wl_NAME," here */
+	NULL,
+};
+
+const struct workload_ops *lat_workload_find(const char *name)
+{
+	const struct workload_ops *const *w;
+
+	for (w = lat_workloads; name && *w; w++)
+		if (!strcmp((*w)->name, name))
+			return *w;
+	return NULL;
+}
