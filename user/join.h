@@ -108,7 +108,8 @@ struct join_stats {
 	uint64_t other_thread;	/* records of another thread, skipped */
 	uint64_t bad;		/* unknown type or tsc_end < tsc_begin */
 	uint64_t lost_records;	/* LATMON_EV_LOST records */
-	uint64_t lost_events;	/* sum of their counts */
+	uint64_t lost_events;	/* sum of their counts (+ seq gaps) */
+	uint64_t seq_gaps;	/* holes in a ring's seq (a module bug) */
 	uint64_t incomplete;	/* slow iterations labelled incomplete */
 };
 
