@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Install the Debian packages latctl needs to build and test, only those
+# missing. Idempotent: a second run installs nothing and calls no network.
+# Others append to DEPS_PACKAGES (one variable, one place).
+set -eu
+
+DEPS_PACKAGES="gcc make pkg-config libnl-3-dev libnl-genl-3-dev libcjson-dev
+libcmocka-dev perl qemu-system-x86 busybox-static cpio kmod zstd xz-utils
+ca-certificates util-linux"
+
+missing=""
+for p in $DEPS_PACKAGES; do
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "installed" ] || missing="$missing $p"
+done
+
+if [ -z "$missing" ]; then
+	echo "deps: all $(echo $DEPS_PACKAGES | wc -w) packages present"
+	exit 0
+fi
+
+echo "deps: installing:$missing"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null 2>&1 || {
+		echo "deps: missing packages:$missing; run as root or install sudo" >&2
+		exit 1
+	}
+	SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# TAP helpers for the command-line tests (idea of rtla's tests/engine.sh).
+# Source it from a .t script:
+#
+#   . "$(dirname "$0")/engine.sh"
+#   check "what" "command" EXIT REGEX      exit code EXIT, stdout+stderr ~ REGEX
+#   check_err "what" "command" EXIT REGEX  exit EXIT, ONE stderr line ~ REGEX,
+#                                          nothing on stdout (bad input)
+#   ok "what" COMMAND...                   passes when COMMAND succeeds
+#   skip_all "why"                         whole file skipped
+#   done_testing                           prints the plan; exit 1 if any failed
+#
+# $LATCTL is the binary under test; $TMPD a scratch dir removed at exit;
+# $OUT, $ERR hold the output of the last check.
+set -u
+
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+LATCTL=${LATCTL:-$TESTS_DIR/user/latctl}
+TMPD=$(mktemp -d /tmp/latctl-test.XXXXXX)
+chmod 755 "$TMPD"
+_n=0
+_failed=0
+OUT=""
+ERR=""
+trap 'rm -rf "$TMPD"' EXIT
+
+_report() {	# pass? what diagnostics...
+	local pass=$1 what=$2
+	shift 2
+	_n=$((_n + 1))
+	if [ "$pass" = 1 ]; then
+		echo "ok $_n - $what"
+	else
+		echo "not ok $_n - $what"
+		_failed=$((_failed + 1))
+		local line
+		for line in "$@"; do
+			printf '%s\n' "$line" | sed 's/^/# /'
+		done
+	fi
+}
+
+# Run a command line in bash; sets OUT, ERR, RC.
+_run() {
+	OUT=$(bash -c "$1" 2>"$TMPD/.err")
+	RC=$?
+	ERR=$(cat "$TMPD/.err")
+}
+
+check() {
+	local what=$1 cmd=$2 want=$3 re=$4
+	_run "$cmd"
+	if [ "$RC" = "$want" ] && printf '%s\n%s\n' "$OUT" "$ERR" | grep -Eq -- "$re"; then
+		_report 1 "$what"
+	else
+		_report 0 "$what" "command: $cmd" "exit $RC, wanted $want; wanted output ~ /$re/" \
+			"stdout: $(printf '%s' "$OUT" | tail -n 15)" "stderr: $ERR"
+	fi
+}
+
+check_err() {
+	local what=$1 cmd=$2 want=$3 re=$4 lines
+	_run "$cmd"
+	lines=$(printf '%s' "$ERR" | grep -c '')
+	if [ "$RC" = "$want" ] && [ "$lines" = 1 ] && [ -z "$OUT" ] &&
+	   printf '%s\n' "$ERR" | grep -Eq -- "$re"; then
+		_report 1 "$what"
+	else
+		_report 0 "$what" "command: $cmd" \
+			"exit $RC (wanted $want), $lines stderr lines (wanted 1) ~ /$re/" \
+			"stdout: $OUT" "stderr: $ERR"
+	fi
+}
+
+ok() {
+	local what=$1
+	shift
+	if "$@" >"$TMPD/.okout" 2>&1; then
+		_report 1 "$what"
+	else
+		_report 0 "$what" "command: $*" "$(tail -n 15 "$TMPD/.okout")"
+	fi
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+done_testing() {
+	echo "1..$_n"
+	[ "$_failed" = 0 ]
+}
+
+# Value of a JSON key path (perl core JSON::PP): json_get FILE summary p50_ns
+json_get() {
+	perl -MJSON::PP -e '
+		local $/; open my $f, "<", shift or die; my $d = decode_json(<$f>);
+		for my $k (@ARGV) { $d = ref $d eq "ARRAY" ? $d->[$k] : $d->{$k};
+			defined $d or exit 3 }
+		print ref $d ? JSON::PP->new->canonical->encode($d) : $d, "\n";' "$@"
+}
+
+[ -x "$LATCTL" ] || { echo "Bail out! $LATCTL not built (run make)"; exit 1; }
