@@ -788,6 +788,33 @@ static const char *irq_kind_name(uint32_t kind)
 	return kind < __LATMON_IRQ_MAX && names[kind] ? names[kind] : "unknown";
 }
 
+/*
+ * Per-iteration objects use constant keys (cJSON_AddItemToObjectCS): a run
+ * may have hundreds of thousands of slow iterations, and copying every key
+ * doubled the allocations.
+ */
+static bool put_item(cJSON *o, const char *key, cJSON *item)
+{
+	if (!item)
+		return false;
+	if (!cJSON_AddItemToObjectCS(o, key, item)) {
+		cJSON_Delete(item);
+		return false;
+	}
+	return true;
+}
+
+static bool put_num(cJSON *o, const char *key, double v)
+{
+	return put_item(o, key, cJSON_CreateNumber(v));
+}
+
+/* A counter, present only when not zero (absent means 0). */
+static bool put_count(cJSON *o, const char *key, double v)
+{
+	return !v || put_num(o, key, v);
+}
+
 /* {"label": value, ...} for the labels with a non-zero share. */
 static cJSON *breakdown_json(const struct join_iter *it, double tsc_hz, bool ns)
 {
@@ -795,17 +822,14 @@ static cJSON *breakdown_json(const struct join_iter *it, double tsc_hz, bool ns)
 	int l;
 
 	for (l = 0; o && l < JOIN_INCOMPLETE; l++) {
-		if (!it->ticks[l])
-			continue;
-		if (!cJSON_AddNumberToObject(o, label_names[l], ns ?
-				join_ticks_to_ns(it->ticks[l], tsc_hz) :
-				(double)it->ticks[l]))
-			goto fail;
+		if (it->ticks[l] && !put_num(o, label_names[l], ns ?
+					     join_ticks_to_ns(it->ticks[l], tsc_hz) :
+					     (double)it->ticks[l])) {
+			cJSON_Delete(o);
+			return NULL;
+		}
 	}
 	return o;
-fail:
-	cJSON_Delete(o);
-	return NULL;
 }
 
 static cJSON *addrs_json(const struct join_iter *it)
@@ -816,13 +840,12 @@ static cJSON *addrs_json(const struct join_iter *it)
 
 	for (i = 0; a && i < it->n_addrs; i++) {
 		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)it->fault_addr[i]);
-		if (!cJSON_AddItemToArray(a, cJSON_CreateString(buf)))
-			goto fail;
+		if (!cJSON_AddItemToArray(a, cJSON_CreateString(buf))) {
+			cJSON_Delete(a);
+			return NULL;
+		}
 	}
 	return a;
-fail:
-	cJSON_Delete(a);
-	return NULL;
 }
 
 static cJSON *irqs_json(const struct join_iter *it)
@@ -831,62 +854,59 @@ static cJSON *irqs_json(const struct join_iter *it)
 	uint32_t i;
 
 	for (i = 0; a && i < it->n_irq_kinds; i++) {
+		const struct join_irq *q = &it->irq[i];
 		cJSON *o = cJSON_CreateObject();
 
 		if (!cJSON_AddItemToArray(a, o) ||
-		    !cJSON_AddStringToObject(o, "kind", irq_kind_name(it->irq[i].kind)) ||
-		    !cJSON_AddNumberToObject(o, "number", it->irq[i].number) ||
-		    !cJSON_AddStringToObject(o, "name", it->irq[i].name) ||
-		    !cJSON_AddNumberToObject(o, "count", it->irq[i].count))
-			goto fail;
+		    !put_item(o, "kind", cJSON_CreateStringReference(irq_kind_name(q->kind))) ||
+		    !put_num(o, "number", q->number) ||
+		    !put_item(o, "name", cJSON_CreateString(q->name)) ||
+		    !put_num(o, "count", q->count)) {
+			cJSON_Delete(a);
+			return NULL;
+		}
 	}
 	return a;
-fail:
-	cJSON_Delete(a);
-	return NULL;
 }
 
-/* Counters and the preempting task of one iteration. */
+/* Details, present only when there is something to say. */
 static bool iter_detail_json(cJSON *o, const struct join_iter *it)
 {
 	cJSON *p;
 
-	if (!cJSON_AddNumberToObject(o, "events", it->n_events) ||
-	    !cJSON_AddNumberToObject(o, "faults", it->n_faults) ||
-	    !cJSON_AddItemToObject(o, "fault_addresses", addrs_json(it)) ||
-	    !cJSON_AddBoolToObject(o, "thp", it->thp) ||
-	    !cJSON_AddNumberToObject(o, "thp_clears", it->n_thp_clears) ||
-	    !cJSON_AddNumberToObject(o, "switches", it->n_switches) ||
-	    !cJSON_AddNumberToObject(o, "irqs", it->n_irqs) ||
-	    !cJSON_AddItemToObject(o, "interrupts", irqs_json(it)))
-		return false;
-	if (it->incomplete && !cJSON_AddNumberToObject(o, "lost_events", (double)it->lost))
+	if (!put_count(o, "faults", it->n_faults) ||
+	    (it->n_addrs && !put_item(o, "fault_addresses", addrs_json(it))) ||
+	    !put_count(o, "thp_clears", it->n_thp_clears) ||
+	    !put_count(o, "switches", it->n_switches) ||
+	    !put_count(o, "irqs", it->n_irqs) ||
+	    (it->n_irq_kinds && !put_item(o, "interrupts", irqs_json(it))) ||
+	    (it->incomplete && !put_num(o, "lost_events", (double)it->lost)))
 		return false;
 	if (!it->n_switches)
 		return true;
-	p = cJSON_AddObjectToObject(o, "preempted_by");
-	return p && cJSON_AddNumberToObject(p, "pid", it->other_pid) &&
-	       cJSON_AddStringToObject(p, "comm", it->other_comm);
+	p = cJSON_CreateObject();
+	return put_item(o, "preempted_by", p) && put_num(p, "pid", it->other_pid) &&
+	       put_item(p, "comm", cJSON_CreateString(it->other_comm));
 }
 
 static cJSON *iter_json(const struct join_iter *it, double tsc_hz)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	if (!o || !cJSON_AddNumberToObject(o, "index", (double)it->index) ||
-	    !cJSON_AddNumberToObject(o, "tsc_begin", (double)it->tsc_begin) ||
-	    !cJSON_AddNumberToObject(o, "duration_ticks", (double)it->duration) ||
-	    !cJSON_AddNumberToObject(o, "duration_ns",
-				     join_ticks_to_ns(it->duration, tsc_hz)) ||
-	    !cJSON_AddNumberToObject(o, "cpu_begin", it->cpu_begin) ||
-	    !cJSON_AddNumberToObject(o, "cpu_end", it->cpu_end) ||
-	    !cJSON_AddStringToObject(o, "primary", label_names[it->primary]) ||
-	    !cJSON_AddBoolToObject(o, "incomplete", it->incomplete) ||
-	    !cJSON_AddBoolToObject(o, "migrated", it->migrated) ||
-	    !cJSON_AddBoolToObject(o, "realloc", it->sample_flags & LAT_SAMPLE_F_REALLOC) ||
-	    !cJSON_AddItemToObject(o, "breakdown_ticks", breakdown_json(it, tsc_hz, false)) ||
-	    !cJSON_AddItemToObject(o, "breakdown_ns", breakdown_json(it, tsc_hz, true)) ||
-	    !iter_detail_json(o, it)) {
+	if (!o || !put_num(o, "index", (double)it->index) ||
+	    !put_num(o, "tsc_begin", (double)it->tsc_begin) ||
+	    !put_num(o, "duration_ticks", (double)it->duration) ||
+	    !put_num(o, "duration_ns", join_ticks_to_ns(it->duration, tsc_hz)) ||
+	    !put_num(o, "cpu_begin", it->cpu_begin) ||
+	    !put_num(o, "cpu_end", it->cpu_end) ||
+	    !put_item(o, "primary", cJSON_CreateStringReference(label_names[it->primary])) ||
+	    !put_item(o, "incomplete", cJSON_CreateBool(it->incomplete)) ||
+	    !put_item(o, "migrated", cJSON_CreateBool(it->migrated)) ||
+	    !put_item(o, "realloc", cJSON_CreateBool(it->sample_flags & LAT_SAMPLE_F_REALLOC)) ||
+	    !put_item(o, "thp", cJSON_CreateBool(it->thp)) ||
+	    !put_item(o, "breakdown_ticks", breakdown_json(it, tsc_hz, false)) ||
+	    !put_item(o, "breakdown_ns", breakdown_json(it, tsc_hz, true)) ||
+	    !put_num(o, "events", it->n_events) || !iter_detail_json(o, it)) {
 		cJSON_Delete(o);
 		return NULL;
 	}
