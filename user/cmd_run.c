@@ -312,10 +312,9 @@ static int finish(struct run_ctx *c)
 		extras = c->run.ops->extras(&c->run);
 	cJSON_AddItemToObject(c->doc, "extras", extras ? extras : cJSON_CreateNull());
 	lat_result_finish(c->doc, LAT_EXIT_OK);
-	if (!c->opts.quiet && lat_result_render(c->doc, stdout, "result"))
-		return LAT_EXIT_FAIL;
-	fflush(stdout);
 	if (c->opts.json_path && lat_result_commit(&c->file, c->doc))
+		return LAT_EXIT_FAIL;
+	if (!c->opts.quiet && lat_result_render(c->doc, stdout, "result"))
 		return LAT_EXIT_FAIL;
 	return 0;
 }

@@ -221,10 +221,15 @@ static void unlink_on_signal(void)
 int lat_result_open(struct lat_result_file *f, const char *path)
 {
 	mode_t mask = umask(0);
+	struct stat st;
 	int ret;
 
 	umask(mask);
 	f->path = path;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "latctl: --json %s is a directory; give a file name\n", path);
+		return -EISDIR;
+	}
 	snprintf(f->tmp, sizeof(f->tmp), "%s.tmp.XXXXXX", path);
 	f->fd = mkstemp(f->tmp);
 	if (f->fd < 0) {
@@ -325,16 +330,42 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* Say where the JSON text broke: at its end means it was cut short. */
+/* 1 if text stops inside a string or an open object/array: cut short. */
+static int looks_truncated(const char *text, size_t len)
+{
+	int depth = 0, in_str = 0, esc = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char ch = text[i];
+
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (ch == '\\')
+				esc = 1;
+			else if (ch == '"')
+				in_str = 0;
+		} else if (ch == '"') {
+			in_str = 1;
+		} else if (ch == '{' || ch == '[') {
+			depth++;
+		} else if (ch == '}' || ch == ']') {
+			depth--;
+		}
+	}
+	return in_str || depth > 0;
+}
+
+/* One line saying why the text is not JSON: empty, cut short, or where. */
 static void parse_error(const char *path, const char *text, size_t len)
 {
 	const char *at = cJSON_GetErrorPtr();
 	size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
-	size_t rest = off + strspn(text + off, " \t\r\n");
 
 	if (len == 0)
 		fprintf(stderr, "latctl: %s is empty; it is not a latctl result\n", path);
-	else if (rest >= len)
+	else if (looks_truncated(text, len))
 		fprintf(stderr, "latctl: %s ends early at byte %zu: the file is truncated\n",
 			path, len);
 	else

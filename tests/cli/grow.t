@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# grow with a small --iters: modes, report lines, JSON, report == run output.
+. "$(dirname "$0")/engine.sh"
+
+L=$LATCTL
+check "grow runs and names its unit" "$L run grow --iters 20000" 0 '^grow, mode grow: 20000 pushes'
+check "percentile table has every column" "$L run grow --iters 20000" 0 \
+	'min +p50 +p90 +p99 +p99\.9 +p99\.99 +max +mean'
+check "tail ratios are shown" "$L run grow --iters 20000" 0 'tail: p99/p50 = [0-9.]+x +p99\.9/p50'
+check "clock pair cost is shown" "$L run grow --iters 20000" 0 'one pair of TSC reads costs [0-9]+ ns'
+check "counters are shown" "$L run grow --iters 20000" 0 'minor page faults [0-9]+, major [0-9]+'
+check "histogram has log2 buckets" "$L run grow --iters 20000" 0 '\[ +16, +31\] +[0-9]+ +#+'
+check "grow reallocates 14 times for 20000 pushes (4 to 32768)" "$L run grow --iters 20000" 0 \
+	'grow: 14 reallocations'
+check "last four reallocations are listed" "$L run grow --iters 20000" 0 \
+	'last reallocations: push 16384 took [0-9]+ ns \(to 256 KiB\), push 8192'
+check "reserved never reallocates" "$L run grow --mode reserved --iters 20000" 0 \
+	'grow: 0 reallocations'
+check "touched never reallocates" "$L run grow --mode touched --iters 20000" 0 \
+	'mode touched: 20000 pushes'
+check "pinned run says where" "$L run grow --cpu 0 --iters 1000" 0 'pinned to CPU 0'
+check "--quiet prints nothing" "$L run grow --quiet --iters 1000 | wc -c" 0 '^0$'
+check "--no-thp leaves no huge page" "$L run grow --no-thp --iters 200000" 0 \
+	'AnonHugePages 0 kB'
+check "an absolute --slow threshold" "$L run grow --iters 20000 --slow 1ms" 0 \
+	'slower than 1ms = 1000000 ns'
+check "list shows grow and its modes" "$L list" 0 'modes: grow\|reserved\|touched'
+check "run --help has examples and exit codes" "$L run --help" 0 'exit status: 0 ok'
+check "top-level help lists commands" "$L --help" 0 'report +print the report'
+
+# JSON result: written, complete, and rendered again identically
+J=$TMPD/g.json
+check "--json writes the file" "$L run grow --iters 50000 --json $J > $TMPD/run.txt" 0 ''
+ok "report FILE prints exactly what the run printed" \
+	bash -c "'$L' report '$J' | diff - '$TMPD/run.txt'"
+for key in schema_version command_line kernel_release start_time end_time exit_code \
+	environment/cpu_model environment/tsc_hz environment/thp_enabled \
+	environment/thp_defrag options/iters run/unit clock/pair_ns \
+	summary/count summary/p50_ns summary/p99_9_ns summary/max_ns \
+	summary/slowest_0_1_share histogram/buckets counters/minor_faults \
+	counters/anon_huge_pages_kb counters/thp_fault_alloc \
+	counters/free_2m_blocks_before extras/reallocations extras/last_reallocations \
+	slow/threshold_ns slow/iterations/0/index slow/iterations/0/ns; do
+	ok "JSON has $key" json_get "$J" ${key//\// }
+done
+ok "JSON summary count equals --iters" test "$(json_get "$J" summary count)" = 50000
+ok "JSON extras count 15 reallocations" test "$(json_get "$J" extras reallocations)" = 15
+ok "JSON keeps the environment keys even when empty" \
+	bash -c "grep -q '\"cpufreq_governor\"' '$J' && grep -q '\"isolcpus\"' '$J'"
+ok "no temporary file left next to the result" \
+	bash -c "! ls '$TMPD' | grep -q 'tmp\\.'"
+done_testing
