@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every kernel-version difference latmon depends on, in one place.
+ * Supported: Linux 6.1 (Debian bookworm) to 6.12 (bookworm-backports).
+ */
+#ifndef LATMON_COMPAT_H
+#define LATMON_COMPAT_H
+
+#include <linux/version.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
+#error "latmon needs Linux 5.18 or later (sched_switch with prev_state)"
+#endif
+
+/*
+ * sched_switch has been (bool preempt, prev, next, unsigned int prev_state)
+ * since 5.18; checked identical in the 6.1 and 6.12 headers.
+ */
+#define LATMON_SCHED_SWITCH_ARGS \
+	bool preempt, struct task_struct *prev, struct task_struct *next, \
+	unsigned int prev_state
+
+/*
+ * The function that zeroes a new huge page: clear_huge_page(page, addr_hint,
+ * pages_per_huge_page) until it became folio_zero_user(folio, addr_hint)
+ * (present in 6.12, absent in 6.1). The default for this kernel is tried
+ * first, then the other one, unless thp_clear_symbol= names one.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define LATMON_THP_CLEAR_FIRST	"folio_zero_user"
+#define LATMON_THP_CLEAR_SECOND	"clear_huge_page"
+#else
+#define LATMON_THP_CLEAR_FIRST	"clear_huge_page"
+#define LATMON_THP_CLEAR_SECOND	"folio_zero_user"
+#endif
+
+/* genl pre_doit's ops argument became struct genl_split_ops in 6.2. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define latmon_genl_pre_ops	genl_split_ops
+#else
+#define latmon_genl_pre_ops	genl_ops
+#endif
+
+#endif /* LATMON_COMPAT_H */

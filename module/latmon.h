@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* latmon internal interfaces shared by the module's files. */
+#ifndef LATMON_INTERNAL_H
+#define LATMON_INTERNAL_H
+
+#include <linux/types.h>
+#include <linux/sched.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/atomic.h>
+#include <linux/netlink.h>
+#include "../include/latmon.h"
+#include "compat.h"
+
+#define LATMON_MODULE_VERSION	"0.1.0"
+#define LATMON_REASON_LEN	128
+
+/* What GET_INFO says about one source; filled by its resolve(). */
+struct latmon_source_status {
+	bool available;
+	bool attached;
+	u32 missing;			/* symbols or tracepoints not found */
+	const char *symbol;		/* probed symbol, NULL for tracepoints */
+	char reason[LATMON_REASON_LEN];
+	atomic64_t misses;		/* events lost before reaching a ring */
+};
+
+/* One event source; the const table in main.c is what start/stop loop over. */
+struct latmon_source_ops {
+	const char *name;
+	u32 id;				/* enum latmon_source_id */
+	struct latmon_source_status *status;
+	int (*resolve)(struct latmon_source_status *st); /* <0: load fails */
+	int (*attach)(void);
+	void (*detach)(void);
+	u64 (*misses)(void);		/* probe misses, e.g. kretprobe nmissed */
+};
+
+extern const struct latmon_source_ops latmon_src_fault;
+extern const struct latmon_source_ops latmon_src_thp;
+extern const struct latmon_source_ops latmon_src_sched;
+extern const struct latmon_source_ops latmon_src_irq;
+extern const struct latmon_source_ops *const latmon_sources[];
+extern const unsigned int latmon_nr_sources;
+
+/* main.c: session state */
+enum latmon_state { LATMON_IDLE, LATMON_RUNNING, LATMON_STOPPED };
+
+extern struct mutex latmon_mutex;
+extern wait_queue_head_t latmon_read_wq;
+extern int latmon_state;		/* enum latmon_state, under latmon_mutex */
+extern pid_t latmon_target_tgid;	/* init-ns tgid, 0 when stopped */
+extern struct pid_namespace *latmon_pid_ns;
+
+int latmon_session_start(u32 nr, const u32 *mask, const u32 *slots,
+			 struct netlink_ext_ack *extack);
+int latmon_session_stop(struct netlink_ext_ack *extack);
+pid_t latmon_session_vtgid(void);
+u64 latmon_source_misses(const struct latmon_source_ops *src);
+
+/* True if @task belongs to the process being recorded (any context). */
+static inline bool latmon_is_target(const struct task_struct *task)
+{
+	pid_t t = READ_ONCE(latmon_target_tgid);
+
+	return t && task->tgid == t;
+}
+
+pid_t latmon_vpid(struct task_struct *task);
+void latmon_event_init(struct latmon_event *ev, u16 type,
+		       struct task_struct *task);
+
+/* ring.c: per-CPU rings */
+struct latmon_ring_stats {
+	u64 recorded, dropped, read, lost_records;
+};
+
+int latmon_rings_init(void);
+void latmon_rings_exit(void);
+int latmon_rings_alloc(u32 slots);
+void latmon_rings_flush_lost(void);
+void latmon_ring_write(struct latmon_event *ev);
+ssize_t latmon_rings_read(char __user *buf, size_t count);
+bool latmon_rings_empty(void);
+void latmon_ring_stats(unsigned int cpu, struct latmon_ring_stats *st);
+
+/* threads.c: per-thread state of the target (sched out time, THP marks) */
+struct latmon_thread {
+	pid_t tid;			/* 0: free slot */
+	u32 thp_clears;			/* THP clears run by this thread */
+	u64 out_tsc;			/* switch-out TSC, 0 if running */
+	u32 out_cpu;
+	u32 out_state;
+	u32 out_flags;			/* LATMON_SCHED_F_* */
+	pid_t other_pid;
+	char other_comm[TASK_COMM_LEN];
+};
+
+int latmon_threads_init(void);
+void latmon_threads_exit(void);
+void latmon_threads_reset(void);
+struct latmon_thread *latmon_thread_get(pid_t tid, bool create);
+
+/* chardev.c and genl.c */
+int latmon_chardev_init(void);
+void latmon_chardev_exit(void);
+int latmon_genl_init(void);
+void latmon_genl_exit(void);
+
+/* tp.c: tracepoints found with for_each_kernel_tracepoint() */
+struct latmon_tp {
+	const char *name;
+	void *probe;
+	void *data;
+	struct tracepoint *tp;		/* NULL if this kernel lacks it */
+	bool registered;
+};
+
+u32 latmon_tp_lookup(struct latmon_tp *tps, unsigned int n,
+		     char *reason, size_t len);
+int latmon_tp_register(struct latmon_tp *tps, unsigned int n);
+void latmon_tp_unregister(struct latmon_tp *tps, unsigned int n);
+
+#endif /* LATMON_INTERNAL_H */

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Source "fault": a kretprobe on handle_mm_fault(vma, address, flags, regs)
+ * records each page fault of a target thread, entry and exit TSC, address,
+ * the FAULT_FLAG_* argument and the vm_fault_t result. The record is written
+ * at exit, on the CPU where the fault ends (a fault can sleep and migrate).
+ */
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/cpumask.h>
+#include <asm/msr.h>
+#include "latmon.h"
+
+#define FAULT_SYMBOL	"handle_mm_fault"
+
+struct fault_data {
+	u64 tsc;
+	unsigned long address;
+	unsigned int flags;
+	u32 thp_mark;			/* thread's THP clear count at entry */
+	struct latmon_thread *thread;
+};
+
+static struct latmon_source_status fault_status;
+static struct kretprobe fault_rp;
+
+static int fault_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct fault_data *d = (struct fault_data *)ri->data;
+
+	if (!latmon_is_target(current))
+		return 1;		/* no return probe for other tasks */
+	d->address = regs_get_kernel_argument(regs, 1);
+	d->flags = regs_get_kernel_argument(regs, 2);
+	d->thread = latmon_thread_get(current->pid, true);
+	d->thp_mark = d->thread ? READ_ONCE(d->thread->thp_clears) : 0;
+	d->tsc = rdtsc_ordered();
+	return 0;
+}
+
+/* LATMON_FAULT_F_* from the FAULT_FLAG_* argument and the result. */
+static u32 fault_decode(const struct fault_data *d, vm_fault_t ret)
+{
+	u32 f = 0;
+
+	if (d->flags & FAULT_FLAG_WRITE)
+		f |= LATMON_FAULT_F_WRITE;
+	if (d->flags & FAULT_FLAG_USER)
+		f |= LATMON_FAULT_F_USER;
+	if (d->flags & FAULT_FLAG_INSTRUCTION)
+		f |= LATMON_FAULT_F_INSTRUCTION;
+	if (ret & VM_FAULT_RETRY)
+		f |= LATMON_FAULT_F_RETRY;
+	if (ret & VM_FAULT_ERROR)
+		f |= LATMON_FAULT_F_ERROR;
+	if ((ret & VM_FAULT_MAJOR) || (d->flags & FAULT_FLAG_TRIED))
+		f |= LATMON_FAULT_F_MAJOR;
+	if (d->thread && READ_ONCE(d->thread->thp_clears) != d->thp_mark)
+		f |= LATMON_FAULT_F_HUGE;
+	return f;
+}
+
+static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	const struct fault_data *d = (const struct fault_data *)ri->data;
+	vm_fault_t ret = regs_return_value(regs);
+	u64 end = rdtsc_ordered();
+	struct latmon_event ev;
+
+	if (!latmon_is_target(current))
+		return 0;		/* the session stopped meanwhile */
+	latmon_event_init(&ev, LATMON_EV_FAULT, current);
+	ev.tsc_begin = d->tsc;
+	ev.tsc_end = end;
+	ev.u.fault.address = d->address;
+	ev.u.fault.fault_flags = d->flags;
+	ev.u.fault.result = (__force u32)ret;
+	ev.u.fault.flags = fault_decode(d, ret);
+	latmon_ring_write(&ev);
+	return 0;
+}
+
+/* Fill the kretprobe afresh: a kprobe cannot be re-registered as it is. */
+static void fault_rp_init(void)
+{
+	memset(&fault_rp, 0, sizeof(fault_rp));
+	fault_rp.kp.symbol_name = FAULT_SYMBOL;
+	fault_rp.entry_handler = fault_entry;
+	fault_rp.handler = fault_return;
+	fault_rp.data_size = sizeof(struct fault_data);
+	/* a fault can sleep: many can be in flight per CPU */
+	fault_rp.maxactive = 64 + 4 * num_possible_cpus();
+}
+
+static int fault_attach(void)
+{
+	fault_rp_init();
+	return register_kretprobe(&fault_rp);
+}
+
+static void fault_detach(void)
+{
+	unregister_kretprobe(&fault_rp);
+}
+
+/* Probe once at load so that GET_INFO can tell whether it would attach. */
+static int fault_resolve(struct latmon_source_status *st)
+{
+	int ret = fault_attach();
+
+	st->symbol = FAULT_SYMBOL;
+	if (ret) {
+		st->missing = 1;
+		snprintf(st->reason, sizeof(st->reason),
+			 "register_kretprobe(%s) failed: %d", FAULT_SYMBOL, ret);
+		return 0;
+	}
+	fault_detach();
+	st->available = true;
+	return 0;
+}
+
+static u64 fault_misses(void)
+{
+	return (u64)fault_rp.nmissed + fault_rp.kp.nmissed;
+}
+
+const struct latmon_source_ops latmon_src_fault = {
+	.name = "fault",
+	.id = LATMON_SRC_FAULT,
+	.status = &fault_status,
+	.resolve = fault_resolve,
+	.attach = fault_attach,
+	.detach = fault_detach,
+	.misses = fault_misses,
+};

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Source "sched": sched_switch gives, for each time a target thread leaves a
+ * CPU and comes back, one record from switch-out to switch-in with preempted
+ * or blocked and the task that ran instead; sched_migrate_task gives
+ * migrations. The switch-out half is kept in the thread table (threads.c).
+ */
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <asm/msr.h>
+#include "latmon.h"
+
+static struct latmon_source_status sched_status;
+
+/* A target thread leaves the CPU: remember when, why and who runs next. */
+static void switched_out(struct task_struct *prev, struct task_struct *next,
+			 bool preempt, unsigned int prev_state, u64 tsc)
+{
+	struct latmon_thread *t = latmon_thread_get(prev->pid, true);
+
+	if (!t) {
+		atomic64_inc(&sched_status.misses);
+		return;
+	}
+	t->out_cpu = smp_processor_id();
+	t->out_state = prev_state;
+	t->out_flags = (preempt || prev_state == TASK_RUNNING) ?
+		       LATMON_SCHED_F_PREEMPTED : 0;
+	t->other_pid = latmon_vpid(next);
+	memcpy(t->other_comm, next->comm, TASK_COMM_LEN);
+	t->other_comm[TASK_COMM_LEN - 1] = '\0';
+	smp_store_release(&t->out_tsc, tsc);
+}
+
+/* A target thread comes back: one record for the whole time it was out. */
+static void switched_in(struct task_struct *next, u64 tsc)
+{
+	struct latmon_thread *t = latmon_thread_get(next->pid, false);
+	struct latmon_event ev;
+	u64 out = t ? smp_load_acquire(&t->out_tsc) : 0;
+
+	if (!out)
+		return;		/* switched out before START */
+	latmon_event_init(&ev, LATMON_EV_SCHED, next);
+	ev.tsc_begin = out;
+	ev.tsc_end = tsc;
+	ev.u.sched.flags = t->out_flags;
+	ev.u.sched.other_pid = t->other_pid;
+	memcpy(ev.u.sched.other_comm, t->other_comm, sizeof(ev.u.sched.other_comm));
+	ev.u.sched.out_cpu = t->out_cpu;
+	ev.u.sched.prev_state = t->out_state;
+	WRITE_ONCE(t->out_tsc, 0);
+	latmon_ring_write(&ev);
+}
+
+static void sched_switch_probe(void *data, LATMON_SCHED_SWITCH_ARGS)
+{
+	pid_t tgid = READ_ONCE(latmon_target_tgid);
+	u64 tsc;
+
+	if (!tgid || (prev->tgid != tgid && next->tgid != tgid))
+		return;
+	tsc = rdtsc_ordered();
+	if (prev->tgid == tgid)
+		switched_out(prev, next, preempt, prev_state, tsc);
+	if (next->tgid == tgid)
+		switched_in(next, tsc);
+}
+
+static void sched_migrate_probe(void *data, struct task_struct *p, int dest_cpu)
+{
+	struct latmon_event ev;
+
+	if (!latmon_is_target(p))
+		return;
+	latmon_event_init(&ev, LATMON_EV_MIGRATE, p);
+	ev.tsc_begin = ev.tsc_end = rdtsc_ordered();
+	ev.u.migrate.from_cpu = task_cpu(p);
+	ev.u.migrate.to_cpu = dest_cpu;
+	latmon_ring_write(&ev);
+}
+
+static struct latmon_tp sched_tps[] = {
+	{ .name = "sched_switch", .probe = sched_switch_probe },
+	{ .name = "sched_migrate_task", .probe = sched_migrate_probe },
+};
+
+static int sched_resolve(struct latmon_source_status *st)
+{
+	st->missing = latmon_tp_lookup(sched_tps, ARRAY_SIZE(sched_tps),
+				       st->reason, sizeof(st->reason));
+	st->available = !sched_tps[0].tp ? false : true;
+	return 0;
+}
+
+static int sched_attach(void)
+{
+	return latmon_tp_register(sched_tps, ARRAY_SIZE(sched_tps));
+}
+
+static void sched_detach(void)
+{
+	latmon_tp_unregister(sched_tps, ARRAY_SIZE(sched_tps));
+}
+
+const struct latmon_source_ops latmon_src_sched = {
+	.name = "sched",
+	.id = LATMON_SRC_SCHED,
+	.status = &sched_status,
+	.resolve = sched_resolve,
+	.attach = sched_attach,
+	.detach = sched_detach,
+};
