@@ -1104,17 +1104,26 @@ static int cmp_iter_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* "thp-zero 97%, fault 2%, unexplained 1%" from the breakdown in ticks. */
+/* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first. */
 static void print_breakdown(const cJSON *it, FILE *out)
 {
 	const cJSON *bd = cJSON_GetObjectItemCaseSensitive(it, "breakdown_ticks"), *l;
+	const cJSON *v[JOIN_NR_LABELS];
 	double d = num(it, "duration_ticks");
-	const char *sep = "";
+	int n = 0, i, j;
 
 	cJSON_ArrayForEach(l, bd) {
-		fprintf(out, "%s%s %.0f%%", sep, l->string,
-			d > 0 ? 100 * l->valuedouble / d : 0);
-		sep = ", ";
+		if (n == JOIN_NR_LABELS || !cJSON_IsNumber(l))
+			continue;
+		for (j = n++; j > 0 && v[j - 1]->valuedouble < l->valuedouble; j--)
+			v[j] = v[j - 1];
+		v[j] = l;
+	}
+	for (i = 0; i < n; i++) {
+		double pct = d > 0 ? 100 * v[i]->valuedouble / d : 0;
+
+		fprintf(out, pct < 0.5 ? "%s%s <1%%" : "%s%s %.0f%%", i ? ", " : "",
+			v[i]->string, pct);
 	}
 	fputc('\n', out);
 }
@@ -1125,24 +1134,36 @@ static void print_detail(const cJSON *it, FILE *out)
 	const cJSON *a, *x, *p = cJSON_GetObjectItemCaseSensitive(it, "preempted_by");
 	const char *sep = "";
 
-	if (!num(it, "events"))
+	if (!num(it, "events") && !num(it, "lost_events"))
 		return;
 	fprintf(out, "%24s", "");
 	if (num(it, "faults")) {
 		fprintf(out, "%.0f fault(s)", num(it, "faults"));
 		a = cJSON_GetObjectItemCaseSensitive(it, "fault_addresses");
 		cJSON_ArrayForEach(x, a)
-			fprintf(out, "%s%s", x == a->child ? " at " : " ", x->valuestring);
+			fprintf(out, "%s%s", x == a->child ? " at " : " ",
+				cJSON_IsString(x) ? x->valuestring : "?");
 		sep = "; ";
 	}
-	fprintf(out, "%sTHP %s", sep, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "thp")) ?
-		"yes" : "no");
+	if (num(it, "faults") || num(it, "thp_clears")) {
+		fprintf(out, "%sTHP %s", sep,
+			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "thp")) ? "yes" : "no");
+		sep = "; ";
+	}
 	a = cJSON_GetObjectItemCaseSensitive(it, "interrupts");
-	cJSON_ArrayForEach(x, a)
-		fprintf(out, "%s%s %s x%.0f", x == a->child ? "; interrupts: " : ", ",
-			str(x, "kind"), str(x, "name"), num(x, "count"));
-	if (p)
-		fprintf(out, "; switched out for pid %.0f (%s)", num(p, "pid"), str(p, "comm"));
+	cJSON_ArrayForEach(x, a) {
+		fprintf(out, "%s%s%s %s x%.0f", x == a->child ? sep : ", ",
+			x == a->child ? "interrupts: " : "", str(x, "kind"),
+			str(x, "name"), num(x, "count"));
+		sep = "; ";
+	}
+	if (p) {
+		fprintf(out, "%sswitched out for pid %.0f (%s)", sep, num(p, "pid"),
+			str(p, "comm"));
+		sep = "; ";
+	}
+	if (num(it, "lost_events"))
+		fprintf(out, "%s%.0f events lost around it", sep, num(it, "lost_events"));
 	fputc('\n', out);
 }
 

@@ -626,7 +626,7 @@ static void test_json_and_text(void **state)
 	assert_non_null(strstr(text, "clear 280.0 us / 280.0 us"));
 	assert_non_null(strstr(text, "at 0x7f1234600000"));
 	assert_non_null(strstr(text, "pid 321 (stress-ng)"));
-	assert_non_null(strstr(text, "timer LOC x1"));
+	assert_non_null(strstr(text, "interrupts: timer LOC x1"));
 	si = cJSON_PrintUnformatted(iters);
 	sc = cJSON_PrintUnformatted(causes);
 	back_i = cJSON_Parse(si);
