@@ -82,6 +82,7 @@ struct join_ctx {
 	struct point *pts;
 	size_t cap_pts;
 	struct u64vec own[JOIN_NR_LABELS];
+	uint64_t last_begin;		/* of the previous slow iteration */
 	struct join_stats stats;
 };
 
@@ -607,6 +608,11 @@ static int join_one(struct join_ctx *c, size_t pos, struct join_iter *it)
 	it->cpu_end = s->cpu_end;
 	it->sample_flags = s->flags;
 	it->migrated = s->cpu_begin != s->cpu_end;
+	if (b < c->last_begin) {	/* out of time order: merge again from the start */
+		c->next = c->n_active = c->next_win = c->n_win_active = 0;
+		c->stats.rewinds++;
+	}
+	c->last_begin = b;
 	ret = advance_events(c, b, e);
 	if (ret)
 		return ret;

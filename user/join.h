@@ -51,7 +51,8 @@ enum join_label {
 #define JOIN_MAX_IRQS	4	/* distinct interrupts kept per iteration */
 
 struct join_input {
-	const struct lat_sample *samples;	/* one thread, time order */
+	const struct lat_sample *samples;	/* one thread, in time order
+						 * (else slower: the merge restarts) */
 	size_t n_samples;
 	size_t index_base;	/* added to the indices in the output */
 	const size_t *slow;	/* ascending indices into samples, or NULL: */
@@ -111,6 +112,7 @@ struct join_stats {
 	uint64_t lost_events;	/* sum of their counts (+ seq gaps) */
 	uint64_t seq_gaps;	/* holes in a ring's seq (a module bug) */
 	uint64_t incomplete;	/* slow iterations labelled incomplete */
+	uint64_t rewinds;	/* samples not in time order: merge restarted */
 };
 
 struct join_result {

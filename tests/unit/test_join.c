@@ -349,6 +349,24 @@ static void test_ignored(void **state)
 	join_result_free(&t.r);
 }
 
+/* Samples out of time order (a caller's mistake) still join correctly. */
+static void test_out_of_order(void **state)
+{
+	struct run t = { 0 };
+
+	(void)state;
+	sample(&t, 5000, 6000, 0, 0, 0);
+	sample(&t, 1000, 2000, 0, 0, 0);
+	fault(&t, 1200, 1500, 0x1);
+	fault(&t, 5100, 5900, 0x2);
+	join(&t, true);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_FAULT], 800);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_FAULT], 300);
+	assert_int_equal(t.r.iters[1].fault_addr[0], 0x1);
+	assert_int_equal(t.r.stats.rewinds, 1);
+	join_result_free(&t.r);
+}
+
 /* The primary label is the largest share, even when it is not innermost. */
 static void test_primary_largest(void **state)
 {
@@ -687,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_realloc_remainder),
 		cmocka_unit_test(test_no_events),
 		cmocka_unit_test(test_ignored),
+		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_primary_largest),
 		cmocka_unit_test(test_cause_table),
 		cmocka_unit_test(test_selection_and_bad_input),
