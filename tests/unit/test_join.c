@@ -714,5 +714,6 @@ int main(void)
 		cmocka_unit_test(test_text_lost_and_no_module),
 	};
 
+	setenv("CMOCKA_MESSAGE_OUTPUT", "TAP", 0);	/* for prove; env wins */
 	return cmocka_run_group_tests_name("join", tests, NULL, NULL);
 }
