@@ -1,8 +1,23 @@
 # SPDX-License-Identifier: MIT
-# Unit tests (cmocka, TAP) and command-line tests (TAP shell scripts).
-UNIT_TESTS :=
-CLI_TESTS :=
-CHECK_BUILD :=
+# Unit tests (cmocka, TAP output) and command-line tests (TAP shell scripts).
+# Each unit test links the latctl objects it needs from an archive.
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_TESTS := $(UNIT_SRCS:.c=)
+CLI_TESTS := $(sort $(wildcard tests/cli/*.t))
+CHECK_BUILD := $(UNIT_TESTS)
 
-.PHONY: tests-clean
+# named test_* so that .gitignore covers it
+UNIT_LIB := tests/unit/test_liblatctl.a
+
+.PHONY: tests tests-clean
+tests: $(UNIT_TESTS)
+
+$(UNIT_LIB): $(filter-out user/main.o,$(USER_OBJS))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+tests/unit/test_%: tests/unit/test_%.c $(UNIT_LIB)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $< $(UNIT_LIB) $(USER_LIBS) -lcmocka
+
 tests-clean:
+	rm -f $(UNIT_TESTS) $(UNIT_LIB)

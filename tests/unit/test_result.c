@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/* JSON round trip: build a result, write it, read it back, same report. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "result.h"
+
+static char dir[] = "/tmp/latctl-result.XXXXXX";
+static int saved_err = -1;
+
+static void quiet(int on)	/* silence the expected one-line errors */
+{
+	int fd;
+
+	if (on) {
+		saved_err = dup(2);
+		fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 2);
+		close(fd);
+	} else {
+		dup2(saved_err, 2);
+		close(saved_err);
+	}
+}
+
+static cJSON *grow_extras(void)
+{
+	cJSON *x = cJSON_CreateObject(), *last = cJSON_AddArrayToObject(x, "last_reallocations");
+	cJSON *it = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(x, "reallocations", 21);
+	cJSON_AddNumberToObject(x, "realloc_ns", 304000);
+	cJSON_AddNumberToObject(x, "realloc_share", 0.0033);
+	cJSON_AddNumberToObject(x, "total_ns", 91.1e6);
+	cJSON_AddNumberToObject(x, "capacity_bytes", 32 << 20);
+	cJSON_AddNumberToObject(it, "index", 2097152);
+	cJSON_AddNumberToObject(it, "ns", 94672.4);
+	cJSON_AddNumberToObject(it, "capacity_bytes", 32 << 20);
+	cJSON_AddItemToArray(last, it);
+	return x;
+}
+
+static cJSON *slow_section(void)
+{
+	cJSON *s = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(s, "iterations");
+	static const double idx[] = { 5, 9, 2097152 }, ns[] = { 1182.5, 2392.1, 315684.3 };
+	int i;
+
+	cJSON_AddStringToObject(s, "threshold", "p99.9");
+	cJSON_AddNumberToObject(s, "threshold_ns", 1182);
+	cJSON_AddNumberToObject(s, "count", 3);
+	cJSON_AddNumberToObject(s, "listed", 3);
+	for (i = 0; i < 3; i++) {
+		cJSON *it = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(it, "index", idx[i]);
+		cJSON_AddNumberToObject(it, "ns", ns[i]);
+		cJSON_AddItemToArray(list, it);
+	}
+	return s;
+}
+
+/* A complete document shaped like `latctl run grow` makes, odd doubles included. */
+static cJSON *make_doc(void)
+{
+	char *argv[] = { "latctl", "run", "grow", "--json", "x y.json" };
+	double v[] = { 19.3, 20.1, 22.7, 1182.4, 315684.9, 19.9 };
+	struct lat_counters d = { 8162, 0, 0, 9, 8192, 4, -1 };
+	struct lat_hist h = { { 0 } };
+	struct lat_summary s;
+	cJSON *doc = lat_result_new(5, argv), *run, *clock;
+	size_t i;
+
+	for (i = 0; i < 6; i++)
+		lat_hist_add(&h, v[i]);
+	lat_summary_compute(v, 6, &s);
+	cJSON_AddItemToObject(doc, "environment", lat_result_environment());
+	run = cJSON_AddObjectToObject(doc, "run");
+	cJSON_AddStringToObject(run, "workload", "grow");
+	cJSON_AddStringToObject(run, "mode", "grow");
+	cJSON_AddStringToObject(run, "unit", "push");
+	cJSON_AddBoolToObject(run, "pinned", 1);
+	cJSON_AddNumberToObject(run, "cpu_first", 1);
+	cJSON_AddNumberToObject(run, "cpu_last", 1);
+	clock = cJSON_AddObjectToObject(doc, "clock");
+	cJSON_AddNumberToObject(clock, "pair_ns", 1.0 / 3);
+	cJSON_AddItemToObject(doc, "summary", lat_result_summary(&s));
+	cJSON_AddItemToObject(doc, "histogram", lat_result_histogram(&h));
+	cJSON_AddItemToObject(doc, "counters", lat_result_counters(&d, 0, 2, 10));
+	cJSON_AddItemToObject(doc, "extras", grow_extras());
+	cJSON_AddItemToObject(doc, "slow", slow_section());
+	lat_result_finish(doc, 0);
+	return doc;
+}
+
+static char *render(const cJSON *doc, int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*ret = lat_result_render(doc, f, "test");
+	fclose(f);
+	return buf;
+}
+
+static void round_trip(void **state)
+{
+	struct lat_result_file f;
+	char path[128], *a, *b;
+	cJSON *doc = make_doc(), *back = NULL;
+	int ret;
+
+	(void)state;
+	a = render(doc, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(a, "$ latctl run grow --json 'x y.json'\n"));
+	assert_non_null(strstr(a, "grow, mode grow: 6 pushes, pinned to CPU 1\n"));
+	assert_non_null(strstr(a, "thp_fault_fallback n/a"));
+	assert_non_null(strstr(a, "0 inside an iteration, 2 between iterations"));
+	assert_non_null(strstr(a, "last reallocations: push 2097152 took 94672 ns (to 32 MiB)"));
+	assert_non_null(strstr(a, "slowest: push 2097152 took 315684 ns, push 9 took 2392 ns, push 5"));
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	assert_int_equal(lat_result_open(&f, path), 0);
+	assert_int_equal(lat_result_commit(&f, doc), 0);
+	assert_int_equal(lat_result_read(path, &back), 0);
+	b = render(back, &ret);
+	assert_int_equal(ret, 0);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	cJSON_Delete(doc);
+	cJSON_Delete(back);
+	unlink(path);
+}
+
+static void damaged_files(void **state)
+{
+	char path[128], *text, *out;
+	cJSON *doc = make_doc(), *back = (cJSON *)1;
+	FILE *f;
+	int ret;
+
+	(void)state;
+	text = cJSON_Print(doc);
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	f = fopen(path, "w");
+	fwrite(text, 1, strlen(text) / 2, f);	/* truncated */
+	fclose(f);
+	quiet(1);
+	assert_int_equal(lat_result_read(path, &back), -EINVAL);
+	f = fopen(path, "w");
+	fputs("{\"schema\": \"other\"}", f);
+	fclose(f);
+	assert_int_equal(lat_result_read(path, &back), -EINVAL);
+	assert_int_equal(lat_result_read("/nonexistent/latctl.json", &back), -ENOENT);
+	cJSON_DeleteItemFromObject(cJSON_GetObjectItem(doc, "summary"), "max_ns");
+	out = render(doc, &ret);
+	quiet(0);
+	assert_int_equal(ret, -EINVAL);
+	assert_string_equal(out, "");		/* nothing half printed */
+	free(out);
+	free(text);
+	cJSON_Delete(doc);
+	unlink(path);
+}
+
+static void atomic_file(void **state)
+{
+	struct lat_result_file f;
+	char path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/a.json", dir);
+	assert_int_equal(lat_result_open(&f, path), 0);
+	assert_int_equal(access(f.tmp, F_OK), 0);
+	assert_int_not_equal(access(path, F_OK), 0);	/* not there before commit */
+	lat_result_abort(&f);
+	assert_int_not_equal(access(f.tmp, F_OK), 0);
+	quiet(1);
+	assert_int_equal(lat_result_open(&f, "/nonexistent/dir/r.json"), -ENOENT);
+	assert_int_equal(lat_result_open(&f, dir), -EISDIR);
+	quiet(0);
+	assert_int_equal(rmdir(dir), 0);	/* proves nothing was left behind */
+	assert_int_equal(mkdir(dir, 0700), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trip),
+		cmocka_unit_test(damaged_files),
+		cmocka_unit_test(atomic_file),
+	};
+	int ret;
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	if (!mkdtemp(dir))
+		return 1;
+	ret = cmocka_run_group_tests_name("result", tests, NULL, NULL);
+	rmdir(dir);
+	return ret;
+}
