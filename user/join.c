@@ -919,18 +919,51 @@ static cJSON *iter_json(const struct join_iter *it, double tsc_hz)
 	return o;
 }
 
-cJSON *join_to_json(const struct join_result *r)
+/* *thr = the duration of the max-th slowest iteration (max < n_iters). */
+static int nth_slowest(const struct join_result *r, size_t max, uint64_t *thr)
 {
-	cJSON *a = cJSON_CreateArray();
+	uint64_t *d = malloc(r->n_iters * sizeof(*d));
 	size_t i;
 
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < r->n_iters; i++)
+		d[i] = r->iters[i].duration;
+	qsort(d, r->n_iters, sizeof(*d), cmp_u64);
+	*thr = d[r->n_iters - max];
+	free(d);
+	return 0;
+}
+
+cJSON *join_to_json_max(const struct join_result *r, size_t max)
+{
+	bool cap = max && max < r->n_iters;
+	size_t i, above = 0, ties = 0;
+	uint64_t thr = 0;
+	cJSON *a;
+
+	if (cap && nth_slowest(r, max, &thr))
+		return NULL;
+	for (i = 0; cap && i < r->n_iters; i++)
+		above += r->iters[i].duration > thr;
+	ties = cap ? max - above : 0;	/* how many at exactly thr fit */
+	a = cJSON_CreateArray();
 	for (i = 0; a && i < r->n_iters; i++) {
-		if (!cJSON_AddItemToArray(a, iter_json(&r->iters[i], r->tsc_hz))) {
+		const struct join_iter *it = &r->iters[i];
+
+		if (cap && (it->duration < thr || (it->duration == thr && !ties--)))
+			continue;
+		if (!cJSON_AddItemToArray(a, iter_json(it, r->tsc_hz))) {
 			cJSON_Delete(a);
 			return NULL;
 		}
 	}
 	return a;
+}
+
+cJSON *join_to_json(const struct join_result *r)
+{
+	return join_to_json_max(r, 0);
 }
 
 /* One row of the cause table. */

@@ -139,8 +139,10 @@ const char *join_label_own(enum join_label l);
 /* TSC ticks to nanoseconds. */
 double join_ticks_to_ns(uint64_t ticks, double tsc_hz);
 
-/* JSON array of the slow iterations (durations in ns and in ticks). */
+/* JSON array of the slow iterations in run order (durations in ns and in
+ * ticks); _max keeps only the max slowest of them (0: all). NULL: no memory. */
 cJSON *join_to_json(const struct join_result *r);
+cJSON *join_to_json_max(const struct join_result *r, size_t max);
 /* JSON object: cause table, totals, event statistics. */
 cJSON *cause_table_to_json(const struct join_result *r);
 /* Text: the cause table and the ten slowest iterations with their breakdown,

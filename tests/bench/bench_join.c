@@ -146,8 +146,8 @@ static int bench(size_t ns, size_t nev)
 	struct join_result r;
 	struct join_input in = { .n_samples = ns, .slow_ticks = SLOW_TICKS, .tid = TID,
 				 .have_events = true, .tsc_hz = TSC_HZ };
-	double t0, t1, t2;
-	cJSON *iters, *causes;
+	double t0, t1, t2, t3;
+	cJSON *iters, *causes, *capped;
 	int ret;
 
 	if (!s || !rings[0].ev || !rings[1].ev || !ev) {
@@ -168,13 +168,17 @@ static int bench(size_t ns, size_t nev)
 	iters = join_to_json(&r);
 	causes = cause_table_to_json(&r);
 	t2 = now_s();
+	capped = join_to_json_max(&r, 10000);
+	t3 = now_s();
 	printf("join: %zu samples, %zu events, %zu slow iterations (>= %d ticks): %.0f ms\n",
 	       ns, in.n_events, r.n_iters, SLOW_TICKS, (t1 - t0) * 1e3);
 	printf("json: %zu iterations and the cause table as cJSON: %.0f ms\n",
 	       r.n_iters, (t2 - t1) * 1e3);
+	printf("json: the 10000 slowest (join_to_json_max): %.0f ms\n", (t3 - t2) * 1e3);
 	join_print(causes, NULL, stdout);
 	cJSON_Delete(iters);
 	cJSON_Delete(causes);
+	cJSON_Delete(capped);
 	join_result_free(&r);
 	free(s);
 	free(ev);

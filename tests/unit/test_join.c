@@ -662,6 +662,34 @@ static void test_json_and_text(void **state)
 	join_result_free(&t.r);
 }
 
+/* A capped list keeps the slowest iterations, in run order. */
+static void test_json_max(void **state)
+{
+	static const uint64_t d[6] = { 50, 400, 300, 400, 100, 200 };
+	struct run t = { 0 };
+	cJSON *a;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 6; i++)
+		sample(&t, 1000 * (uint64_t)i, 1000 * (uint64_t)i + d[i], 0, 0, 0);
+	join(&t, false);
+	a = join_to_json_max(&t.r, 3);
+	assert_int_equal(cJSON_GetArraySize(a), 3);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(a, 0), "index")->valueint, 1);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(a, 1), "index")->valueint, 2);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(a, 2), "index")->valueint, 3);
+	cJSON_Delete(a);
+	a = join_to_json_max(&t.r, 1);		/* a tie at the cut: the first */
+	assert_int_equal(cJSON_GetArraySize(a), 1);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(a, 0), "index")->valueint, 1);
+	cJSON_Delete(a);
+	a = join_to_json_max(&t.r, 0);
+	assert_int_equal(cJSON_GetArraySize(a), 6);
+	cJSON_Delete(a);
+	join_result_free(&t.r);
+}
+
 /* The report says when there was no module and when events were lost. */
 static void test_text_lost_and_no_module(void **state)
 {
@@ -711,6 +739,7 @@ int main(void)
 		cmocka_unit_test(test_selection_and_bad_input),
 		cmocka_unit_test(test_property_random),
 		cmocka_unit_test(test_json_and_text),
+		cmocka_unit_test(test_json_max),
 		cmocka_unit_test(test_text_lost_and_no_module),
 	};
 
