@@ -147,8 +147,12 @@ static void grow_print_extras(const cJSON *x, FILE *out)
 	fmt_bytes(jnum(x, "capacity_bytes"), cap, sizeof(cap));
 	fprintf(out, "grow: %.0f reallocations, final capacity %s, total %.1f ms\n",
 		jnum(x, "reallocations"), cap, jnum(x, "total_ns") / 1e6);
-	fprintf(out, "the %.0f reallocating pushes take %.1f%% of the total time (%.1f us)\n",
-		jnum(x, "reallocations"), 100 * jnum(x, "realloc_share"), jnum(x, "realloc_ns") / 1e3);
+	if (jnum(x, "reallocations") == 0)
+		fputs("no push reallocated: the capacity was allocated before timing\n", out);
+	else
+		fprintf(out, "the %.0f reallocating pushes take %.1f%% of the total time (%.1f us)\n",
+			jnum(x, "reallocations"), 100 * jnum(x, "realloc_share"),
+			jnum(x, "realloc_ns") / 1e3);
 	cJSON_ArrayForEach(it, last) {
 		fmt_bytes(jnum(it, "capacity_bytes"), cap, sizeof(cap));
 		fprintf(out, "%s push %.0f took %.0f ns (to %s)", first ? "last reallocations:" : ",",
