@@ -11,6 +11,17 @@
 #include <linux/types.h>
 
 #define LATMON_UAPI_VERSION	1
+/*
+ * /dev/latmon (mode 0600, CAP_SYS_ADMIN, one open at a time, else EBUSY):
+ * read() returns whole records from every CPU's ring (EINVAL if the buffer
+ * holds less than one). With no record to return it blocks (the reader is
+ * woken every 10 ms while recording and by STOP), or fails with EAGAIN under
+ * O_NONBLOCK; once a session has stopped and all its records are read it
+ * returns 0 (EOF) until the next START, which discards unread records. So:
+ * open, START, then read until 0 after STOP. poll(): EPOLLIN when records
+ * wait, EPOLLIN|EPOLLHUP at that EOF. rmmod fails (EBUSY) while the device
+ * is open and works after close; it works while a session runs.
+ */
 #define LATMON_DEVICE		"/dev/latmon"
 #define LATMON_GENL_NAME	"latmon"
 #define LATMON_GENL_VERSION	1

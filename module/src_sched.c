@@ -89,7 +89,7 @@ static int sched_resolve(struct latmon_source_status *st)
 {
 	st->missing = latmon_tp_lookup(sched_tps, ARRAY_SIZE(sched_tps),
 				       st->reason, sizeof(st->reason));
-	st->available = !sched_tps[0].tp ? false : true;
+	st->available = sched_tps[0].tp != NULL;
 	return 0;
 }
 
