@@ -1135,10 +1135,15 @@ static void print_causes(const cJSON *causes, FILE *out)
 	print_event_stats(causes, out);
 }
 
+struct iter_key {
+	double ticks;
+	const cJSON *it;
+};
+
 static int cmp_iter_desc(const void *a, const void *b)
 {
-	double x = num(*(const cJSON *const *)a, "duration_ticks");
-	double y = num(*(const cJSON *const *)b, "duration_ticks");
+	double x = ((const struct iter_key *)a)->ticks;
+	double y = ((const struct iter_key *)b)->ticks;
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }
@@ -1206,32 +1211,39 @@ static void print_detail(const cJSON *it, FILE *out)
 	fputc('\n', out);
 }
 
+/* One line per iteration, and one more with its details. */
+static void print_iter(const cJSON *it, FILE *out)
+{
+	char d[24];
+
+	fprintf(out, "  %10.0f %10s  cpu %.0f", num(it, "index"),
+		fmt_ns(num(it, "duration_ns"), d, sizeof(d)), num(it, "cpu_begin"));
+	if (num(it, "cpu_end") != num(it, "cpu_begin"))
+		fprintf(out, "->%.0f", num(it, "cpu_end"));
+	fprintf(out, "  %s%s: ", str(it, "primary"),
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "incomplete")) ?
+		" (events lost: breakdown not trusted)" : "");
+	print_breakdown(it, out);
+	print_detail(it, out);
+}
+
 static void print_slowest(const cJSON *iters, FILE *out)
 {
-	int n = cJSON_GetArraySize(iters), i = 0, k;
-	const cJSON **v = malloc((n ? n : 1) * sizeof(*v)), *it;
-	char d[24];
+	int n = cJSON_GetArraySize(iters), i = 0;
+	struct iter_key *v = malloc((n ? n : 1) * sizeof(*v));
+	const cJSON *it;
 
 	if (!v) {
 		fprintf(out, "(out of memory listing the slowest iterations)\n");
 		return;
 	}
 	cJSON_ArrayForEach(it, iters)
-		v[i++] = it;
+		v[i++] = (struct iter_key){ num(it, "duration_ticks"), it };
 	qsort(v, n, sizeof(*v), cmp_iter_desc);
 	fprintf(out, "The %d slowest iterations (index, time, CPU, primary cause: breakdown):\n",
 		n < 10 ? n : 10);
-	for (k = 0; k < n && k < 10; k++) {
-		fprintf(out, "  %10.0f %10s  cpu %.0f", num(v[k], "index"),
-			fmt_ns(num(v[k], "duration_ns"), d, sizeof(d)), num(v[k], "cpu_begin"));
-		if (num(v[k], "cpu_end") != num(v[k], "cpu_begin"))
-			fprintf(out, "->%.0f", num(v[k], "cpu_end"));
-		fprintf(out, "  %s%s: ", str(v[k], "primary"),
-			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v[k], "incomplete")) ?
-			" (events lost: breakdown not trusted)" : "");
-		print_breakdown(v[k], out);
-		print_detail(v[k], out);
-	}
+	for (i = 0; i < n && i < 10; i++)
+		print_iter(v[i].it, out);
 	free(v);
 }
 

@@ -137,6 +137,19 @@ static size_t interleave(const struct ring *rings, struct latmon_event *out)
 	return n;
 }
 
+/* Milliseconds to render the text report (to /dev/null). */
+static double print_ms(const cJSON *causes, const cJSON *iters)
+{
+	FILE *f = fopen("/dev/null", "w");
+	double t0 = now_s();
+
+	if (!f)
+		return -1;
+	join_print(causes, iters, f);
+	fclose(f);
+	return (now_s() - t0) * 1e3;
+}
+
 static int bench(size_t ns, size_t nev)
 {
 	struct lat_sample *s = malloc(ns * sizeof(*s));
@@ -146,7 +159,7 @@ static int bench(size_t ns, size_t nev)
 	struct join_result r;
 	struct join_input in = { .n_samples = ns, .slow_ticks = SLOW_TICKS, .tid = TID,
 				 .have_events = true, .tsc_hz = TSC_HZ };
-	double t0, t1, t2, t3;
+	double t0, t1, t2, t3, text_ms;
 	cJSON *iters, *causes, *capped;
 	int ret;
 
@@ -170,11 +183,13 @@ static int bench(size_t ns, size_t nev)
 	t2 = now_s();
 	capped = join_to_json_max(&r, 10000);
 	t3 = now_s();
+	text_ms = print_ms(causes, iters);
 	printf("join: %zu samples, %zu events, %zu slow iterations (>= %d ticks): %.0f ms\n",
 	       ns, in.n_events, r.n_iters, SLOW_TICKS, (t1 - t0) * 1e3);
 	printf("json: %zu iterations and the cause table as cJSON: %.0f ms\n",
 	       r.n_iters, (t2 - t1) * 1e3);
 	printf("json: the 10000 slowest (join_to_json_max): %.0f ms\n", (t3 - t2) * 1e3);
+	printf("text: cause table and ten slowest from the full JSON: %.0f ms\n", text_ms);
 	join_print(causes, NULL, stdout);
 	cJSON_Delete(iters);
 	cJSON_Delete(causes);
