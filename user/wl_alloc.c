@@ -180,8 +180,10 @@ static void *alloc_thread_main(void *arg)
 	return NULL;
 }
 
+static void alloc_teardown(struct lat_run *run);
+
 /* Check --threads against the online CPUs and size the sample array. */
-static int alloc_setup(struct lat_run *run)
+static int alloc_prepare(struct lat_run *run)
 {
 	struct alloc *a = calloc(1, sizeof(*a));
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -205,6 +207,16 @@ static int alloc_setup(struct lat_run *run)
 		return -ENOMEM;
 	memset(a->th, 0, a->nthreads * sizeof(*a->th));
 	return 0;
+}
+
+/* setup: prepare, or undo everything on failure (the core calls teardown only after success). */
+static int alloc_setup(struct lat_run *run)
+{
+	int ret = alloc_prepare(run);
+
+	if (ret)
+		alloc_teardown(run);
+	return ret;
 }
 
 /* The first 256 KiB call of this process, timed alone into samples[0]. */

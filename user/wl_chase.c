@@ -101,8 +101,10 @@ static uint64_t chase_resident(struct chase *c)
 	return n;
 }
 
+static void chase_teardown(struct lat_run *run);
+
 /* Allocate the table in the way the mode asks for; nothing timed yet. */
-static int chase_setup(struct lat_run *run)
+static int chase_prepare(struct lat_run *run)
 {
 	struct chase *c = calloc(1, sizeof(*c));
 	int ret;
@@ -134,6 +136,16 @@ static int chase_setup(struct lat_run *run)
 	if (!c->vec)
 		return -ENOMEM;
 	return 0;
+}
+
+/* setup: prepare, or undo everything on failure (the core calls teardown only after success). */
+static int chase_setup(struct lat_run *run)
+{
+	int ret = chase_prepare(run);
+
+	if (ret)
+		chase_teardown(run);
+	return ret;
 }
 
 static uint64_t splitmix64(uint64_t *s)

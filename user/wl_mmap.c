@@ -77,11 +77,13 @@ static int mmap_check_size(struct mmap_wl *m)
 		return 0;
 	fprintf(stderr, "mmap: %d processes x %zu operations need %.1f GiB of samples; lower --iters or --procs\n",
 		m->nprocs, m->per_proc, bytes / (1 << 30));
-	return -E2BIG;
+	return -EINVAL;
 }
 
+static void mmap_teardown(struct lat_run *run);
+
 /* Resolve --procs, --duration and --iters; size the shared results. */
-static int mmap_setup(struct lat_run *run)
+static int mmap_prepare(struct lat_run *run)
 {
 	struct mmap_wl *m = calloc(1, sizeof(*m));
 	int ret;
@@ -107,6 +109,16 @@ static int mmap_setup(struct lat_run *run)
 	}
 	memset(m->procs, 0, m->nprocs * sizeof(*m->procs));
 	return 0;
+}
+
+/* setup: prepare, or undo everything on failure (the core calls teardown only after success). */
+static int mmap_setup(struct lat_run *run)
+{
+	int ret = mmap_prepare(run);
+
+	if (ret)
+		mmap_teardown(run);
+	return ret;
 }
 
 /* Map len bytes and write the length into the first page (seed 004). */

@@ -78,8 +78,10 @@ static int request_setup_rate(struct lat_run *run, struct request *r)
 	return 0;
 }
 
+static void request_teardown(struct lat_run *run);
+
 /* Choose the slow requests with the fixed-seed generator, before timing. */
-static int request_setup(struct lat_run *run)
+static int request_prepare(struct lat_run *run)
 {
 	struct request *r = calloc(1, sizeof(*r));
 	uint64_t seed = run->opts->seed;
@@ -96,6 +98,16 @@ static int request_setup(struct lat_run *run)
 	if (run->opts->rate_hz != 0)
 		return request_setup_rate(run, r);
 	return 0;
+}
+
+/* setup: prepare, or undo everything on failure (the core calls teardown only after success). */
+static int request_setup(struct lat_run *run)
+{
+	int ret = request_prepare(run);
+
+	if (ret)
+		request_teardown(run);
+	return ret;
 }
 
 /* One request: what is timed. */
@@ -271,8 +283,14 @@ static void request_print_table(const cJSON *x, FILE *out)
 	for (int i = 0; i < n; i++) {
 		const cJSON *a = cJSON_GetArrayItem(nv, i), *b = cJSON_GetArrayItem(co, i);
 
-		fprintf(out, "p%-5.1f naive %10.1f us   corrected %10.1f us\n",
-			cJSON_GetArrayItem(ranks, i)->valuedouble,
+		double rank = cJSON_GetArrayItem(ranks, i)->valuedouble;
+		char label[16];
+
+		if (rank >= 100)
+			snprintf(label, sizeof(label), "max");
+		else
+			snprintf(label, sizeof(label), "p%g", rank);
+		fprintf(out, "%-6s naive %10.1f us   corrected %10.1f us\n", label,
 			cJSON_IsNumber(a) ? a->valuedouble / 1e3 : 0.0,
 			cJSON_IsNumber(b) ? b->valuedouble / 1e3 : 0.0);
 	}

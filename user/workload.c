@@ -5,10 +5,15 @@
 #include "workload.h"
 
 extern const struct workload_ops wl_grow;
+extern const struct workload_ops wl_chase, wl_request, wl_alloc, wl_mmap;
 /* other workloads: add "extern const struct workload_ops wl_NAME;" here */
 
 const struct workload_ops *const lat_workloads[] = {
 	&wl_grow,
+	&wl_chase,
+	&wl_request,
+	&wl_alloc,
+	&wl_mmap,
 	/* ... and "&wl_NAME," here */
 	NULL,
 };
