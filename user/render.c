@@ -139,7 +139,7 @@ static void render_tail(FILE *out, struct rd *r, const cJSON *doc, const char *u
 	fprintf(out, "tail: p99/p50 = %.1fx   p99.9/p50 = %.1fx   max/p50 = %.0fx\n",
 		num(r, s, "p99_ns") / p50, num(r, s, "p99_9_ns") / p50,
 		num(r, s, "max_ns") / p50);
-	fprintf(out, "total %.1f ms; the slowest 0.1%% of %s take %.1f%% of it, the mean hides them\n",
+	fprintf(out, "total %.1f ms; the slowest 0.1%% of %s take %.1f%% of it\n",
 		num(r, s, "total_ns") / 1e6, units, 100 * num(r, s, "slowest_0_1_share"));
 }
 
