@@ -6,9 +6,9 @@
 #
 # Contents: busybox-static with its applets, /init (scripts/vm-init.sh),
 # latmon.ko built for that kernel (/lib/modules/latmon.ko), user/latctl and
-# the test programs of tests/vm/bin with their shared libraries and the
-# loader, the TAP scripts of tests/vm (/tests), /etc/passwd with root and
-# nobody. Written as a gzip'd cpio (newc); prints its path.
+# the test programs of tests/vm/bin and bash with their shared libraries
+# and the loader, the TAP scripts of tests/vm and tests/cli/engine.sh
+# (/tests), /etc/passwd with root and nobody. Written as a gzip'd cpio (newc); prints its path.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,6 +65,9 @@ put_payload() {
 	for f in "$ROOT"/tests/vm/*.sh; do
 		[ -f "$f" ] && install -m 0755 "$f" "$stage/tests/$(basename "$f")"
 	done
+	# The TAP helpers of the command-line tests, shared; they need bash.
+	install -m 0644 "$ROOT/tests/cli/engine.sh" "$stage/tests/engine.sh"
+	put_program "$(command -v bash)" "$stage" /bin/bash
 	return 0
 }
 
@@ -82,6 +85,7 @@ main() {
 	: "${module:=$ROOT/build/vm/$series/latmon.ko}"
 	: "${out:=$ROOT/build/vm/$series/initramfs.cpio.gz}"
 	STAGE=$(mktemp -d /tmp/latmon-initramfs.XXXXXX)
+	chmod 0755 "$STAGE"
 	trap 'rm -rf "$STAGE"' EXIT
 	put_base "$STAGE"
 	put_payload "$STAGE" "$module"

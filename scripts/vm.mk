@@ -1,13 +1,59 @@
 # SPDX-License-Identifier: MIT
-# QEMU test bed: Debian kernels, latmon.ko per kernel, initramfs, VM tests.
-# Included by the top Makefile.
+# QEMU test bed: Debian kernels, latmon.ko per kernel, test programs,
+# initramfs, VM tests. Included by the top Makefile.
 #
 #   make vm-kernels      fetch the Debian 6.1 and 6.12 kernels + headers
-#   make vm-modules      build module/latmon.ko against each of them
+#   make vm-modules      build latmon.ko against each (build/vm/SERIES/)
+#   make vm-initramfs    build each kernel's initramfs (needs the above)
 #   make vm-check        run the VM test suite on every kernel
+#   make vm-bench        the probe-cost benchmark (scripts/bench-probe-cost.sh)
+#   make vm-shell VM_KERNEL=6.12 VM_CMD='lmtool info'   one command in the VM
 
 VM_KERNELS ?= 6.1 6.12
+VM_KERNEL ?= 6.12
+VM_CMD ?= sh -c 'insmod /lib/modules/latmon.ko && lmtool info'
+VM_BIN := tests/vm/bin
+VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/touch $(VM_BIN)/spin
+VM_TESTS := $(foreach k,$(VM_KERNELS),tests/vm/kernel-$(k).t)
+VM_NL_PKGS := libnl-genl-3.0
+VM_CFLAGS = $(CFLAGS) -Itests/vm
 
-.PHONY: vm-kernels
+CHECK_BUILD += vm-initramfs
+
+.PHONY: vm-kernels vm-modules vm-progs vm-initramfs vm-check vm-bench vm-shell vm-clean
+
 vm-kernels:
 	@for k in $(VM_KERNELS); do scripts/kernel-fetch.sh $$k >/dev/null || exit 1; done
+
+vm-modules: vm-kernels
+	@for k in $(VM_KERNELS); do scripts/vm-module.sh $$k >/dev/null || exit 1; done
+
+vm-progs: $(VM_PROGS)
+
+$(VM_BIN)/lmtool: tests/vm/lmtool.c user/latmon_nl.c user/latmon_nl.h include/latmon.h
+	@mkdir -p $(VM_BIN)
+	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(VM_NL_PKGS)) -o $@ \
+		tests/vm/lmtool.c user/latmon_nl.c $(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS))
+
+$(VM_BIN)/touch: tests/vm/touch.c tests/vm/sync.h user/tsc.c user/stats.c
+	@mkdir -p $(VM_BIN)
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/touch.c user/tsc.c user/stats.c -lm
+
+$(VM_BIN)/spin: tests/vm/spin.c tests/vm/sync.h
+	@mkdir -p $(VM_BIN)
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/spin.c
+
+vm-initramfs: vm-modules vm-progs user
+	@for k in $(VM_KERNELS); do scripts/vm-initramfs.sh --kernel $$k >/dev/null || exit 1; done
+
+vm-check: vm-initramfs
+	prove --exec '' $(VM_TESTS)
+
+vm-bench: vm-initramfs
+	scripts/bench-probe-cost.sh --kernel $(VM_KERNEL)
+
+vm-shell: vm-initramfs
+	scripts/vm-run.sh --kernel $(VM_KERNEL) -- $(VM_CMD)
+
+vm-clean:
+	rm -rf build/vm $(VM_BIN)

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Helpers of the VM test suite (sourced by /tests/suite.sh inside the guest,
+# after tests/cli/engine.sh): module load/unload, record parsing, cleanup.
+
+KO=${KO:-/lib/modules/latmon.ko}
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+THP_SAVED=""
+BG_PIDS=""
+
+loaded() { grep -q '^latmon ' /proc/modules; }
+load() { loaded || insmod "$KO"; }
+unload() { ! loaded || rmmod latmon; }
+
+# Value of KEY=VALUE on the first line of stdin that has it.
+field() { sed -n "s/^\(.* \)\{0,1\}$1=\([^ ]*\).*/\2/p" | head -n1; }
+
+# Count records of FILE matching an awk condition on their fields.
+# The fields of a record line are in f["name"]; $1 is its type.
+count_where() {
+	local file=$1 cond=$2
+	lmtool read --events "$file" | awk -v cond="$cond" '
+	{ delete f; for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i;
+	  sub(/^[^=]*=/, "", v); f[k] = v } }
+	'"$cond"' { n++ } END { print n + 0 }'
+}
+
+# Run something in the background and remember it for cleanup.
+bg() { "$@" & BG_PIDS="$BG_PIDS $!"; }
+
+set_thp() {
+	[ -n "$THP_SAVED" ] || THP_SAVED=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")
+	echo "$1" >"$THP"
+}
+
+# trap cleanup EXIT: stop what runs, restore THP, leave the module unloaded.
+cleanup() {
+	local p
+	for p in $BG_PIDS; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	[ -z "$THP_SAVED" ] || echo "$THP_SAVED" >"$THP"
+	loaded && { lmtool stop >/dev/null 2>&1; rmmod latmon; }
+	rm -rf "$TMPD"
+}
+
+export -f loaded load unload field count_where
+export KO

@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The latmon VM test suite, run inside the guest as root: sources the TAP
+# helpers, runs each group tests/vm/t-*.sh in order in one TAP stream, then
+# checks the kernel log. Booted by tests/vm/kernel-SERIES.t.
+cd "$(dirname "$0")" || exit 1
+[ -x /usr/bin/latctl ] && export LATCTL=/usr/bin/latctl || export LATCTL=/usr/bin/lmtool
+. ./engine.sh
+. ./lib.sh
+trap cleanup EXIT
+cd "$TMPD" || exit 1
+
+echo "# kernel $(uname -r), $(nproc) CPUs"
+dmesg -c >/dev/null
+for group in /tests/t-*.sh; do
+	echo "# ${group##*/}"
+	. "$group"
+done
+
+unload
+dmesg >"$TMPD/dmesg"
+check "no WARNING, BUG or call trace in the kernel log" \
+	"! grep -E 'WARNING:|BUG:|Call Trace:|Oops|general protection|RIP:' $TMPD/dmesg" 0 ''
+done_testing

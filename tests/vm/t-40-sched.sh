@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# A hog pinned to the target's CPU: preemptions naming it, timer interrupts,
+# and no record of another process. Sourced by suite.sh.
+
+load
+bg spin --cpu 0 --seconds 6 --name hog >/dev/null
+sleep 0.2
+lmtool record --events sched.bin -- spin --cpu 0 --seconds 2 --name target >sched.out 2>&1
+sed 's/^/# /' sched.out
+pid=$(field pid <sched.out)
+check "the target was preempted by the hog pinned to its CPU" \
+	"count_where sched.bin '\$1 == \"sched\" && \$9 == \"preempted\" && f[\"other_comm\"] == \"hog\"'" \
+	0 '^[1-9][0-9]*$'
+check "timer interrupts were recorded while the target ran" \
+	"count_where sched.bin '\$1 == \"irq\" && f[\"kind\"] == \"timer\"'" 0 '^[1-9][0-9]*$'
+check "no record names another process than the target ($pid)" \
+	"count_where sched.bin 'f[\"pid\"] != \"$pid\"'" 0 '^0$'

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: MIT
+# A tiny ring and no reader: delivered + lost == generated, and the lost
+# record is in the stream. Sourced by suite.sh.
+PAGES=2000
+
+load
+lmtool record --mask fault --buffer 4 --no-read --events loss.bin -- touch --pages $PAGES \
+	>loss.out 2>&1
+sed 's/^/# /' loss.out
+generated=$(field minflt <loss.out)
+lmtool read --events loss.bin --count >loss.count
+sed 's/^/# /' loss.count
+delivered=$(field fault <loss.count)
+lost=$(field lost_events <loss.count)
+lmtool stats >loss.stats
+ok "faults delivered + lost == generated ($delivered + $lost == $generated)" \
+	[ $((delivered + lost)) = "$generated" ]
+check "a lost record is in the stream" "field lost <loss.count" 0 '^[1-9][0-9]*$'
+check "GET_STATS dropped == the lost records' count ($lost)" \
+	"grep '^total' loss.stats | field dropped" 0 "^$lost\$"
+check "GET_STATS read == recorded + lost records" \
+	"awk '/^total/ { split(\$2, r, \"=\"); split(\$4, d, \"=\"); split(\$5, l, \"=\");
+		print (d[2] == r[2] + l[2]) ? \"equal\" : \"differ\" }' loss.stats" 0 '^equal$'
