@@ -17,4 +17,4 @@ ok "fault records == getrusage minflt delta ($counted vs $minflt)" [ "$counted" 
 check "every fault has entry < exit" \
 	"count_where faults.bin '\$1 == \"fault\" && f[\"dur\"] + 0 <= 0'" 0 '^0$'
 check "every record belongs to the target ($pid)" \
-	"lmtool read --events faults.bin | grep -vc ' pid=$pid tid=$pid '" 1 '^0$'
+	"! lmtool read --events faults.bin | grep -v ' pid=$pid tid=$pid '" 0 ''

@@ -14,4 +14,4 @@ check "the target was preempted by the hog pinned to its CPU" \
 check "timer interrupts were recorded while the target ran" \
 	"count_where sched.bin '\$1 == \"irq\" && f[\"kind\"] == \"timer\"'" 0 '^[1-9][0-9]*$'
 check "no record names another process than the target ($pid)" \
-	"count_where sched.bin 'f[\"pid\"] != \"$pid\"'" 0 '^0$'
+	"! lmtool read --events sched.bin | grep -v ' pid=$pid tid=$pid '" 0 ''
