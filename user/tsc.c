@@ -60,7 +60,7 @@ double lat_tsc_hz(void)
 		return tsc_hz;
 	tsc_hz = tsc_hz_from_sysfs();
 	if (tsc_hz > 0) {
-		tsc_hz_from = "kernel (tsc_freq_khz)";
+		tsc_hz_from = "from the kernel, tsc_freq_khz";
 		return tsc_hz;
 	}
 	tsc_hz = tsc_hz_calibrate();

@@ -25,6 +25,11 @@ check "--no-thp leaves no huge page" "$L run grow --no-thp --iters 200000" 0 \
 	'AnonHugePages 0 kB'
 check "an absolute --slow threshold" "$L run grow --iters 20000 --slow 1ms" 0 \
 	'slower than 1ms = 1000000 ns'
+echo 2596000 > "$TMPD/khz"
+check "TSC frequency from the kernel when it tells" \
+	"LATCTL_TSC_KHZ_FILE=$TMPD/khz $L run grow --iters 1000" 0 'TSC 2\.596 GHz \(from the kernel, tsc_freq_khz\)'
+check "TSC calibrated when the kernel does not tell" \
+	"LATCTL_TSC_KHZ_FILE=$TMPD/none $L run grow --iters 1000" 0 'calibrated against CLOCK_MONOTONIC_RAW'
 check "list shows grow and its modes" "$L list" 0 'modes: grow\|reserved\|touched'
 check "run --help has examples and exit codes" "$L run --help" 0 'exit status: 0 ok'
 check "top-level help lists commands" "$L --help" 0 'report +print the report'
