@@ -26,9 +26,9 @@ int cmd_list(int argc, char **argv)
 	}
 	for (w = lat_workloads; *w; w++) {
 		printf("%-8s %s\n", (*w)->name, (*w)->summary);
-		printf("         modes: %s (first is the default); default --iters %llu\n",
-		       (*w)->modes ? (*w)->modes : "none",
-		       (unsigned long long)(*w)->default_iters);
+		if ((*w)->modes)
+			printf("         modes: %s (the first is the default)\n", (*w)->modes);
+		printf("         default --iters %llu\n", (unsigned long long)(*w)->default_iters);
 		if ((*w)->accepts) {
 			printf("         also takes:");
 			print_accepts((*w)->accepts);
