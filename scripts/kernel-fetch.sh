@@ -124,11 +124,11 @@ fix_headers() {
 }
 
 main() {
-	local what=kdir series dir
+	local what="kdir" series dir
 	case ${1:-} in
 	--image) what=image; shift ;;
 	--release) what=release; shift ;;
-	--env) what=env; shift ;;
+	--env) what="env"; shift ;;
 	-h|--help) usage ;;
 	esac
 	[ $# -eq 1 ] || usage

@@ -29,6 +29,7 @@
 #include "latmon_nl.h"
 
 #define READ_BATCH	1024
+#define RAW_BIN_MAX	64	/* bytes of one bin: attribute of `raw` */
 
 struct cmd {
 	const char *name;
@@ -565,7 +566,7 @@ static int record_loop(struct recorder *r, int no_read)
 /* Reap the child, STOP if it never reached its second sync point, read the rest. */
 static int record_finish(struct recorder *r, int ret, int *status)
 {
-	int drained;
+	int drained, stop;
 
 	if (ret < 0 && r->pid > 0)
 		kill(r->pid, SIGKILL);
@@ -573,8 +574,11 @@ static int record_finish(struct recorder *r, int ret, int *status)
 		close(r->go);
 	if (r->pid > 0)
 		waitpid(r->pid, status, 0);
-	if (r->phase == 1 && latmon_nl_stop(r->nl) < 0 && !ret)
-		ret = report(r->nl, "STOP", -EIO) ? -EIO : 0;
+	stop = r->phase == 1 ? latmon_nl_stop(r->nl) : 0;
+	if (stop < 0 && !ret) {
+		report(r->nl, "STOP", stop);
+		ret = stop;
+	}
 	drained = r->phase ? pump(r) : 0;
 	if (drained < 0 && !ret) {
 		fprintf(stderr, "lmtool: reading %s: %s\n", LATMON_DEVICE, strerror(-drained));
@@ -604,6 +608,7 @@ static int cmd_record(int argc, char **argv)
 	r.out = fopen(events, "w");
 	if (!r.out) {
 		fprintf(stderr, "lmtool: cannot create %s: %s\n", events, strerror(errno));
+		latmon_nl_close(r.nl);
 		return 1;
 	}
 	ret = spawn(&r, argv + optind);
@@ -648,7 +653,8 @@ static int parse_attr(char *spec, struct latmon_nl_attr *a, unsigned char *bin)
 	a->kind = k;
 	a->value = strtoull(colon + 1, NULL, 0);
 	a->data = k == LATMON_NL_BINARY ? (void *)bin : (void *)(colon + 1);
-	for (a->len = 0; k == LATMON_NL_BINARY && colon[1 + 2 * a->len]; a->len++)
+	for (a->len = 0; k == LATMON_NL_BINARY && colon[1 + 2 * a->len] && a->len < RAW_BIN_MAX;
+	     a->len++)
 		sscanf(colon + 1 + 2 * a->len, "%2hhx", &bin[a->len]);
 	return 0;
 }
@@ -666,7 +672,7 @@ static int raw_cmd(const char *name)
 
 static int cmd_raw(int argc, char **argv)
 {
-	static unsigned char bin[8][64];
+	static unsigned char bin[8][RAW_BIN_MAX];
 	struct latmon_nl_attr attrs[8];
 	struct latmon_nl *nl;
 	int i, n = 0, ret;

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # Load/unload cycles and GET_INFO. Sourced by suite.sh.
 
 load_cycles() {

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # Faults of N fresh 4 KiB pages: exactly what getrusage counts. Sourced by suite.sh.
 PAGES=1000
 
 load
 lmtool record --events faults.bin -- touch --pages $PAGES >faults.out 2>&1
-cat faults.out | sed 's/^/# /'
+sed 's/^/# /' faults.out
 start=$(field start <faults.out)
 end=$(field end <faults.out)
 minflt=$(field minflt <faults.out)

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # THP always: M aligned 2 MiB regions give M THP clears nested in faults.
 # Sourced by suite.sh.
 REGIONS=8

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # A hog pinned to the target's CPU: preemptions naming it, timer interrupts,
 # and no record of another process. Sourced by suite.sh.
 

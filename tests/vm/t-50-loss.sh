@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # A tiny ring and no reader: delivered + lost == generated, and the lost
 # record is in the stream. Sourced by suite.sh.
 PAGES=2000

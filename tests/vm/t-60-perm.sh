@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # As uid nobody, /dev/latmon and every netlink operation are refused.
 # Sourced by suite.sh.
 

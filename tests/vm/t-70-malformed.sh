@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # Malformed START requests are rejected and the module keeps working.
 # Sourced by suite.sh.
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # The device: whole records, one reader, blocked readers, rmmod with a
 # session or a reader. Sourced by suite.sh.
 
@@ -18,7 +19,7 @@ check "a second reader gets EBUSY" "lmtool read --nonblock" 1 'Device or resourc
 check "rmmod fails cleanly while the reader holds the device" "rmmod latmon" 1 ''
 check "the module still answers after the refused rmmod" "lmtool info" 0 "running 1 tgid $idle"
 lmtool stop
-for i in $(seq 50); do kill -0 "$reader" 2>/dev/null && sleep 0.1; done
+for _ in $(seq 50); do kill -0 "$reader" 2>/dev/null && sleep 0.1; done
 ok "STOP wakes the blocked reader, which ends at EOF" reader_done
 check "rmmod succeeds once the reader closed" "rmmod latmon && ! grep -q '^latmon ' /proc/modules" 0 ''
 load
