@@ -276,6 +276,8 @@ static int measure(struct run_ctx *c)
 	c->pair_ns = (double)lat_tsc_pair_cost() * 1e9 / run->tsc_hz;
 	c->free_2m = lat_buddy_free_2m_blocks();
 	ret = run->ops->setup ? run->ops->setup(run) : 0;
+	if (ret == -EINVAL)		/* bad input, reported by the workload */
+		return LAT_EXIT_USAGE;
 	if (ret) {
 		fprintf(stderr, "latctl: %s: setup failed: %s\n", run->ops->name, strerror(-ret));
 		return LAT_EXIT_FAIL;
@@ -288,6 +290,8 @@ static int measure(struct run_ctx *c)
 	lat_counters_read(&c->before);
 	ret = run->ops->run(run);
 	lat_counters_read(&c->after);
+	if (ret == -EINVAL)
+		return LAT_EXIT_USAGE;
 	if (ret || run->n == 0) {
 		fprintf(stderr, "latctl: %s: the timed run failed: %s\n", run->ops->name,
 			ret ? strerror(-ret) : "no iteration recorded");

@@ -26,6 +26,9 @@
  *    process in the array: the core does not count a migration between it
  *    and the sample before it.
  *  - lat_sample_ns() converts one sample to nanoseconds.
+ *  - setup() or run() returning -EINVAL means "bad input, already reported
+ *    in one line on stderr": the core adds nothing and exits 2. Any other
+ *    -errno: the core prints "latctl: NAME: setup failed: <error>", exit 1.
  */
 #ifndef LATCTL_WORKLOAD_H
 #define LATCTL_WORKLOAD_H
