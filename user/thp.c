@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 static char saved_path[PATH_MAX];
 static char saved_value[32];
 static volatile int armed;
+static int lock_fd = -1;
 
 const char *lat_thp_dir(void)
 {
@@ -98,17 +100,46 @@ static void thp_error(int err, const char *path, const char *value)
 			value, path, strerror(-err));
 }
 
+/*
+ * flock() the "enabled" file for the whole run, so that two latctl runs
+ * with --thp never save each other's value and restore the wrong one.
+ */
+static int lock_enabled(const char *path)
+{
+	lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (lock_fd < 0)
+		return -errno;
+	if (!flock(lock_fd, LOCK_EX | LOCK_NB))
+		return 0;
+	fprintf(stderr, "latctl: another latctl run has changed %s; waiting for it to end\n", path);
+	if (!flock(lock_fd, LOCK_EX))
+		return 0;
+	close(lock_fd);
+	lock_fd = -1;
+	return -errno;
+}
+
+static void unlock_enabled(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
+}
+
 int lat_thp_set(const char *value)
 {
 	char path[PATH_MAX];
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/enabled", lat_thp_dir());
-	ret = lat_thp_read("enabled", saved_value, sizeof(saved_value));
+	ret = lock_enabled(path);
+	if (!ret)
+		ret = lat_thp_read("enabled", saved_value, sizeof(saved_value));
 	if (!ret && access(path, W_OK))
 		ret = -errno;
 	if (ret) {
 		thp_error(ret, path, value);
+		unlock_enabled();
 		return ret;
 	}
 	snprintf(saved_path, sizeof(saved_path), "%s", path);
@@ -135,6 +166,7 @@ int lat_thp_restore(void)
 			saved_path, saved_value, strerror(-ret));
 	armed = 0;
 	lat_cleanup_remove(restore_on_signal);
+	unlock_enabled();
 	return ret;
 }
 

@@ -53,6 +53,17 @@ for sig in INT TERM; do
 		bash -c "! ls '$TMPD' | grep -q killed"
 done
 
+# two runs with --thp at once: the second waits, both restore correctly
+reset_fake
+LATCTL_SYSFS_THP=$F "$L" run grow --thp always --iters 20000000 --quiet &
+first=$!
+for i in $(seq 1000); do fake_is always && break; sleep 0.01; done
+check "a second --thp run waits for the first" \
+	"LATCTL_SYSFS_THP=$F $L run grow --thp never --iters 1000" 0 \
+	'another latctl run has changed .*waiting for it to end'
+wait "$first"
+ok "after two overlapping runs the setting is madvise again" fake_is madvise
+
 REAL=/sys/kernel/mm/transparent_hugepage/enabled
 if [ "$(id -u)" != 0 ]; then
 	check_err "--thp as a normal user" "$L run grow --thp always --iters 1000" 1 \
