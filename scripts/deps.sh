@@ -5,7 +5,7 @@
 # Others append to DEPS_PACKAGES (one variable, one place).
 set -eu
 
-DEPS_PACKAGES="gcc make pkg-config libnl-3-dev libnl-genl-3-dev libcjson-dev
+DEPS_PACKAGES="gcc libc6-dev make pkg-config libnl-3-dev libnl-genl-3-dev libcjson-dev
 libcmocka-dev perl qemu-system-x86 busybox-static cpio kmod zstd xz-utils
 ca-certificates util-linux gcc-12 dwarves debian-archive-keyring"
 
