@@ -290,7 +290,8 @@ static int mmap_worker_error(const struct mmap_wl *m)
 		if (m->procs[k].err) {
 			fprintf(stderr, "mmap: worker %d: mmap/munmap failed: %s (vm.max_map_count? memory?)\n",
 				k, strerror(-m->procs[k].err));
-			return m->procs[k].err;
+			/* -EINVAL would tell the core "bad option" (exit 2) */
+			return m->procs[k].err == -EINVAL ? -EIO : m->procs[k].err;
 		}
 	return 0;
 }

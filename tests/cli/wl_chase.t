@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# chase: who pays the table's page faults. --no-thp keeps the figures
+# independent of the system THP setting (a huge page would fault 512 pages
+# at once).
+. "$(dirname "$0")/engine.sh"
+
+L=$LATCTL
+# x >= lo && x <= hi, floating point
+between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+
+for mode in cold warm populate; do
+	check "chase --mode $mode runs 2000 iterations" \
+		"$L run chase --mode $mode --no-thp --iters 2000 --json $TMPD/$mode.json > $TMPD/$mode.txt" 0 ''
+done
+check "cold is the default mode" "$L run chase --iters 500" 0 '^chase, mode cold: 500 iterations'
+check "the table line names the mode" "cat $TMPD/warm.txt" 0 \
+	'^table: 64 MiB, 16384 pages, mode warm, 8 dependent read-modify-writes per iteration'
+check "the fault line is printed" "cat $TMPD/cold.txt" 0 \
+	'^minor faults in the loop: [0-9]+ = [0-9.]+ per page first touched, [0-9.]+ per table page'
+
+cold_pages=$(json_get $TMPD/cold.json extras pages_first_touched)
+cold_per=$(json_get $TMPD/cold.json extras faults_per_touched_page)
+cold_faults=$(json_get $TMPD/cold.json extras loop_minor_faults)
+pop_faults=$(json_get $TMPD/populate.json extras loop_minor_faults)
+warm_faults=$(json_get $TMPD/warm.json extras loop_minor_faults)
+# 2000 x 8 random accesses reach about 10,000 of the 16,384 pages
+ok "cold: the loop first touches thousands of table pages ($cold_pages)" \
+	between "$cold_pages" 5000 16384
+ok "cold: about two faults per page touched, zero page then copy ($cold_per)" \
+	between "$cold_per" 1.8 2.2
+ok "populate: almost no fault in the loop ($pop_faults)" between "$pop_faults" 0 20
+ok "warm: almost no fault in the loop ($warm_faults)" between "$warm_faults" 0 20
+ok "cold faults over 100 times more than populate ($cold_faults vs $pop_faults)" \
+	test "$cold_faults" -gt $((100 * pop_faults + 100))
+ok "populate: every table page resident before the loop" \
+	test "$(json_get $TMPD/populate.json extras resident_pages_before)" -ge 16384
+ok "the core's fault counter agrees with the workload's (cold)" \
+	between "$(json_get $TMPD/cold.json counters minor_faults)" "$cold_faults" $((cold_faults + 50))
+ok "report FILE prints the chase lines again" \
+	bash -c "'$L' report $TMPD/cold.json | diff - $TMPD/cold.txt"
+
+check "--hugepage is shown on the table line" "$L run chase --mode populate --hugepage --iters 500" 0 \
+	'mode populate \+ MADV_HUGEPAGE'
+check_err "unknown mode" "$L run chase --mode hot" 2 "chase has no mode 'hot'; modes: cold\\|warm\\|populate"
+check_err "--rate does not apply to chase" "$L run chase --rate 100" 2 '--rate does not apply to chase'
+done_testing
