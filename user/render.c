@@ -235,9 +235,12 @@ static void render_slow(FILE *out, struct rd *r, const cJSON *doc,
 		fputs(", all listed in the JSON result", out);
 	fputc('\n', out);
 	n = list ? pick_slowest(r, list, top) : 0;
-	for (i = 0; i < n; i++)
-		fprintf(out, "%s %s %.0f took %.0f ns", i ? "," : "  slowest:", unit,
+	for (i = 0; i < n; i++) {
+		if (i == 0)
+			fputs(listed < count ? "  slowest listed:" : "  slowest:", out);
+		fprintf(out, "%s %s %.0f took %.0f ns", i ? "," : "", unit,
 			num(r, top[i], "index"), num(r, top[i], "ns"));
+	}
 	if (n)
 		fputc('\n', out);
 }
