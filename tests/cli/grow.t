@@ -21,8 +21,6 @@ check "touched never reallocates" "$L run grow --mode touched --iters 20000" 0 \
 	'mode touched: 20000 pushes'
 check "pinned run says where" "$L run grow --cpu 0 --iters 1000" 0 'pinned to CPU 0'
 check "--quiet prints nothing" "$L run grow --quiet --iters 1000 | wc -c" 0 '^0$'
-check "--no-thp leaves no huge page" "$L run grow --no-thp --iters 200000" 0 \
-	'AnonHugePages 0 kB'
 check "an absolute --slow threshold" "$L run grow --iters 20000 --slow 1ms" 0 \
 	'slower than 1ms = 1000000 ns'
 echo 2596000 > "$TMPD/khz"
