@@ -3,6 +3,7 @@
 # Build module/latmon.ko against one Debian kernel of the test bed.
 #
 #   scripts/vm-module.sh 6.1|6.12
+#   LATMON_VM_KDIR=/path/to/build scripts/vm-module.sh NAME   (another kernel)
 #
 # The sources (Kbuild, module/, include/) are mirrored into
 # build/vm/SERIES/src so that the two kernels' objects never clobber each
@@ -34,7 +35,8 @@ mirror() {
 main() {
 	local series=${1:-} kdir out
 	[ -n "$series" ] || { echo "usage: $0 6.1|6.12" >&2; exit 2; }
-	kdir=$("$ROOT/scripts/kernel-fetch.sh" "$series") || exit 1
+	kdir=${LATMON_VM_KDIR:-}
+	[ -n "$kdir" ] || kdir=$("$ROOT/scripts/kernel-fetch.sh" "$series") || exit 1
 	out=$ROOT/build/vm/$series
 	mirror "$out/src"
 	if ! make -s -C "$kdir" M="$out/src" modules >"$out/build.log" 2>&1; then

@@ -25,6 +25,7 @@ usage() {
 	  --memory SIZE          guest memory (default 2G)
 	  --out-dir DIR          where files from the guest's /out go (default .)
 	  --timeout SECONDS      kill the guest after this long (default 600)
+	  --vmlinuz FILE         boot this kernel image instead of Debian's SERIES
 	example: $0 --kernel 6.12 -- sh -c 'insmod /lib/modules/latmon.ko && lsmod'
 	EOF
 	exit 2
@@ -58,10 +59,12 @@ probe_accel() {
 	fi
 	verdict=tcg
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
-		"$0" --kernel "$SERIES" --accel kvm --timeout 20 -- true >/dev/null 2>&1; then
+		"$0" --kernel "$SERIES" --vmlinuz "$VMLINUZ" --initramfs "$INITRAMFS" \
+			--accel kvm --timeout 20 -- true >/dev/null 2>&1; then
 		verdict=kvm
 	fi
-	printf '%s\n%s\n' "$key" "$verdict" >"$CACHE/kvm-verdict"
+	printf '%s\n%s\n' "$key" "$verdict" >"$CACHE/kvm-verdict.$$"
+	mv "$CACHE/kvm-verdict.$$" "$CACHE/kvm-verdict"
 	echo "$verdict"
 }
 
@@ -103,6 +106,7 @@ boot() {
 
 main() {
 	SERIES="" ACCEL=auto TIMEOUT=600 MEMORY=2G CPUS=2 OUT_DIR=. CONSOLE="" INITRAMFS=""
+	VMLINUZ=""
 	IN_FILES=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -115,13 +119,16 @@ main() {
 		--memory) MEMORY=${2:?}; shift 2 ;;
 		--out-dir) OUT_DIR=${2:?}; shift 2 ;;
 		--timeout) TIMEOUT=${2:?}; shift 2 ;;
+		--vmlinuz) VMLINUZ=${2:?}; shift 2 ;;
 		--) shift; break ;;
 		*) usage ;;
 		esac
 	done
 	[ -n "$SERIES" ] && [ $# -gt 0 ] || usage
 	CMD=("$@")
-	VMLINUZ=$("$ROOT/scripts/kernel-fetch.sh" --image "$SERIES") || exit 125
+	if [ -z "$VMLINUZ" ]; then
+		VMLINUZ=$("$ROOT/scripts/kernel-fetch.sh" --image "$SERIES") || exit 125
+	fi
 	: "${INITRAMFS:=$ROOT/build/vm/$SERIES/initramfs.cpio.gz}"
 	[ -f "$INITRAMFS" ] || die "$INITRAMFS missing: run 'make vm-initramfs'"
 	mkdir -p "$OUT_DIR"
