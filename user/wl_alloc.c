@@ -418,8 +418,9 @@ static void alloc_print_extras(const cJSON *x, FILE *out)
 {
 	const cJSON *v;
 
-	fprintf(out, "the summary above mixes all variants; per variant (%.0f threads, %.0f small and %.0f 256 KiB calls per thread and variant):\n",
-		jnum(x, "threads"), jnum(x, "small_calls_per_thread"), jnum(x, "big_calls_per_thread"));
+	fprintf(out, "the summary above mixes all variants; per variant (%.0f thread%s, %.0f small and %.0f 256 KiB calls per thread and variant):\n",
+		jnum(x, "threads"), jnum(x, "threads") == 1 ? "" : "s",
+		jnum(x, "small_calls_per_thread"), jnum(x, "big_calls_per_thread"));
 	fprintf(out, "first call of 256 KiB, new buffer, in a fresh process: %.0f ns, %.0f page faults\n",
 		jnum(x, "first_call_ns"), jnum(x, "first_call_page_faults"));
 	fprintf(out, "%-24s %12s %10s %10s %16s %21s\n", "version", "ns per call", "p50 ns",

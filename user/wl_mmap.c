@@ -322,12 +322,16 @@ static int mmap_run(struct lat_run *run)
 	return ret;
 }
 
-/* One worker's totals. */
-static cJSON *proc_json(const struct mmap_wl *m, int k)
+/* One worker's totals; its samples start at first in the packed array. */
+static cJSON *proc_json(const struct mmap_wl *m, int k, size_t first)
 {
 	const struct mmap_proc *pr = &m->procs[k];
 	cJSON *o = cJSON_CreateObject();
 	double total_ns = (double)pr->total_ticks * 1e9 / m->run->tsc_hz;
+	size_t slow = 0;
+
+	for (size_t i = first; i < first + pr->n; i++)
+		slow += lat_sample_ns(m->run, &m->run->samples[i]) > SLOW_NS;
 
 	if (!o)
 		return NULL;
@@ -340,46 +344,91 @@ static cJSON *proc_json(const struct mmap_wl *m, int k)
 	cJSON_AddNumberToObject(o, "total_ns", total_ns);
 	cJSON_AddNumberToObject(o, "mean_ns", pr->n ? total_ns / (double)pr->n : 0.0);
 	cJSON_AddNumberToObject(o, "max_ns", (double)pr->max_ticks * 1e9 / m->run->tsc_hz);
+	cJSON_AddNumberToObject(o, "over_1ms", (double)slow);
 	cJSON_AddNumberToObject(o, "minor_faults", (double)pr->minflt);
 	cJSON_AddNumberToObject(o, "voluntary_switches", (double)pr->nvcsw);
 	cJSON_AddNumberToObject(o, "involuntary_switches", (double)pr->nivcsw);
 	return o;
 }
 
-/* One operation over 1 ms: who, which op of that process, what, how long. */
-static cJSON *slow_json(const struct mmap_wl *m, const struct lat_sample *s, size_t op)
+/* A slow operation found in the pooled samples. */
+struct slow_ref {
+	const struct lat_sample *s;
+	uint64_t ticks;
+	size_t op;		/* index of the operation in its process */
+};
+
+static int by_ticks_desc(const void *a, const void *b)
 {
-	int k = (int)(s->flags >> PROC_SHIFT);
+	const struct slow_ref *x = a, *y = b;
+
+	return x->ticks < y->ticks ? 1 : x->ticks > y->ticks ? -1 : 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct slow_ref *x = a, *y = b;
+
+	return x->s->tsc_begin > y->s->tsc_begin ? 1 : x->s->tsc_begin < y->s->tsc_begin ? -1 : 0;
+}
+
+/* One operation over 1 ms: when, who, which op of that process, what, how long. */
+static cJSON *slow_json(const struct mmap_wl *m, const struct slow_ref *r, uint64_t t0)
+{
+	int k = (int)(r->s->flags >> PROC_SHIFT);
 	cJSON *o = cJSON_CreateObject();
 
 	if (!o)
 		return NULL;
+	cJSON_AddNumberToObject(o, "t_ms", (double)(r->s->tsc_begin - t0) * 1e3 / m->run->tsc_hz);
 	cJSON_AddNumberToObject(o, "process", k);
 	cJSON_AddNumberToObject(o, "pid", m->procs[k].pid);
-	cJSON_AddNumberToObject(o, "op", (double)op);
-	cJSON_AddStringToObject(o, "kind", s->flags & F_UNMAP ? "munmap" : "mmap");
-	cJSON_AddNumberToObject(o, "pages", (s->flags >> PAGES_SHIFT) & 0x1f);
-	cJSON_AddNumberToObject(o, "ns", lat_sample_ns(m->run, s));
+	cJSON_AddNumberToObject(o, "op", (double)r->op);
+	cJSON_AddStringToObject(o, "kind", r->s->flags & F_UNMAP ? "munmap" : "mmap");
+	cJSON_AddNumberToObject(o, "pages", (r->s->flags >> PAGES_SHIFT) & 0x1f);
+	cJSON_AddNumberToObject(o, "ns", (double)r->ticks * 1e9 / m->run->tsc_hz);
 	return o;
 }
 
-/* Every operation over 1 ms: the count, and the first SLOW_LIST_MAX of them. */
-static void mmap_add_slow(cJSON *o, const struct mmap_wl *m)
+/* Every operation over 1 ms into refs (sized run->n); returns how many. */
+static size_t mmap_find_slow(const struct mmap_wl *m, struct slow_ref *refs, uint64_t *t0)
 {
-	cJSON *list = cJSON_AddArrayToObject(o, "slow_ops");
+	uint64_t limit = (uint64_t)(SLOW_NS * m->run->tsc_hz / 1e9);
 	size_t count = 0, i = 0;
 
+	*t0 = UINT64_MAX;
 	for (int k = 0; k < m->nprocs; k++)
 		for (size_t op = 0; op < m->procs[k].n; op++, i++) {
 			const struct lat_sample *s = &m->run->samples[i];
+			uint64_t t = s->tsc_end - s->tsc_begin;
 
-			if (lat_sample_ns(m->run, s) <= SLOW_NS)
-				continue;
-			if (count++ < SLOW_LIST_MAX && list)
-				cJSON_AddItemToArray(list, slow_json(m, s, op));
+			*t0 = s->tsc_begin < *t0 ? s->tsc_begin : *t0;
+			if (t > limit)
+				refs[count++] = (struct slow_ref){ s, t, op };
 		}
+	return count;
+}
+
+/* The count of operations over 1 ms, and the slowest SLOW_LIST_MAX in time order. */
+static void mmap_add_slow(cJSON *o, const struct mmap_wl *m)
+{
+	struct slow_ref *refs = malloc(m->run->n * sizeof(*refs));
+	cJSON *list = cJSON_AddArrayToObject(o, "slow_ops");
+	size_t count, shown;
+	uint64_t t0;
+
+	if (!refs || !list)
+		goto out;
+	count = mmap_find_slow(m, refs, &t0);
+	qsort(refs, count, sizeof(*refs), by_ticks_desc);
+	shown = count < SLOW_LIST_MAX ? count : SLOW_LIST_MAX;
+	qsort(refs, shown, sizeof(*refs), by_start);
+	for (size_t i = 0; i < shown; i++)
+		cJSON_AddItemToArray(list, slow_json(m, &refs[i], t0));
 	cJSON_AddNumberToObject(o, "slow_ops_count", (double)count);
 	cJSON_AddNumberToObject(o, "slow_threshold_ns", SLOW_NS);
+out:
+	free(refs);
 }
 
 static cJSON *mmap_extras(const struct lat_run *run)
@@ -396,8 +445,8 @@ static cJSON *mmap_extras(const struct lat_run *run)
 	cJSON_AddNumberToObject(o, "operations", (double)run->n);
 	mmap_add_slow(o, m);
 	procs = cJSON_AddArrayToObject(o, "per_process");
-	for (int k = 0; procs && k < m->nprocs; k++)
-		cJSON_AddItemToArray(procs, proc_json(m, k));
+	for (size_t k = 0, first = 0; procs && k < (size_t)m->nprocs; first += m->procs[k++].n)
+		cJSON_AddItemToArray(procs, proc_json(m, (int)k, first));
 	return o;
 }
 
@@ -420,15 +469,15 @@ static void mmap_print_slow(const cJSON *x, FILE *out)
 	const cJSON *s;
 	double count = jnum(x, "slow_ops_count");
 
-	fprintf(out, "operations over %.0f ms: %.0f of %.0f\n", jnum(x, "slow_threshold_ns") / 1e6,
-		count, jnum(x, "operations"));
+	fprintf(out, "operations over %.0f ms: %.0f of %.0f%s\n", jnum(x, "slow_threshold_ns") / 1e6,
+		count, jnum(x, "operations"),
+		count > cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x, "slow_ops")) ?
+		"; the slowest listed, in time order from the first operation" :
+		count ? "; in time order from the first operation" : "");
 	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(x, "slow_ops"))
-		fprintf(out, "  <%.0f> process %.0f op %.0f: %s of %.0f pages took %.0f us\n",
-			jnum(s, "pid"), jnum(s, "process"), jnum(s, "op"), jstr(s, "kind"),
-			jnum(s, "pages"), jnum(s, "ns") / 1e3);
-	if (count > cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x, "slow_ops")))
-		fprintf(out, "  (only the first %d listed)\n",
-			cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x, "slow_ops")));
+		fprintf(out, "  [%10.3f ms] <%.0f> process %.0f op %.0f: %s of %.0f pages took %.0f us\n",
+			jnum(s, "t_ms"), jnum(s, "pid"), jnum(s, "process"), jnum(s, "op"),
+			jstr(s, "kind"), jnum(s, "pages"), jnum(s, "ns") / 1e3);
 }
 
 static void mmap_print_extras(const cJSON *x, FILE *out)
@@ -440,10 +489,11 @@ static void mmap_print_extras(const cJSON *x, FILE *out)
 		jstr(x, "stopped_by"));
 	mmap_print_slow(x, out);
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(x, "per_process"))
-		fprintf(out, "process %.0f <%.0f>: %.0f ops (%.0f maps, %.0f unmaps), total %.1f ms, mean %.2f us, max %.1f us, %.0f minor faults, %.0f involuntary switches\n",
+		fprintf(out, "process %.0f <%.0f>: %.0f ops (%.0f maps, %.0f unmaps), total %.1f ms, mean %.2f us, max %.1f us, %.0f over 1 ms, %.0f minor faults, %.0f involuntary switches\n",
 			jnum(p, "process"), jnum(p, "pid"), jnum(p, "ops"), jnum(p, "maps"),
 			jnum(p, "unmaps"), jnum(p, "total_ns") / 1e6, jnum(p, "mean_ns") / 1e3,
-			jnum(p, "max_ns") / 1e3, jnum(p, "minor_faults"), jnum(p, "involuntary_switches"));
+			jnum(p, "max_ns") / 1e3, jnum(p, "over_1ms"), jnum(p, "minor_faults"),
+			jnum(p, "involuntary_switches"));
 }
 
 static void mmap_teardown(struct lat_run *run)

@@ -13,12 +13,15 @@ check "the header says how it was bounded" "cat $M.txt" 0 \
 	'^3 processes, each at most 1500 operations or 5\.0 s \(stopped by iters\)'
 for k in 0 1 2; do
 	check "process $k prints its totals" "cat $M.txt" 0 \
-		"^process $k <[0-9]+>: 1500 ops \\([0-9]+ maps, [0-9]+ unmaps\\), total [0-9.]+ ms, mean [0-9.]+ us, max [0-9.]+ us"
+		"^process $k <[0-9]+>: 1500 ops \\([0-9]+ maps, [0-9]+ unmaps\\), total [0-9.]+ ms, mean [0-9.]+ us, max [0-9.]+ us, [0-9]+ over 1 ms"
 	ok "process $k: maps + unmaps = ops" test \
 		$(($(json_get $M.json extras per_process $k maps) + $(json_get $M.json extras per_process $k unmaps))) = 1500
 done
 ok "three different worker pids" test "$(grep -o '^process [0-9] <[0-9]*>' $M.txt | sort -u -k3 | wc -l)" = 3
 check "operations over 1 ms are counted" "cat $M.txt" 0 '^operations over 1 ms: [0-9]+ of 4500'
+ok "the per-process counts over 1 ms add up to the total" test \
+	$(($(json_get $M.json extras per_process 0 over_1ms) + $(json_get $M.json extras per_process 1 over_1ms) + \
+	   $(json_get $M.json extras per_process 2 over_1ms))) = "$(json_get $M.json extras slow_ops_count)"
 ok "all samples of all processes are in the summary" test "$(json_get $M.json summary count)" = 4500
 ok "each process touched the first page of each map (a fault per map at least)" \
 	test "$(json_get $M.json extras per_process 0 minor_faults)" -ge \
