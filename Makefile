@@ -12,7 +12,7 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iuser
+override CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iuser
 PKG_CONFIG ?= pkg-config
 
 .PHONY: all user module load unload run check deps clean
