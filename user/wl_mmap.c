@@ -201,14 +201,23 @@ static void mmap_worker(struct mmap_wl *m, int k, struct live *live)
 	pr->n = i;
 }
 
+/* The parent's handler (undo THP, files) is not the child's: default, unless ignored. */
+static void child_default_signal(int sig)
+{
+	struct sigaction sa;
+
+	if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+		signal(sig, SIG_DFL);
+}
+
 /* Child side: no signal handlers of the parent, pre-sized table, wait, run. */
 static void mmap_child(struct mmap_wl *m, int k, int go_fd)
 {
 	struct live *live;
 	char c;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	child_default_signal(SIGINT);
+	child_default_signal(SIGTERM);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	m->procs[k].pid = getpid();
 	live = calloc(m->live_cap, sizeof(*live));

@@ -39,6 +39,17 @@ ok "... well before the default 5 s (${t}s)" test "$t" -le 2
 check "... and says so" "cat $D.txt" 0 'or 0\.3 s \(stopped by duration\)'
 ok "... with fewer operations than --iters" \
 	test "$(json_get $D.json extras per_process 1 ops)" -lt 1000000
+# SIGTERM to latctl alone (not its process group): no worker may survive it
+# (SIGINT is ignored by background jobs of a script, so TERM stands for both)
+"$L" run mmap --procs 2 --duration 20s --seed 918273 > /dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+sleep 0.3
+ok "SIGTERM stops the run (exit $rc)" test "$rc" = $((128 + 15))
+ok "no worker process survives SIGTERM" bash -c "! pgrep -f 'seed 91827[3]' > /dev/null"
 check_err "--procs 0" "$L run mmap --procs 0" 2 "--procs '0'"
 check_err "samples larger than the RAM" "$L run mmap --procs 100 --iters 1000000000" 2 \
 	'mmap: 100 processes x 1000000000 operations need [0-9.]+ GiB of samples; lower --iters or --procs'
