@@ -25,6 +25,12 @@ count_where() {
 	'"$cond"' { n++ } END { print n + 0 }'
 }
 
+# Records of FILE whose per-CPU seq is not the count of that CPU's earlier
+# records (the header promises 0, 1, 2, ... per ring, lost records included).
+seq_gaps() {
+	count_where "$1" 'f["seq"] + 0 != next_seq[f["cpu"]]++'
+}
+
 # Run something in the background and remember it for cleanup.
 bg() { "$@" & BG_PIDS="$BG_PIDS $!"; }
 
@@ -43,5 +49,5 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 
-export -f loaded load unload field count_where
+export -f loaded load unload field count_where seq_gaps
 export KO

@@ -467,6 +467,7 @@ struct recorder {
 	int ready, go;		/* our ends of the sync pipes */
 	int phase;		/* sync points seen: 1 = started, 2 = stopped */
 	long records;
+	long live;		/* records read while the session ran */
 	pid_t pid;
 };
 
@@ -513,6 +514,8 @@ static int pump(struct recorder *r)
 	if (got < 0)
 		return got;
 	r->records += got;
+	if (r->phase == 1)
+		r->live += got;
 	return 0;
 }
 
@@ -589,7 +592,7 @@ static int record_finish(struct recorder *r, int ret, int *status)
 	if (r->dev >= 0)
 		close(r->dev);
 	latmon_nl_close(r->nl);
-	printf("lmtool: target pid=%d records=%ld\n", (int)r->pid, r->records);
+	printf("lmtool: target pid=%d records=%ld live=%ld\n", (int)r->pid, r->records, r->live);
 	return ret;
 }
 

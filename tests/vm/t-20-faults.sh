@@ -19,3 +19,4 @@ check "every fault has entry < exit" \
 	"count_where faults.bin '\$1 == \"fault\" && f[\"dur\"] + 0 <= 0'" 0 '^0$'
 check "every record belongs to the target ($pid)" \
 	"! lmtool read --events faults.bin | grep -v ' pid=$pid tid=$pid '" 0 ''
+check "per-CPU seq numbers are contiguous from 0" "seq_gaps faults.bin" 0 '^0$'

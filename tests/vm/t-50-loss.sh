@@ -22,3 +22,4 @@ check "GET_STATS dropped == the lost records' count ($lost)" \
 check "GET_STATS read == recorded + lost records" \
 	"awk '/^total/ { split(\$2, r, \"=\"); split(\$4, d, \"=\"); split(\$5, l, \"=\");
 		print (d[2] == r[2] + l[2]) ? \"equal\" : \"differ\" }' loss.stats" 0 '^equal$'
+check "per-CPU seq numbers stay contiguous across the lost record" "seq_gaps loss.bin" 0 '^0$'
