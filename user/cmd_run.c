@@ -16,6 +16,7 @@
 #include "result.h"
 #include "thp.h"
 #include "tsc.h"
+#include "vm.h"
 #include "workload.h"
 
 #define MAX_SLOW_LISTED 100000
@@ -348,6 +349,11 @@ int cmd_run(int argc, char **argv)
 	if (ret) {
 		cJSON_Delete(c.doc);
 		return ret < 0 ? LAT_EXIT_OK : ret;
+	}
+	if (c.opts.vm) {		/* the same run in the QEMU test bed */
+		ret = lat_vm_run(&c.opts, argc, argv, c.doc);
+		cJSON_Delete(c.doc);
+		return ret;
 	}
 	ret = prepare_system(&c);
 	if (!ret)

@@ -10,6 +10,7 @@
 
 #include "opts.h"
 #include "thp.h"
+#include "vm.h"
 
 int lat_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -153,6 +154,9 @@ void lat_opts_usage(FILE *out)
 "      --thp MODE       set THP system-wide to always|madvise|never for the\n"
 "                       run (root); the previous value is restored on exit,\n"
 "                       on error and on SIGINT/SIGTERM/SIGHUP\n"
+"      --vm             run it in a QEMU VM with latmon loaded (when this\n"
+"                       kernel cannot load it); the report prints here\n"
+"      --kernel SERIES  with --vm: Debian kernel 6.1 or 6.12 (default 6.12)\n"
 "options of some workloads (others reject them):\n"
 "      --duration D     run time bound (10s, 500ms; a bare number is seconds)\n"
 "      --hugepage       madvise(MADV_HUGEPAGE) the workload's memory\n"
@@ -165,6 +169,7 @@ void lat_opts_usage(FILE *out)
 "  latctl run grow --mode touched           memory touched before timing\n"
 "  latctl run grow --no-thp --json r.json   keep the result, print it later\n"
 "  latctl report r.json                     print the report of a saved run\n"
+"  latctl run grow --thp always --vm --kernel 6.1   in a VM, with causes\n"
 "\n"
 "exit status: 0 ok; 1 the run failed (no permission, out of memory, ...);\n"
 "2 bad command line or input file. Killed by a signal: THP is restored first.\n",
@@ -173,7 +178,7 @@ void lat_opts_usage(FILE *out)
 
 enum {
 	OPT_DURATION = 256, OPT_HUGEPAGE, OPT_NO_THP, OPT_PROCS, OPT_RATE,
-	OPT_SEED, OPT_THP, OPT_THREADS,
+	OPT_SEED, OPT_THP, OPT_THREADS, OPT_KERNEL, OPT_VM,
 };
 
 /* Alphabetical. */
@@ -184,6 +189,7 @@ static const struct option long_opts[] = {
 	{ "hugepage",	no_argument,	   NULL, OPT_HUGEPAGE },
 	{ "iters",	required_argument, NULL, 'i' },
 	{ "json",	required_argument, NULL, 'j' },
+	{ "kernel",	required_argument, NULL, OPT_KERNEL },
 	{ "mode",	required_argument, NULL, 'm' },
 	{ "no-thp",	no_argument,	   NULL, OPT_NO_THP },
 	{ "procs",	required_argument, NULL, OPT_PROCS },
@@ -193,8 +199,17 @@ static const struct option long_opts[] = {
 	{ "slow",	required_argument, NULL, 's' },
 	{ "thp",	required_argument, NULL, OPT_THP },
 	{ "threads",	required_argument, NULL, OPT_THREADS },
+	{ "vm",		no_argument,	   NULL, OPT_VM },
 	{ NULL, 0, NULL, 0 },
 };
+
+static const char short_opts[] = ":c:hi:j:m:qs:";
+
+const struct option *lat_opts_table(const char **shortopts)
+{
+	*shortopts = short_opts;
+	return long_opts;
+}
 
 /* One line for a rejected value, naming the option and what to give. */
 static int bad_value(const char *opt, const char *arg, int err, const char *want)
@@ -281,6 +296,11 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 		if (!lat_thp_valid(arg))
 			return bad_value("--thp", arg, -EINVAL, "always, madvise or never");
 		return 0;
+	case OPT_KERNEL:
+		o->kernel = arg;
+		if (!lat_vm_kernel_valid(arg))
+			return bad_value("--kernel", arg, -EINVAL, "6.1 or 6.12");
+		return 0;
 	}
 	return parse_numeric(o, c, arg);
 }
@@ -321,7 +341,7 @@ int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
 
 	optind = 0;		/* full reset of GNU getopt */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:hi:j:m:qs:", long_opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, &idx)) != -1) {
 		if (c == 'h') {
 			lat_opts_usage(stdout);
 			return 1;
@@ -331,11 +351,17 @@ int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
 			o->hugepage = 1;
 		} else if (c == OPT_NO_THP) {
 			o->no_thp = 1;
+		} else if (c == OPT_VM) {
+			o->vm = 1;
 		} else if (c == '?' || c == ':') {
 			return getopt_error(c, argv);
 		} else if (parse_word(o, c, optarg)) {
 			return -EINVAL;
 		}
+	}
+	if (o->kernel && !o->vm) {
+		fprintf(stderr, "latctl run: --kernel picks the VM's kernel; add --vm\n");
+		return -EINVAL;
 	}
 	return take_workload(argc, argv, o);
 }

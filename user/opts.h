@@ -44,4 +44,9 @@ const char *lat_opts_accept_name(unsigned int bit);
 
 void lat_opts_usage(FILE *out);
 
+/* The getopt_long table of `run` and its short options (--vm rebuilds the
+ * guest's command line from them). */
+struct option;
+const struct option *lat_opts_table(const char **shortopts);
+
 #endif /* LATCTL_OPTS_H */

@@ -75,6 +75,8 @@ struct lat_opts {
 	const char *json_path;	/* --json FILE */
 	int quiet;
 	uint64_t seed;		/* --seed, fixed default for reproducible runs */
+	int vm;			/* --vm: run it in the QEMU test bed (vm.c) */
+	const char *kernel;	/* --kernel SERIES for --vm, NULL = newest */
 };
 
 /* What a run holds while it runs. */
