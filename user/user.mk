@@ -18,9 +18,11 @@ user/%.o: user/%.c
 
 -include $(USER_OBJS:.o=.o.d)
 
-# The main job for now: grow with huge pages on (root), on the host.
-run: user/latctl
-	user/latctl run grow --thp always
+# The main job: grow with huge pages on, on this machine with latmon when it
+# can load the module, else in the QEMU test bed (scripts/make-run.sh says
+# which and why). Extra latctl options: make run RUN_ARGS='--iters 100000'.
+run:
+	scripts/make-run.sh $(RUN_ARGS)
 
 user-clean:
 	rm -f user/latctl user/*.o user/*.o.d
