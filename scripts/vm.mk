@@ -13,7 +13,7 @@ VM_KERNELS ?= 6.1 6.12
 VM_KERNEL ?= 6.12
 VM_CMD ?= sh -c 'insmod /lib/modules/latmon.ko && lmtool info'
 VM_BIN := tests/vm/bin
-VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/touch $(VM_BIN)/spin
+VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/touch $(VM_BIN)/spin $(VM_BIN)/jcheck
 VM_TESTS := $(foreach k,$(VM_KERNELS),tests/vm/kernel-$(k).t)
 VM_NL_PKGS := libnl-genl-3.0
 VM_CFLAGS = $(CFLAGS) -Itests/vm
@@ -42,6 +42,12 @@ $(VM_BIN)/touch: tests/vm/touch.c tests/vm/sync.h user/tsc.c user/stats.c
 $(VM_BIN)/spin: tests/vm/spin.c tests/vm/sync.h
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) -o $@ tests/vm/spin.c
+
+# the JSON checker of the join tests (t-9x), libcjson copied into the initramfs
+$(VM_BIN)/jcheck: tests/vm/jcheck.c
+	@mkdir -p $(VM_BIN)
+	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ \
+		tests/vm/jcheck.c $(shell $(PKG_CONFIG) --libs libcjson)
 
 vm-initramfs: vm-modules vm-progs user
 	@for k in $(VM_KERNELS); do scripts/vm-initramfs.sh --kernel $$k >/dev/null || exit 1; done
