@@ -10,8 +10,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "causes.h"
 #include "counters.h"
 #include "latctl.h"
+#include "monitor.h"
 #include "opts.h"
 #include "result.h"
 #include "thp.h"
@@ -19,13 +21,13 @@
 #include "vm.h"
 #include "workload.h"
 
-#define MAX_SLOW_LISTED 100000
-
 struct run_ctx {
 	struct lat_opts opts;
 	struct lat_run run;
 	struct lat_result_file file;
 	struct lat_counters before, after;
+	struct lat_monitor mon;
+	uint64_t tsc_before, tsc_after;	/* around the counter reads */
 	long long free_2m;
 	double pair_ns;
 	cJSON *doc;
@@ -157,44 +159,32 @@ static void count_migrations(const struct lat_run *run, long long *within,
 	}
 }
 
-static cJSON *slow_item(const struct lat_run *run, size_t i, double ns)
+/* The --slow threshold in ns: a percentile of the sorted latencies or a time. */
+static double slow_limit(const struct lat_run *run, const char *slow, const double *sorted)
 {
-	const struct lat_sample *s = &run->samples[i];
-	cJSON *it = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(it, "index", (double)i);
-	cJSON_AddNumberToObject(it, "ns", ns);
-	cJSON_AddNumberToObject(it, "tsc_offset", (double)(s->tsc_begin - run->samples[0].tsc_begin));
-	cJSON_AddNumberToObject(it, "cpu_begin", s->cpu_begin);
-	cJSON_AddNumberToObject(it, "cpu_end", s->cpu_end);
-	cJSON_AddNumberToObject(it, "flags", s->flags);
-	return it;
-}
-
-/* Every iteration slower than --slow, in order (the first 100000 listed). */
-static cJSON *slow_json(const struct lat_run *run, const char *slow,
-			const double *sorted)
-{
-	cJSON *j = cJSON_CreateObject(), *list = cJSON_CreateArray();
 	struct lat_threshold t;
-	double limit, ns;
-	size_t i, count = 0;
 
 	lat_parse_threshold(slow, &t);	/* validated by lat_opts_parse */
-	limit = t.is_percentile ? lat_percentile_sorted(sorted, run->n, t.value) : t.value;
-	for (i = 0; i < run->n; i++) {
-		ns = lat_sample_ns(run, &run->samples[i]);
-		if (ns <= limit)
-			continue;
-		if (count++ < MAX_SLOW_LISTED)
-			cJSON_AddItemToArray(list, slow_item(run, i, ns));
-	}
-	cJSON_AddStringToObject(j, "threshold", slow);
-	cJSON_AddNumberToObject(j, "threshold_ns", limit);
-	cJSON_AddNumberToObject(j, "count", (double)count);
-	cJSON_AddNumberToObject(j, "listed", (double)(count < MAX_SLOW_LISTED ? count : MAX_SLOW_LISTED));
-	cJSON_AddItemToObject(j, "iterations", list);
-	return j;
+	return t.is_percentile ? lat_percentile_sorted(sorted, run->n, t.value) : t.value;
+}
+
+/* The join of the samples with latmon's events: "slow" and "causes". */
+static int add_causes(struct run_ctx *c, const double *sorted)
+{
+	const char *slow = c->opts.slow ? c->opts.slow : LAT_DEFAULT_SLOW;
+	struct lat_causes_in in = {
+		.run = &c->run,
+		.events = c->mon.ev,
+		.n_events = c->mon.n,
+		.have_events = c->mon.state == LAT_MON_ON,
+		.threshold = slow,
+		.limit_ns = slow_limit(&c->run, slow, sorted),
+		.tsc_before = c->tsc_before,
+		.tsc_after = c->tsc_after,
+	};
+
+	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->mon));
+	return lat_causes_add(c->doc, &in);
 }
 
 /* Summary, histogram, counters and slow list from the samples. */
@@ -207,6 +197,7 @@ static int analyze(struct run_ctx *c)
 	long long within, between;
 	double *ns;
 	size_t i;
+	int ret;
 
 	ns = malloc(run->n * sizeof(*ns));
 	if (!ns)
@@ -222,10 +213,9 @@ static int analyze(struct run_ctx *c)
 	cJSON_AddItemToObject(c->doc, "histogram", lat_result_histogram(&h));
 	cJSON_AddItemToObject(c->doc, "counters",
 			      lat_result_counters(&d, within, between, c->free_2m));
-	cJSON_AddItemToObject(c->doc, "slow",
-			      slow_json(run, c->opts.slow ? c->opts.slow : LAT_DEFAULT_SLOW, ns));
+	ret = add_causes(c, ns);
 	free(ns);
-	return 0;
+	return ret;
 }
 
 /* Everything the user typed: options, workload, mode. LAT_EXIT_* . */
@@ -271,8 +261,11 @@ static int prepare_system(struct run_ctx *c)
 static int measure(struct run_ctx *c)
 {
 	struct lat_run *run = &c->run;
+	uint16_t cpu;
 	int ret;
 
+	if (lat_monitor_open(&c->mon, c->opts.events))	/* latmon's tsc_khz first */
+		return LAT_EXIT_FAIL;
 	run->tsc_hz = lat_tsc_hz();
 	c->pair_ns = (double)lat_tsc_pair_cost() * 1e9 / run->tsc_hz;
 	c->free_2m = lat_buddy_free_2m_blocks();
@@ -288,9 +281,15 @@ static int measure(struct run_ctx *c)
 		run->cap = run->iters;
 	if (alloc_samples(run))
 		return LAT_EXIT_FAIL;
+	run->stream_tid[0] = (uint32_t)gettid();
+	if (lat_monitor_start(&c->mon, c->opts.cpu))
+		return LAT_EXIT_FAIL;
+	c->tsc_before = lat_tsc(&cpu);
 	lat_counters_read(&c->before);
 	ret = run->ops->run(run);
 	lat_counters_read(&c->after);
+	c->tsc_after = lat_tsc(&cpu);
+	lat_monitor_stop(&c->mon);
 	if (ret == -EINVAL)
 		return LAT_EXIT_USAGE;
 	if (ret || run->n == 0) {
@@ -330,6 +329,7 @@ static void cleanup(struct run_ctx *c)
 		c->run.ops->teardown(&c->run);
 	if (c->run.samples)
 		munmap(c->run.samples, c->run.cap * sizeof(*c->run.samples));
+	lat_monitor_close(&c->mon);
 	lat_result_abort(&c->file);
 	lat_thp_restore();
 	cJSON_Delete(c->doc);
@@ -343,6 +343,7 @@ int cmd_run(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	c.file.fd = -1;
+	c.mon.fd = -1;
 	/* before getopt permutes argv; start_time is now */
 	c.doc = lat_result_new(lat_main_argc, lat_main_argv);
 	ret = prepare(&c, argc, argv, mode, sizeof(mode));

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monitor.h"
 #include "opts.h"
 #include "thp.h"
 #include "vm.h"
@@ -142,6 +143,8 @@ void lat_opts_usage(FILE *out)
 "\n"
 "options (all workloads):\n"
 "  -c, --cpu N          pin to CPU N (default: not pinned)\n"
+"      --events N       latmon records latctl keeps for the join (72 bytes\n"
+"                       each, default 1048576); more are counted as lost\n"
 "  -h, --help           this text\n"
 "  -i, --iters N        iterations (default: the workload's, see 'latctl list')\n"
 "  -j, --json FILE      also write the whole result as JSON (atomically)\n"
@@ -177,7 +180,7 @@ void lat_opts_usage(FILE *out)
 }
 
 enum {
-	OPT_DURATION = 256, OPT_HUGEPAGE, OPT_NO_THP, OPT_PROCS, OPT_RATE,
+	OPT_DURATION = 256, OPT_EVENTS, OPT_HUGEPAGE, OPT_NO_THP, OPT_PROCS, OPT_RATE,
 	OPT_SEED, OPT_THP, OPT_THREADS, OPT_KERNEL, OPT_VM,
 };
 
@@ -185,6 +188,7 @@ enum {
 static const struct option long_opts[] = {
 	{ "cpu",	required_argument, NULL, 'c' },
 	{ "duration",	required_argument, NULL, OPT_DURATION },
+	{ "events",	required_argument, NULL, OPT_EVENTS },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ "hugepage",	no_argument,	   NULL, OPT_HUGEPAGE },
 	{ "iters",	required_argument, NULL, 'i' },
@@ -254,6 +258,8 @@ static int parse_numeric(struct lat_opts *o, int c, const char *arg)
 		return parse_count("--iters", arg, 1, LAT_MAX_ITERS, &o->iters);
 	case OPT_SEED:
 		return parse_count("--seed", arg, 0, UINT64_MAX, &o->seed);
+	case OPT_EVENTS:
+		return parse_count("--events", arg, 1024, LAT_MONITOR_MAX_EVENTS, &o->events);
 	case OPT_PROCS:
 	case OPT_THREADS:
 		ret = parse_count(c == OPT_PROCS ? "--procs" : "--threads",

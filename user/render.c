@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "join.h"
 #include "result.h"
 #include "workload.h"
 
@@ -198,51 +199,100 @@ static void render_hist(FILE *out, struct rd *r, const cJSON *doc, const char *u
 				    (uint64_t)num(r, b, "count"));
 }
 
-#define SHOW_SLOWEST 5
-
-/* Keep the SHOW_SLOWEST slowest entries of the slow list, slowest first. */
-static int pick_slowest(struct rd *r, const cJSON *list, const cJSON **top)
+/* "slow pushes (slower than p99.9 = 812 ns): 300, the 100000 slowest listed in the JSON result" */
+static void render_slow(FILE *out, struct rd *r, const cJSON *doc, const char *units)
 {
-	const cJSON *it;
-	int n = 0, i;
-
-	cJSON_ArrayForEach(it, list) {
-		double ns = num(r, it, "ns");
-
-		if (n == SHOW_SLOWEST && num(r, top[n - 1], "ns") >= ns)
-			continue;
-		i = n < SHOW_SLOWEST ? n++ : SHOW_SLOWEST - 1;
-		for (; i > 0 && num(r, top[i - 1], "ns") < ns; i--)
-			top[i] = top[i - 1];
-		top[i] = it;
-	}
-	return n;
-}
-
-static void render_slow(FILE *out, struct rd *r, const cJSON *doc,
-			const char *unit, const char *units)
-{
-	const cJSON *s = sub(r, doc, "slow"), *top[SHOW_SLOWEST];
-	const cJSON *list = get(r, s, "iterations", cJSON_Array);
+	const cJSON *s = sub(r, doc, "slow");
 	double count = num(r, s, "count"), listed = num(r, s, "listed");
-	int n, i;
 
-	fprintf(out, "slow %s (slower than %s = %.0f ns): %.0f", units,
+	get(r, s, "iterations", cJSON_Array);
+	fprintf(out, "\nslow %s (slower than %s = %.0f ns): %.0f", units,
 		str(r, s, "threshold"), num(r, s, "threshold_ns"), count);
 	if (listed < count)
-		fprintf(out, ", the first %.0f listed in the JSON result", listed);
+		fprintf(out, ", the %.0f slowest listed in the JSON result", listed);
 	else if (count > 0)
 		fputs(", all listed in the JSON result", out);
 	fputc('\n', out);
-	n = list ? pick_slowest(r, list, top) : 0;
-	for (i = 0; i < n; i++) {
-		if (i == 0)
-			fputs(listed < count ? "  slowest listed:" : "  slowest:", out);
-		fprintf(out, "%s %s %.0f took %.0f ns", i ? "," : "", unit,
-			num(r, top[i], "index"), num(r, top[i], "ns"));
+}
+
+/* Sources latmon could not attach, one line each. */
+static void render_sources(FILE *out, struct rd *r, const cJSON *lm)
+{
+	const cJSON *src, *list = get(r, lm, "sources", cJSON_Array);
+	int first = 1;
+
+	cJSON_ArrayForEach(src, list) {
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(src, "started")))
+			continue;
+		fprintf(out, "%s %s (%s)", first ? "latmon sources not recorded:" : ",",
+			str(r, src, "name"), str(r, src, "reason"));
+		first = 0;
 	}
-	if (n)
+	if (!first)
 		fputc('\n', out);
+}
+
+/* Probe misses per source, e.g. "fault 0, thp-clear 0, sched 0, irq 0". */
+static void render_misses(FILE *out, struct rd *r, const cJSON *lm)
+{
+	const cJSON *src, *list = get(r, lm, "sources", cJSON_Array);
+	const char *sep = "";
+
+	fputs("probe misses (system-wide):", out);
+	cJSON_ArrayForEach(src, list) {
+		double m = num(r, src, "misses");
+
+		fprintf(out, m < 0 ? "%s %s n/a" : "%s %s %.0f", sep, str(r, src, "name"), m);
+		sep = ",";
+	}
+	fputc('\n', out);
+}
+
+/* What latmon recorded and what got lost, and the fault cross-check. */
+static void render_latmon(FILE *out, struct rd *r, const cJSON *doc)
+{
+	const cJSON *lm = sub(r, doc, "latmon"), *ca = sub(r, doc, "causes");
+	const cJSON *cn = sub(r, doc, "counters");
+	const cJSON *mi = get(r, cn, "minor_faults", cJSON_Number | cJSON_NULL);
+	const cJSON *ma = get(r, cn, "major_faults", cJSON_Number | cJSON_NULL);
+
+	fprintf(out, "latmon %s: %.0f records read (buffer %.0f, --events); lost: %.0f events "
+		"in latmon's rings, %.0f in latctl's buffer\n", str(r, lm, "module_version"),
+		num(r, lm, "records_read"), num(r, lm, "buffer_events"),
+		num(r, lm, "lost_by_latmon"), num(r, lm, "lost_by_latctl"));
+	if (cJSON_IsTrue(get(r, lm, "have_stats", cJSON_True | cJSON_False)) &&
+	    num(r, lm, "records_read") != num(r, lm, "records_delivered"))
+		fprintf(out, "MISMATCH: latmon says it delivered %.0f records, latctl read %.0f\n",
+			num(r, lm, "records_delivered"), num(r, lm, "records_read"));
+	render_misses(out, r, lm);
+	render_sources(out, r, lm);
+	fprintf(out, "faults in the timed loop: %.0f fault events of this process (%.0f of the "
+		"measured threads); getrusage: ", num(r, ca, "faults_in_loop"),
+		num(r, ca, "faults_in_loop_joined"));
+	if (cJSON_IsNumber(mi) && cJSON_IsNumber(ma))
+		fprintf(out, "%.0f\n", mi->valuedouble + ma->valuedouble);
+	else
+		fputs("n/a\n", out);
+	if (num(r, ca, "streams_joined") < num(r, ca, "streams"))
+		fprintf(out, "%.0f of %.0f sample streams are other processes' (latmon follows one "
+			"process): unattributed\n", num(r, ca, "streams") - num(r, ca, "streams_joined"),
+			num(r, ca, "streams"));
+}
+
+/* The cause table and the ten slowest, and latmon's own account. */
+static void render_causes(FILE *out, struct rd *r, const cJSON *doc)
+{
+	const cJSON *lm = sub(r, doc, "latmon");
+	const cJSON *causes = get(r, doc, "causes", cJSON_Object);
+	const cJSON *iters = get(r, sub(r, doc, "slow"), "iterations", cJSON_Array);
+
+	if (strcmp(str(r, lm, "state"), "on")) {
+		fprintf(out, "%s\n", str(r, lm, "line"));
+		render_sources(out, r, lm);
+	}
+	join_print(causes, iters, out);
+	if (!strcmp(str(r, lm, "state"), "on"))
+		render_latmon(out, r, doc);
 }
 
 /* Every section into a memory buffer; printed only if nothing was missing. */
@@ -266,7 +316,8 @@ int lat_result_render(const cJSON *doc, FILE *out, const char *origin)
 	render_counters(mem, &r, doc);
 	render_extras(mem, &r, doc);
 	render_hist(mem, &r, doc, units);
-	render_slow(mem, &r, doc, unit, units);
+	render_slow(mem, &r, doc, units);
+	render_causes(mem, &r, doc);
 	fclose(mem);
 	if (r.bad) {
 		fprintf(stderr, "latctl: %s: key \"%s\" is missing or has the wrong type; the result is damaged or from another latctl\n",

@@ -68,6 +68,14 @@ double lat_tsc_hz(void)
 	return tsc_hz;
 }
 
+void lat_tsc_use_hz(double hz, const char *from)
+{
+	if (hz <= 0)
+		return;
+	tsc_hz = hz;
+	tsc_hz_from = from;
+}
+
 const char *lat_tsc_hz_source(void)
 {
 	lat_tsc_hz();

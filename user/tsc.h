@@ -22,6 +22,9 @@ static inline uint64_t lat_tsc(uint16_t *cpu)
 /* TSC frequency in Hz: from the kernel when it tells, else calibrated. */
 double lat_tsc_hz(void);
 
+/* Use hz (e.g. latmon's tsc_khz) from now on; from says where it came from. */
+void lat_tsc_use_hz(double hz, const char *from);
+
 /* Where lat_tsc_hz() got its value, for the report ("calibrated ..."). */
 const char *lat_tsc_hz_source(void);
 

@@ -156,6 +156,7 @@ static void *alloc_thread_main(void *arg)
 	struct lat_sample *s = a->run->samples + t->base;
 	cpu_set_t set;
 
+	a->run->stream_tid[1 + t->idx] = (uint32_t)gettid();	/* for the join */
 	CPU_ZERO(&set);
 	CPU_SET(t->cpu, &set);
 	t->ret = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);

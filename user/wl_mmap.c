@@ -311,6 +311,7 @@ static int mmap_run(struct lat_run *run)
 	struct mmap_wl *m = run->priv;
 	int fds[2], forked = 0, ret;
 
+	run->stream_tid[0] = 0;	/* every stream is a child's: not joined */
 	if (pipe(fds) < 0)
 		return -errno;
 	fflush(NULL);	/* no buffered output duplicated in the children */

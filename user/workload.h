@@ -77,7 +77,11 @@ struct lat_opts {
 	uint64_t seed;		/* --seed, fixed default for reproducible runs */
 	int vm;			/* --vm: run it in the QEMU test bed (vm.c) */
 	const char *kernel;	/* --kernel SERIES for --vm, NULL = newest */
+	uint64_t events;	/* --events: latmon records latctl keeps, 0 = default */
 };
+
+/* Streams of samples (LAT_SAMPLE_F_NEWSTREAM boundaries) a run can name. */
+#define LAT_MAX_STREAMS	1025
 
 /* What a run holds while it runs. */
 struct lat_run {
@@ -92,6 +96,14 @@ struct lat_run {
 	size_t n;			/* filled by ops->run() */
 	double tsc_hz;
 	void *priv;			/* the workload's own state */
+	/*
+	 * Thread id of each stream of samples, in array order, for the join
+	 * with latmon's events. The core sets stream_tid[0] to the thread that
+	 * calls run(); a workload whose streams come from other threads sets
+	 * stream_tid[k] = gettid() in the thread of stream k. 0 = not a thread
+	 * of this process (a forked child): that stream stays unattributed.
+	 */
+	uint32_t stream_tid[LAT_MAX_STREAMS];
 };
 
 struct workload_ops {

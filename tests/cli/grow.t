@@ -44,7 +44,7 @@ for key in schema_version command_line kernel_release start_time end_time exit_c
 	summary/slowest_0_1_share histogram/buckets counters/minor_faults \
 	counters/anon_huge_pages_kb counters/thp_fault_alloc \
 	counters/free_2m_blocks_before extras/reallocations extras/last_reallocations \
-	slow/threshold_ns slow/iterations/0/index slow/iterations/0/ns; do
+	slow/threshold_ns slow/iterations/0/index slow/iterations/0/duration_ns; do
 	ok "JSON has $key" json_get "$J" ${key//\// }
 done
 ok "JSON summary count equals --iters" test "$(json_get "$J" summary count)" = 50000
