@@ -31,8 +31,9 @@ struct latmon_source_ops {
 	u32 id;				/* enum latmon_source_id */
 	struct latmon_source_status *status;
 	int (*resolve)(struct latmon_source_status *st); /* <0: load fails */
-	int (*attach)(void);
-	void (*detach)(void);
+	int (*attach)(void);		/* START: begin recording */
+	void (*detach)(void);		/* STOP: caller then synchronises */
+	void (*release)(void);		/* unload: undo resolve (may be NULL) */
 	u64 (*misses)(void);		/* probe misses, e.g. kretprobe nmissed */
 };
 

@@ -263,6 +263,14 @@ int latmon_session_stop(struct netlink_ext_ack *extack)
 	return ret;
 }
 
+/* Undo the resolve of the first @n sources, in reverse. */
+static void sources_release(unsigned int n)
+{
+	while (n-- > 0)
+		if (latmon_sources[n]->release)
+			latmon_sources[n]->release();
+}
+
 /* Resolve every source; one that cannot be found is only unavailable. */
 static int sources_resolve(void)
 {
@@ -273,8 +281,10 @@ static int sources_resolve(void)
 		const struct latmon_source_ops *src = latmon_sources[i];
 
 		ret = src->resolve(src->status);
-		if (ret)
+		if (ret) {
+			sources_release(i);
 			return ret;
+		}
 		if (!src->status->available)
 			pr_info("latmon: source %s unavailable: %s\n",
 				src->name, src->status->reason);
@@ -291,7 +301,7 @@ static int __init latmon_init(void)
 		return ret;
 	ret = latmon_rings_init();
 	if (ret)
-		return ret;
+		goto err_sources;
 	ret = latmon_threads_init();
 	if (ret)
 		goto err_rings;
@@ -310,6 +320,8 @@ err_threads:
 	latmon_threads_exit();
 err_rings:
 	latmon_rings_exit();
+err_sources:
+	sources_release(latmon_nr_sources);
 	return ret;
 }
 
@@ -323,6 +335,7 @@ static void __exit latmon_exit(void)
 	latmon_chardev_exit();
 	latmon_threads_exit();
 	latmon_rings_exit();
+	sources_release(latmon_nr_sources);
 	pr_info("latmon unloaded\n");
 }
 

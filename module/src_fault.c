@@ -4,6 +4,11 @@
  * records each page fault of a target thread, entry and exit TSC, address,
  * the FAULT_FLAG_* argument and the vm_fault_t result. The record is written
  * at exit, on the CPU where the fault ends (a fault can sleep and migrate).
+ *
+ * The kretprobe is registered once, disabled, at load and only enabled while
+ * a session runs: unregistering and registering it again while the target
+ * faults crashed 6.1 and 6.12 (a return through a freed rethook), and a
+ * disabled ftrace-based probe costs nothing on the fault path.
  */
 #include <linux/kprobes.h>
 #include <linux/mm.h>
@@ -80,44 +85,50 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* Fill the kretprobe afresh: a kprobe cannot be re-registered as it is. */
-static void fault_rp_init(void)
+static bool fault_registered;
+
+static int fault_attach(void)
 {
-	memset(&fault_rp, 0, sizeof(fault_rp));
+	fault_rp.nmissed = 0;
+	fault_rp.kp.nmissed = 0;
+	return enable_kretprobe(&fault_rp);
+}
+
+static void fault_detach(void)
+{
+	disable_kretprobe(&fault_rp);
+}
+
+/* Register the kretprobe, disabled; unavailable (with the reason) if it fails. */
+static int fault_resolve(struct latmon_source_status *st)
+{
+	int ret;
+
 	fault_rp.kp.symbol_name = FAULT_SYMBOL;
+	fault_rp.kp.flags = KPROBE_FLAG_DISABLED;
 	fault_rp.entry_handler = fault_entry;
 	fault_rp.handler = fault_return;
 	fault_rp.data_size = sizeof(struct fault_data);
 	/* a fault can sleep: many can be in flight per CPU */
 	fault_rp.maxactive = 64 + 4 * num_possible_cpus();
-}
-
-static int fault_attach(void)
-{
-	fault_rp_init();
-	return register_kretprobe(&fault_rp);
-}
-
-static void fault_detach(void)
-{
-	unregister_kretprobe(&fault_rp);
-}
-
-/* Probe once at load so that GET_INFO can tell whether it would attach. */
-static int fault_resolve(struct latmon_source_status *st)
-{
-	int ret = fault_attach();
-
 	st->symbol = FAULT_SYMBOL;
+	ret = register_kretprobe(&fault_rp);
 	if (ret) {
 		st->missing = 1;
 		snprintf(st->reason, sizeof(st->reason),
 			 "register_kretprobe(%s) failed: %d", FAULT_SYMBOL, ret);
 		return 0;
 	}
-	fault_detach();
+	fault_registered = true;
 	st->available = true;
 	return 0;
+}
+
+static void fault_release(void)
+{
+	if (fault_registered)
+		unregister_kretprobe(&fault_rp);
+	fault_registered = false;
 }
 
 static u64 fault_misses(void)
@@ -132,5 +143,6 @@ const struct latmon_source_ops latmon_src_fault = {
 	.resolve = fault_resolve,
 	.attach = fault_attach,
 	.detach = fault_detach,
+	.release = fault_release,
 	.misses = fault_misses,
 };

@@ -3,7 +3,8 @@
  * Source "thp-clear": a kretprobe on the function that zeroes a new huge page
  * (folio_zero_user or clear_huge_page, see compat.h; thp_clear_symbol=
  * overrides), recording the clear's duration, address and size, and marking
- * the enclosing fault of the same thread as huge (threads.c).
+ * the enclosing fault of the same thread as huge (threads.c). Registered
+ * disabled at load and enabled per session, like the fault probe.
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -80,32 +81,43 @@ static int thp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+static bool thp_registered;
+
 static int thp_attach(void)
 {
-	memset(&thp_rp, 0, sizeof(thp_rp));
-	thp_rp.kp.symbol_name = thp_symbol;
-	thp_rp.entry_handler = thp_entry;
-	thp_rp.handler = thp_return;
-	thp_rp.data_size = sizeof(struct thp_data);
-	thp_rp.maxactive = 64 + 4 * num_possible_cpus();
-	return register_kretprobe(&thp_rp);
+	thp_rp.nmissed = 0;
+	thp_rp.kp.nmissed = 0;
+	return enable_kretprobe(&thp_rp);
 }
 
 static void thp_detach(void)
 {
-	unregister_kretprobe(&thp_rp);
+	disable_kretprobe(&thp_rp);
 }
 
-/* Try to probe @sym; on success it becomes the source's symbol. */
+static void thp_release(void)
+{
+	if (thp_registered)
+		unregister_kretprobe(&thp_rp);
+	thp_registered = false;
+}
+
+/* Register a disabled kretprobe on @sym; on success it is the source's. */
 static int thp_try(const char *sym)
 {
 	int ret;
 
+	memset(&thp_rp, 0, sizeof(thp_rp));
+	thp_rp.kp.symbol_name = sym;
+	thp_rp.kp.flags = KPROBE_FLAG_DISABLED;
+	thp_rp.entry_handler = thp_entry;
+	thp_rp.handler = thp_return;
+	thp_rp.data_size = sizeof(struct thp_data);
+	thp_rp.maxactive = 64 + 4 * num_possible_cpus();
 	thp_symbol = sym;
 	thp_kind = strcmp(sym, "folio_zero_user") ? THP_PAGES : THP_FOLIO;
-	ret = thp_attach();
-	if (!ret)
-		thp_detach();
+	ret = register_kretprobe(&thp_rp);
+	thp_registered = !ret;
 	return ret;
 }
 
@@ -163,5 +175,6 @@ const struct latmon_source_ops latmon_src_thp = {
 	.resolve = thp_resolve,
 	.attach = thp_attach,
 	.detach = thp_detach,
+	.release = thp_release,
 	.misses = thp_misses,
 };
