@@ -204,6 +204,7 @@ static void *reader_main(void *arg)
 {
 	struct lat_monitor *m = arg;
 
+	pthread_setname_np(pthread_self(), "latctl-reader");	/* in sched events */
 	m->reader_cpu = pin_elsewhere(m->reader_cpu);
 	warm_stack();
 	sem_post(&m->ready);

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Causes without the module (this host cannot load it): one line says so,
+# realloc and unattributed are the only labels, every slow iteration's
+# breakdown adds up to its duration, and `report` prints the same.
+. "$(dirname "$0")/engine.sh"
+
+[ -e /dev/latmon ] && skip_all "latmon is loaded on this machine; the VM suite covers that case"
+
+L=$LATCTL
+J=$TMPD/c.json
+check "run works without the module" "$L run grow --iters 20000 --slow 1ns --json $J > $TMPD/run.txt" 0 ''
+ok "the not-loaded line is printed exactly once" \
+	test "$(grep -c 'latmon is not loaded: causes need the module; see `make load` or use `--vm`' "$TMPD/run.txt")" = 1
+ok "nothing about latmon on stderr" \
+	bash -c "'$L' run grow --iters 2000 2>&1 >/dev/null | grep -c latmon | grep -qx 0"
+ok "cause table has an unattributed row" grep -Eq '^  unattributed +[0-9]+ +[0-9]+ +[0-9.]+%' "$TMPD/run.txt"
+ok "cause table has a realloc row" grep -Eq '^  realloc +14 +14 +[0-9.]+%' "$TMPD/run.txt"
+ok "no label the host cannot know" \
+	bash -c "! grep -Eq '^  (fault|thp-zero|preemption|blocked|interrupt|unexplained) ' '$TMPD/run.txt'"
+ok "the ten slowest are listed with their breakdown" \
+	grep -Eq '^ +[0-9]+ +[0-9.]+ [mun]?s +cpu [0-9]+(->[0-9]+)? +(realloc|unattributed|migration): ' "$TMPD/run.txt"
+ok "the reallocating pushes are labelled realloc" \
+	grep -Eq '^ +(16384|32768) +[0-9.]+ [mun]?s +cpu [0-9]+(->[0-9]+)? +realloc: realloc 100%' "$TMPD/run.txt"
+# One decode of the (large) JSON with every figure the checks need.
+perl -MJSON::PP -e 'local $/; my $d = decode_json(<>);
+	my ($re, $bad_t, $bad_ns) = (0, 0, 0);
+	for my $it (@{$d->{slow}{iterations}}) {
+		my ($t, $n) = (0, 0);
+		$re++ if $it->{primary} eq "realloc";
+		$t += $_ for values %{$it->{breakdown_ticks}};
+		$n += $_ for values %{$it->{breakdown_ns}};
+		$bad_t++ if $t != $it->{duration_ticks};
+		$bad_ns++ if abs($n - $it->{duration_ns}) > 1;
+	}
+	printf "state=%s\nmodule=%s\ncount=%d\nlisted=%d\nrealloc=%d\nreallocations=%d\nbad_ticks=%d\nbad_ns=%d\n",
+		$d->{latmon}{state}, $d->{causes}{module} ? "true" : "false", $d->{slow}{count},
+		scalar @{$d->{slow}{iterations}}, $re, $d->{extras}{reallocations}, $bad_t, $bad_ns;
+	' "$J" > "$TMPD/facts"
+fact() { sed -n "s/^$1=//p" "$TMPD/facts"; }
+ok "JSON: latmon state absent" test "$(fact state)" = absent
+ok "JSON: causes say no module" test "$(fact module)" = false
+ok "JSON: every iteration is slow with --slow 1ns, all listed" \
+	test "$(fact count)" = 20000 -a "$(fact listed)" = 20000
+ok "JSON: realloc is primary for exactly the 14 reallocations" \
+	test "$(fact realloc)" = 14 -a "$(fact reallocations)" = 14
+ok "JSON: each slow iteration's breakdown ticks sum to its duration" test "$(fact bad_ticks)" = 0
+ok "JSON: breakdown_ns sums to duration_ns (within 1 ns)" test "$(fact bad_ns)" = 0
+ok "report FILE prints exactly what the run printed" \
+	bash -c "'$L' report '$J' | diff - '$TMPD/run.txt'"
+check "default p99.9: slow count shown" "$L run grow --iters 20000" 0 \
+	'slow pushes \(slower than p99\.9 = [0-9]+ ns\): [0-9]+'
+check_err "--events below the minimum" "$L run grow --events 10" 2 \
+	"^latctl: --events '10' is out of range; give a whole number from 1024 to"
+check_err "--events not a number" "$L run grow --events many" 2 "^latctl: --events 'many' is not valid"
+check "--events is in --help" "$L run --help" 0 '--events N +latmon records latctl keeps'
+done_testing
