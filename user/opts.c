@@ -259,7 +259,7 @@ static int parse_numeric(struct lat_opts *o, int c, const char *arg)
 	case OPT_SEED:
 		return parse_count("--seed", arg, 0, UINT64_MAX, &o->seed);
 	case OPT_EVENTS:
-		return parse_count("--events", arg, 1024, LAT_MONITOR_MAX_EVENTS, &o->events);
+		return parse_count("--events", arg, 16, LAT_MONITOR_MAX_EVENTS, &o->events);
 	case OPT_PROCS:
 	case OPT_THREADS:
 		ret = parse_count(c == OPT_PROCS ? "--procs" : "--threads",

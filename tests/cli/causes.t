@@ -51,7 +51,7 @@ ok "report FILE prints exactly what the run printed" \
 check "default p99.9: slow count shown" "$L run grow --iters 20000" 0 \
 	'slow pushes \(slower than p99\.9 = [0-9]+ ns\): [0-9]+'
 check_err "--events below the minimum" "$L run grow --events 10" 2 \
-	"^latctl: --events '10' is out of range; give a whole number from 1024 to"
+	"^latctl: --events '10' is out of range; give a whole number from 16 to"
 check_err "--events not a number" "$L run grow --events many" 2 "^latctl: --events 'many' is not valid"
 check "--events is in --help" "$L run --help" 0 '--events N +latmon records latctl keeps'
 done_testing
