@@ -21,7 +21,7 @@
 #include "stats.h"
 
 #define LAT_RESULT_SCHEMA		"latctl.result"
-#define LAT_RESULT_SCHEMA_VERSION	1
+#define LAT_RESULT_SCHEMA_VERSION	2
 
 cJSON *lat_result_new(int argc, char **argv);
 void lat_result_finish(cJSON *doc, int exit_code);
