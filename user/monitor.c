@@ -205,7 +205,8 @@ static void *reader_main(void *arg)
 	struct lat_monitor *m = arg;
 
 	pthread_setname_np(pthread_self(), "latctl-reader");	/* in sched events */
-	m->reader_cpu = pin_elsewhere(m->reader_cpu);
+	if (m->reader_cpu >= 0)
+		m->reader_cpu = pin_elsewhere(m->reader_cpu);
 	warm_stack();
 	sem_post(&m->ready);
 	m->reader_err = read_all(m);
@@ -264,7 +265,7 @@ int lat_monitor_start(struct lat_monitor *m, int measured_cpu)
 	}
 	if (open_device(m) || start_session(m))
 		return 0;
-	m->reader_cpu = measured_cpu >= 0 ? measured_cpu : sched_getcpu();
+	m->reader_cpu = measured_cpu;	/* the reader picks another one */
 	sem_init(&m->ready, 0, 0);
 	ret = pthread_create(&m->reader, NULL, reader_main, m);
 	if (ret) {

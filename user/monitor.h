@@ -8,8 +8,10 @@
  * records its faults and switches too (same tgid) and its faults would take
  * the mmap_lock the measured thread needs. So it never allocates or faults
  * while the loop runs: its buffer (--events records) and its stack are
- * touched before START, it runs on another CPU than the measured one when
- * there is one, and it sleeps in read() (the module wakes it every 10 ms).
+ * touched before START, it is pinned to another CPU than the measured one
+ * when the run is pinned (--cpu; unpinned, the scheduler wakes it where it
+ * is idle, which disturbs less than a fixed CPU the measured thread may move
+ * to), and it sleeps in read() (the module wakes it every 10 ms).
  * When the buffer is full it keeps reading into a small scratch area and
  * counts those records per CPU as lost by latctl; after STOP it appends one
  * LATMON_EV_LOST record per such CPU so the join labels the iterations they
@@ -70,7 +72,7 @@ struct lat_monitor {
  * TSC frequency. Never fails the run: 0, or -ENOMEM. */
 int lat_monitor_open(struct lat_monitor *m, uint64_t events);
 /* Buffer, /dev/latmon, START for this process, reader thread on another CPU
- * than measured_cpu (-1: the current one). On failure state becomes FAILED
+ * than measured_cpu (-1: not pinned, not pinned either). On failure state becomes FAILED
  * (and the run goes on): 0 or -ENOMEM. */
 int lat_monitor_start(struct lat_monitor *m, int measured_cpu);
 /* STOP, the final drain, GET_STATS, latctl's lost records. */
