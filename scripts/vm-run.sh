@@ -18,6 +18,7 @@ usage() {
 	cat >&2 <<-EOF
 	usage: $0 --kernel 6.1|6.12 [options] -- COMMAND [ARG...]
 	  --accel kvm|tcg|auto   accelerator (default auto: KVM only if it boots)
+	  --append ARGS          more kernel command-line arguments (init_on_alloc=0)
 	  --console FILE         keep the guest kernel log (ttyS0) in FILE
 	  --cpus N               guest CPUs (default 2)
 	  --in FILE              copy FILE into the guest's /in (repeatable)
@@ -94,11 +95,15 @@ relay() {
 boot() {
 	local accel=$1 initrd=$2 console=$3 cpu=max
 	[ "$accel" = kvm ] && cpu=host
+	# Multi-threaded TCG does not keep the guest's live text patching (kprobe
+	# and jump-label arming) coherent across vCPUs: oopses at the patched
+	# sites. One host thread for all vCPUs is slower but exact.
+	[ "$accel" = tcg ] && accel=tcg,thread=single
 	timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 \
 		-accel "$accel" -cpu "$cpu" -m "$MEMORY" -smp "$CPUS" \
 		-nodefaults -no-user-config -display none -monitor none -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 8250.nr_uarts=2" \
+		-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 8250.nr_uarts=2 $APPEND" \
 		-serial "file:$console" \
 		-chardev stdio,id=out,signal=off -serial chardev:out \
 		</dev/null
@@ -106,12 +111,13 @@ boot() {
 
 main() {
 	SERIES="" ACCEL=auto TIMEOUT=600 MEMORY=2G CPUS=2 OUT_DIR=. CONSOLE="" INITRAMFS=""
-	VMLINUZ=""
+	VMLINUZ="" APPEND=""
 	IN_FILES=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernel) SERIES=${2:?}; shift 2 ;;
 		--accel) ACCEL=${2:?}; shift 2 ;;
+		--append) APPEND=${2?}; shift 2 ;;
 		--console) CONSOLE=${2:?}; shift 2 ;;
 		--cpus) CPUS=${2:?}; shift 2 ;;
 		--in) IN_FILES+=("${2:?}"); shift 2 ;;

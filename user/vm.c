@@ -26,6 +26,11 @@
 
 #define GUEST_RESULT	"result.json"
 #define VM_TIMEOUT_S	"1800"
+/* Debian's kernels zero each page at allocation (CONFIG_INIT_ON_ALLOC_DEFAULT_ON):
+ * a huge page would be zeroed twice, first outside the THP clear latmon
+ * probes, and the report would call most of it "fault". LATCTL_VM_APPEND
+ * replaces these kernel arguments ("" = Debian's defaults). */
+#define VM_APPEND	"init_on_alloc=0"
 #define MAX_NAME	32
 
 const char *const lat_vm_kernels[] = { "6.1", "6.12", NULL };
@@ -242,6 +247,7 @@ static int boot(const struct vm_ctx *v, const struct lat_opts *o, int argc, char
 		"exec latctl \"$@\"";
 	char run[PATH_MAX + 16], (*names)[MAX_NAME];
 	const char *timeout = getenv("LATCTL_VM_TIMEOUT");
+	const char *append = getenv("LATCTL_VM_APPEND");
 	char **gv;
 	int n = 0, ret;
 
@@ -254,7 +260,8 @@ static int boot(const struct vm_ctx *v, const struct lat_opts *o, int argc, char
 	}
 	snprintf(run, sizeof(run), "%s/vm-run.sh", v->scripts);
 	const char *head[] = { run, "--kernel", v->series, "--out-dir", v->tmp, "--timeout",
-			       timeout && *timeout ? timeout : VM_TIMEOUT_S, "--",
+			       timeout && *timeout ? timeout : VM_TIMEOUT_S,
+			       "--append", append ? append : VM_APPEND, "--",
 			       "/bin/sh", "-c", script, "latctl", "run", NULL };
 	for (; head[n]; n++)
 		gv[n] = (char *)head[n];
@@ -287,6 +294,8 @@ static void add_vm_json(cJSON *doc, const struct vm_ctx *v, const cJSON *host)
 	cJSON_AddStringToObject(vm, "kernel", v->series);
 	cJSON_AddStringToObject(vm, "release", v->release);
 	cJSON_AddStringToObject(vm, "accel", v->accel);
+	cJSON_AddStringToObject(vm, "kernel_args", getenv("LATCTL_VM_APPEND") ?
+				getenv("LATCTL_VM_APPEND") : VM_APPEND);
 	if (!uname(&u))
 		cJSON_AddStringToObject(vm, "host_kernel_release", u.release);
 	cJSON_DeleteItemFromObject(doc, "vm");

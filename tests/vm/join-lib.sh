@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: MIT
+# shellcheck shell=bash
+# Helpers of the join tests (t-9x-*.sh, sourced by suite.sh in the guest):
+# run latctl with latmon, read its JSON result through jcheck (cJSON), no
+# JSON parsing in shell. Each run is remembered in JOIN_RUNS for t-94.
+JOIN_RUNS=${JOIN_RUNS:-}
+
+# jrun NAME ARGS...: latctl run ARGS --quiet --json NAME.json; stderr in NAME.err.
+jrun() {
+	local name=$1
+	shift
+	"$LATCTL" run "$@" --quiet --json "$name.json" 2>"$name.err"
+	local rc=$?
+	sed 's/^/# latctl: /' "$name.err"
+	[ "$rc" = 0 ] && [ -f "$name.json" ] && JOIN_RUNS="$JOIN_RUNS $name"
+	return "$rc"
+}
+
+# jget NAME PATH: one value of NAME.json.
+jget() { jcheck get "$1.json" "$2"; }
+
+# jcount NAME COND: slow iterations of NAME.json matching an awk condition
+# on their flattened members f["primary"], f["breakdown_ticks.fault"], ...
+jcount() {
+	jcheck rows "$1.json" slow.iterations | awk '
+	{ delete f; for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i;
+	  sub(/^[^=]*=/, "", v); f[k] = v } }
+	'"$2"' { n++ } END { print n + 0 }'
+}
+
+# jtop NAME K: the primary labels of the K slowest iterations, one a line.
+jtop() {
+	jcheck rows "$1.json" slow.iterations | awk '
+	{ for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == "duration_ticks") d = a[2];
+	  if (a[1] == "primary") p = a[2] } print d, p }' | sort -rn | head -n "$2" | cut -d' ' -f2
+}
+
+# jcause NAME LABEL KEY: KEY of LABEL's row in the cause table (0 if absent).
+jcause() {
+	jcheck rows "$1.json" causes.causes |
+		awk -v l="label=$2" -v k="$3=" '$0 ~ " " l " " { for (i = 2; i <= NF; i++)
+		if (index($i, k) == 1) { print substr($i, length(k) + 1); found = 1 } }
+		END { if (!found) print 0 }'
+}
+
+# The run recorded with latmon (not "latmon is not loaded").
+recorded() { [ "$(jget "$1" latmon.state)" = on ] && [ "$(jget "$1" causes.module)" = true ]; }
+
+export -f jget jcount jtop jcause recorded
