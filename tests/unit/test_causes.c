@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of user/causes.c: several sample streams (threads) joined each
+ * with its own thread's events and merged into one "slow" list and one cause
+ * table. TSC at 1 GHz (one tick = one ns). CMOCKA_MESSAGE_OUTPUT=TAP.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "causes.h"
+
+#define T0	1000	/* tid of stream 0 */
+#define T1	2000	/* tid of stream 1 */
+#define OTHER	3000	/* another thread (the reader) */
+
+struct fixture {
+	struct lat_run run;
+	struct lat_sample s[16];
+	struct latmon_event ev[16];
+	size_t nev;
+	uint64_t seq;
+	cJSON *doc;
+};
+
+static void sample(struct fixture *f, uint64_t b, uint64_t e, uint32_t flags)
+{
+	f->s[f->run.n++] = (struct lat_sample){ b, e, 0, 0, flags };
+}
+
+static void event(struct fixture *f, int type, uint32_t tid, uint64_t b, uint64_t e)
+{
+	struct latmon_event *ev = &f->ev[f->nev++];
+
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->size = sizeof(*ev);
+	ev->pid = (uint32_t)getpid();
+	ev->tid = tid;
+	ev->seq = f->seq++;
+	ev->tsc_begin = b;
+	ev->tsc_end = e;
+}
+
+/* Two streams of 4 samples; the second and the sixth are slow (1000 ticks). */
+static void two_streams(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->run.samples = f->s;
+	f->run.tsc_hz = 1e9;
+	f->run.stream_tid[0] = T0;
+	f->run.stream_tid[1] = T1;
+	sample(f, 0, 10, 0);
+	sample(f, 100, 1100, 0);		/* slow, stream 0 */
+	sample(f, 1200, 1210, 0);
+	sample(f, 1300, 1310, 0);
+	sample(f, 50, 60, LAT_SAMPLE_F_NEWSTREAM);
+	sample(f, 2000, 3000, 0);		/* slow, stream 1 */
+	sample(f, 3100, 3110, 0);
+	sample(f, 3200, 3210, 0);
+	event(f, LATMON_EV_FAULT, T0, 200, 800);	/* in stream 0's slow one */
+	event(f, LATMON_EV_FAULT, T1, 200, 800);	/* T1's, but not in its slow one */
+	event(f, LATMON_EV_FAULT, T1, 2100, 2500);	/* in stream 1's slow one */
+	event(f, LATMON_EV_FAULT, OTHER, 2100, 2900);	/* the reader: never joined */
+}
+
+static cJSON *path(const cJSON *o, const char *a, const char *b)
+{
+	o = cJSON_GetObjectItemCaseSensitive(o, a);
+	return b ? cJSON_GetObjectItemCaseSensitive(o, b) : (cJSON *)o;
+}
+
+/* The cause row of label, or NULL. */
+static const cJSON *row(const cJSON *doc, const char *label)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, path(doc, "causes", "causes"))
+		if (!strcmp(cJSON_GetObjectItemCaseSensitive(r, "label")->valuestring, label))
+			return r;
+	return NULL;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key)->valuedouble;
+}
+
+static cJSON *run_causes(struct fixture *f, bool events)
+{
+	struct lat_causes_in in = {
+		.run = &f->run, .events = f->ev, .n_events = f->nev,
+		.have_events = events, .threshold = "500ns", .limit_ns = 500,
+		.tsc_before = 0, .tsc_after = 10000,
+	};
+	cJSON *doc = cJSON_CreateObject();
+
+	assert_int_equal(lat_causes_add(doc, &in), 0);
+	return doc;
+}
+
+/* Each stream sees only its own thread's events; indices are global. */
+static void test_streams_merged(void **state)
+{
+	struct fixture f;
+	cJSON *doc, *it;
+
+	(void)state;
+	two_streams(&f);
+	doc = run_causes(&f, true);
+	assert_int_equal(num(path(doc, "slow", NULL), "count"), 2);
+	it = cJSON_GetArrayItem(path(doc, "slow", "iterations"), 0);
+	assert_int_equal(num(it, "index"), 1);
+	assert_int_equal(num(path(it, "breakdown_ticks", NULL), "fault"), 600);
+	assert_int_equal(num(path(it, "breakdown_ticks", NULL), "unexplained"), 400);
+	it = cJSON_GetArrayItem(path(doc, "slow", "iterations"), 1);
+	assert_int_equal(num(it, "index"), 5);
+	assert_int_equal(num(path(it, "breakdown_ticks", NULL), "fault"), 400);
+	assert_int_equal(num(path(it, "breakdown_ticks", NULL), "unexplained"), 600);
+	assert_int_equal(num(row(doc, "fault"), "present"), 2);
+	assert_int_equal(num(row(doc, "fault"), "primary"), 1);
+	assert_int_equal(num(row(doc, "unexplained"), "primary"), 1);
+	assert_int_equal(num(path(doc, "causes", NULL), "slow_total_ticks"), 2000);
+	assert_int_equal(num(path(doc, "causes", NULL), "streams"), 2);
+	assert_int_equal(num(path(doc, "causes", NULL), "streams_joined"), 2);
+	assert_int_equal(num(path(doc, "causes", "events"), "other_thread"), 1);
+	assert_int_equal(num(path(doc, "causes", "events"), "given"), 4);
+	assert_int_equal(num(path(doc, "causes", NULL), "faults_in_loop"), 4);
+	assert_int_equal(num(path(doc, "causes", NULL), "faults_in_loop_joined"), 3);
+	cJSON_Delete(doc);
+}
+
+/* A stream of another process (tid 0) stays unattributed. */
+static void test_child_stream_unattributed(void **state)
+{
+	struct fixture f;
+	cJSON *doc, *it;
+
+	(void)state;
+	two_streams(&f);
+	f.run.stream_tid[1] = 0;
+	doc = run_causes(&f, true);
+	it = cJSON_GetArrayItem(path(doc, "slow", "iterations"), 1);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(it, "primary")->valuestring,
+			    "unattributed");
+	assert_int_equal(num(path(doc, "causes", NULL), "streams_joined"), 1);
+	assert_int_equal(num(path(doc, "causes", "events"), "other_thread"), 3);
+	cJSON_Delete(doc);
+}
+
+/* Without the module: no events at all, realloc still named. */
+static void test_no_module(void **state)
+{
+	struct fixture f;
+	cJSON *doc;
+
+	(void)state;
+	two_streams(&f);
+	f.s[5].flags |= LAT_SAMPLE_F_REALLOC;
+	doc = run_causes(&f, false);
+	assert_false(cJSON_IsTrue(path(doc, "causes", "module")));
+	assert_int_equal(num(row(doc, "unattributed"), "primary"), 1);
+	assert_int_equal(num(row(doc, "realloc"), "primary"), 1);
+	assert_null(row(doc, "fault"));
+	assert_int_equal(num(path(doc, "causes", NULL), "faults_in_loop"), 0);
+	cJSON_Delete(doc);
+}
+
+/* The slow threshold is "longer than limit_ns". */
+static void test_threshold(void **state)
+{
+	struct lat_causes_in in;
+	struct fixture f;
+	cJSON *doc = cJSON_CreateObject();
+
+	(void)state;
+	two_streams(&f);
+	in = (struct lat_causes_in){ .run = &f.run, .threshold = "1000ns", .limit_ns = 1000 };
+	assert_int_equal(lat_causes_add(doc, &in), 0);
+	assert_int_equal(num(path(doc, "slow", NULL), "count"), 0);
+	in.limit_ns = 999;
+	cJSON_Delete(doc);
+	doc = cJSON_CreateObject();
+	assert_int_equal(lat_causes_add(doc, &in), 0);
+	assert_int_equal(num(path(doc, "slow", NULL), "count"), 2);
+	cJSON_Delete(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_streams_merged),
+		cmocka_unit_test(test_child_stream_unattributed),
+		cmocka_unit_test(test_no_module),
+		cmocka_unit_test(test_threshold),
+	};
+
+	setenv("CMOCKA_MESSAGE_OUTPUT", "TAP", 0);	/* for prove; env wins */
+	return cmocka_run_group_tests_name("causes", tests, NULL, NULL);
+}
