@@ -199,6 +199,11 @@ static int alloc_prepare(struct lat_run *run)
 			a->nthreads, online, online);
 		return -EINVAL;
 	}
+	if (a->nthreads > 1 && run->opts->cpu >= 0) {
+		fprintf(stderr, "alloc: --threads %d pins each thread to its own CPU; drop --cpu %d\n",
+			a->nthreads, run->opts->cpu);
+		return -EINVAL;
+	}
 	a->n_small = run->iters;
 	a->n_big = run->iters / BIG_EVERY ? run->iters / BIG_EVERY : 1;
 	a->per_thread = 2 * a->n_small + 2 * a->n_big;
@@ -255,7 +260,7 @@ static int alloc_start_threads(struct alloc *a)
 	if (sched_getaffinity(0, sizeof(set), &set) < 0)
 		return -errno;
 	if (CPU_COUNT(&set) < a->nthreads) {
-		fprintf(stderr, "alloc: --threads %d but this process may run on %d CPUs only (--cpu?)\n",
+		fprintf(stderr, "alloc: --threads %d but latctl may run on %d CPUs only (taskset?); use fewer threads\n",
 			a->nthreads, CPU_COUNT(&set));
 		return -EINVAL;
 	}

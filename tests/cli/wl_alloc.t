@@ -46,6 +46,8 @@ else
 fi
 check_err "--threads above the online CPUs" "$L run alloc --threads $((NCPU + 1))" 2 \
 	"alloc: --threads $((NCPU + 1)) but only $NCPU CPUs are online; use --threads $NCPU or fewer"
+check_err "--threads 2 with --cpu" "$L run alloc --threads 2 --cpu 0" 2 \
+	'alloc: --threads 2 pins each thread to its own CPU; drop --cpu 0'
 check_err "--threads 0" "$L run alloc --threads 0" 2 "--threads '0'"
 check_err "--procs does not apply to alloc" "$L run alloc --procs 2" 2 '--procs does not apply to alloc'
 done_testing
