@@ -41,13 +41,13 @@ if [ "$NCPU" -ge 2 ]; then
 	ok "allocs per call stay 1.00 over both threads" \
 		test "$(json_get $T.json extras variants 0 allocs_per_call)" = 1
 	ok "samples of both threads: 1 + 2 x 4040" test "$(json_get $T.json summary count)" = 8081
+	check_err "--threads 2 with --cpu" "$L run alloc --threads 2 --cpu 0" 2 \
+		'alloc: --threads 2 pins each thread to its own CPU; drop --cpu 0'
 else
 	ok "--threads 2 needs two CPUs (skipped) # SKIP one CPU" true
 fi
 check_err "--threads above the online CPUs" "$L run alloc --threads $((NCPU + 1))" 2 \
 	"alloc: --threads $((NCPU + 1)) but only $NCPU CPUs are online; use --threads $NCPU or fewer"
-check_err "--threads 2 with --cpu" "$L run alloc --threads 2 --cpu 0" 2 \
-	'alloc: --threads 2 pins each thread to its own CPU; drop --cpu 0'
 check_err "--threads 0" "$L run alloc --threads 0" 2 "--threads '0'"
 check_err "--procs does not apply to alloc" "$L run alloc --procs 2" 2 '--procs does not apply to alloc'
 done_testing
