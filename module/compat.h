@@ -34,11 +34,15 @@
 #define LATMON_THP_CLEAR_SECOND	"folio_zero_user"
 #endif
 
-/* genl pre_doit's ops argument became struct genl_split_ops in 6.2. */
+/*
+ * Netlink range policies point to a struct netlink_range_validation that is
+ * non-const in 6.1 and const in 6.12 (the change came in 6.2). Ranges are
+ * declared with this qualifier so that neither kernel warns.
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#define latmon_genl_pre_ops	genl_split_ops
+#define LATMON_NL_RANGE_CONST	const
 #else
-#define latmon_genl_pre_ops	genl_ops
+#define LATMON_NL_RANGE_CONST
 #endif
 
 #endif /* LATMON_COMPAT_H */

@@ -14,12 +14,11 @@
 
 static struct genl_family latmon_genl_family;
 
-/* not const: 6.1 policies point to a non-const range */
-static struct netlink_range_validation tgid_range = {
+static LATMON_NL_RANGE_CONST struct netlink_range_validation tgid_range = {
 	.min = 1, .max = PID_MAX_LIMIT,
 };
 
-static struct netlink_range_validation buffer_range = {
+static LATMON_NL_RANGE_CONST struct netlink_range_validation buffer_range = {
 	.min = LATMON_MIN_BUFFER_EVENTS, .max = LATMON_MAX_BUFFER_EVENTS,
 };
 
