@@ -52,7 +52,7 @@ ok "SIGTERM stops the run (exit $rc)" test "$rc" = $((128 + 15))
 survivors() {	# processes whose command line has our marker seed (no procps needed)
 	local f
 	for f in /proc/[0-9]*/cmdline; do
-		tr '\0' ' ' < "$f" 2>/dev/null | grep -q -- '--seed 918273' && echo "${f%/cmdline}"
+		{ tr '\0' ' ' < "$f"; } 2>/dev/null | grep -q -- '--seed 918273' && echo "${f%/cmdline}"
 	done
 }
 ok "no worker process survives SIGTERM" test -z "$(survivors)"
