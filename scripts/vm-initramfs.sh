@@ -91,8 +91,8 @@ main() {
 	put_payload "$STAGE" "$module"
 	mkdir -p "$(dirname "$out")"
 	(cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
-		cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.tmp"
-	mv "$out.tmp" "$out"
+		cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.$$.tmp"
+	mv "$out.$$.tmp" "$out"
 	echo "$out"
 }
 

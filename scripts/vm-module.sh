@@ -38,6 +38,10 @@ main() {
 	kdir=${LATMON_VM_KDIR:-}
 	[ -n "$kdir" ] || kdir=$("$ROOT/scripts/kernel-fetch.sh" "$series") || exit 1
 	out=$ROOT/build/vm/$series
+	mkdir -p "$out"
+	# One build per kernel at a time (several make checks may share a checkout).
+	exec 9>"$out/.lock"
+	flock 9
 	mirror "$out/src"
 	if ! make -s -C "$kdir" M="$out/src" modules >"$out/build.log" 2>&1; then
 		cat "$out/build.log" >&2
