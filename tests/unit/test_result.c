@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "causes.h"
+#include "monitor.h"
 #include "result.h"
 
 static char dir[] = "/tmp/latctl-result.XXXXXX";
@@ -50,24 +52,24 @@ static cJSON *grow_extras(void)
 	return x;
 }
 
-static cJSON *slow_section(void)
+/* "slow", "causes" and "latmon" as a run without the module makes them. */
+static void add_causes(cJSON *doc)
 {
-	cJSON *s = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(s, "iterations");
-	static const double idx[] = { 5, 9, 2097152 }, ns[] = { 1182.5, 2392.1, 315684.3 };
-	int i;
+	static struct lat_sample smp[6];
+	static const uint64_t ticks[] = { 19, 20, 23, 1200, 315685, 20 };
+	static struct lat_monitor mon;
+	struct lat_run run = { .samples = smp, .n = 6, .tsc_hz = 1e9 };
+	struct lat_causes_in in = { .run = &run, .threshold = "p99.9", .limit_ns = 1182 };
+	size_t i;
 
-	cJSON_AddStringToObject(s, "threshold", "p99.9");
-	cJSON_AddNumberToObject(s, "threshold_ns", 1182);
-	cJSON_AddNumberToObject(s, "count", 3);
-	cJSON_AddNumberToObject(s, "listed", 3);
-	for (i = 0; i < 3; i++) {
-		cJSON *it = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(it, "index", idx[i]);
-		cJSON_AddNumberToObject(it, "ns", ns[i]);
-		cJSON_AddItemToArray(list, it);
-	}
-	return s;
+	for (i = 0; i < 6; i++)
+		smp[i] = (struct lat_sample){ 1000 * i, 1000 * i + ticks[i], 1, 1, 0 };
+	smp[4].flags = LAT_SAMPLE_F_REALLOC;
+	memset(&mon, 0, sizeof(mon));
+	mon.state = LAT_MON_ABSENT;
+	snprintf(mon.line, sizeof(mon.line), "latmon is not loaded: causes need the module");
+	cJSON_AddItemToObject(doc, "latmon", lat_monitor_json(&mon));
+	assert_int_equal(lat_causes_add(doc, &in), 0);
 }
 
 /* A complete document shaped like `latctl run grow` makes, odd doubles included. */
@@ -98,7 +100,7 @@ static cJSON *make_doc(void)
 	cJSON_AddItemToObject(doc, "histogram", lat_result_histogram(&h));
 	cJSON_AddItemToObject(doc, "counters", lat_result_counters(&d, 0, 2, 10));
 	cJSON_AddItemToObject(doc, "extras", grow_extras());
-	cJSON_AddItemToObject(doc, "slow", slow_section());
+	add_causes(doc);
 	lat_result_finish(doc, 0);
 	return doc;
 }
@@ -129,7 +131,10 @@ static void round_trip(void **state)
 	assert_non_null(strstr(a, "thp_fault_fallback n/a"));
 	assert_non_null(strstr(a, "0 inside an iteration, 2 between iterations"));
 	assert_non_null(strstr(a, "last reallocations: push 2097152 took 94672 ns (to 32 MiB)"));
-	assert_non_null(strstr(a, "slowest: push 2097152 took 315684 ns, push 9 took 2392 ns, push 5"));
+	assert_non_null(strstr(a, "slow pushes (slower than p99.9 = 1182 ns): 2, all listed"));
+	assert_non_null(strstr(a, "latmon is not loaded: causes need the module\n"));
+	assert_non_null(strstr(a, "\n           4   315.7 us  cpu 1  realloc: realloc 100%\n"));
+	assert_non_null(strstr(a, "\n           3     1.2 us  cpu 1  unattributed: unattributed 100%\n"));
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	assert_int_equal(lat_result_open(&f, path), 0);
 	assert_int_equal(lat_result_commit(&f, doc), 0);
