@@ -118,7 +118,10 @@ struct latmon_lost {
  * Every byte not named below is zero (the module zeroes each record first).
  *
  * Timestamps are raw TSC values (rdtsc_ordered), the clock latctl reads with
- * rdtscp. For instantaneous events (migration, lost) tsc_begin == tsc_end.
+ * rdtscp. For a migration tsc_begin == tsc_end. A lost record has pid and
+ * tid 0 and spans the drops it reports: tsc_begin and tsc_end are the end
+ * times of the first and last dropped event (events that began earlier and
+ * ended in that window are missing too).
  * Interval records (fault, THP clear, sched, irq) are written when the
  * interval ends, on the CPU where it ends.
  *
@@ -129,7 +132,7 @@ struct latmon_lost {
  * the point where u.lost.count events were dropped. A gap in seq is a bug.
  *
  * pid and tid are the target's ids in the pid namespace of the process that
- * sent START (as is sched.other_pid).
+ * sent START (as is sched.other_pid); 0 in lost records.
  */
 struct latmon_event {
 	__u16 type;		/* enum latmon_event_type */

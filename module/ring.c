@@ -6,9 +6,11 @@
  * store, tail with a release store by the reader.
  *
  * Probes nest on one CPU (an interrupt or NMI tracepoint firing while a fault
- * probe writes): a nested writer does not touch the ring, it drops its event
- * and counts it. Dropped events (ring full or nested) are reported in the
- * stream by a LATMON_EV_LOST record written before the next event. One slot
+ * probe writes): a nested writer does not touch the ring, it parks its event
+ * in one of DEFER_MAX per-CPU slots and the interrupted writer appends it
+ * before it returns; beyond DEFER_MAX nested events are dropped and counted.
+ * Dropped events (ring full or nesting too deep) are reported in the stream
+ * by a LATMON_EV_LOST record written before the next event. One slot
  * is always kept free so that the lost record of a ring that stays full can
  * still be appended at STOP (latmon_rings_flush_lost).
  */
@@ -21,6 +23,8 @@
 #include <asm/msr.h>
 #include "latmon.h"
 
+#define DEFER_MAX	4
+
 struct latmon_ring {
 	struct latmon_event *slots;	/* NULL before the first START */
 	unsigned long mask;		/* slots - 1 */
@@ -32,6 +36,8 @@ struct latmon_ring {
 	u64 drop_first, drop_last;	/* TSC window of the pending drops */
 	local_t recorded, dropped, lost_records;
 	u64 read;			/* reader only */
+	local_t ndefer;			/* nested events parked in defer[] */
+	struct latmon_event defer[DEFER_MAX];
 };
 
 static struct latmon_ring __percpu *rings;
@@ -145,6 +151,36 @@ static void ring_write_locked(struct latmon_ring *r, unsigned int cpu,
 	smp_store_release(&r->head, head);
 }
 
+/* A nested writer: park @ev for the interrupted writer, or drop it. */
+static void ring_defer(struct latmon_ring *r, struct latmon_event *ev)
+{
+	long i = local_inc_return(&r->ndefer) - 1;
+
+	if (i >= DEFER_MAX)
+		ring_drop(r, ev->tsc_end);
+	else
+		memcpy(&r->defer[i], ev, sizeof(*ev));
+}
+
+/*
+ * The outermost writer appends what nested writers parked meanwhile. Those
+ * ran to completion before it resumed; more may arrive while it flushes,
+ * hence the cmpxchg loop.
+ */
+static void ring_flush_deferred(struct latmon_ring *r, unsigned int cpu)
+{
+	long n, done = 0;
+
+	for (;;) {
+		n = local_read(&r->ndefer);
+		for (; done < n; done++)
+			if (done < DEFER_MAX)
+				ring_write_locked(r, cpu, &r->defer[done]);
+		if (local_cmpxchg(&r->ndefer, n, 0) == n)
+			return;
+	}
+}
+
 /*
  * Record @ev (zeroed, then filled by the caller) on this CPU's ring. Safe in
  * any context, including NMI; never sleeps, locks or wakes.
@@ -152,15 +188,18 @@ static void ring_write_locked(struct latmon_ring *r, unsigned int cpu,
 void latmon_ring_write(struct latmon_event *ev)
 {
 	struct latmon_ring *r;
+	unsigned int cpu;
 
 	preempt_disable_notrace();
 	r = this_cpu_ptr(rings);
 	if (local_inc_return(&r->nest) == 1) {
 		barrier();
-		ring_write_locked(r, smp_processor_id(), ev);
+		cpu = smp_processor_id();
+		ring_write_locked(r, cpu, ev);
+		ring_flush_deferred(r, cpu);
 		barrier();
 	} else {
-		ring_drop(r, ev->tsc_end);
+		ring_defer(r, ev);
 	}
 	local_dec(&r->nest);
 	preempt_enable_notrace();
