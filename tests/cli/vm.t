@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# run --vm: bad --kernel/--vm input is refused before any VM boots; a real
+# run in the QEMU test bed (Debian 6.1, latmon loaded there) prints the
+# report here, one line on stderr says where it ran, --json gets the guest's
+# result, the host's THP setting is untouched; the guest's bad-input line
+# and exit status come back. Boots the VM twice (about 15 s each under TCG).
+. "$(dirname "$0")/engine.sh"
+
+L=$LATCTL
+J=$TMPD/vm.json
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+
+check_err "--kernel without --vm is refused" "$L run grow --kernel 6.1" 2 '--kernel .*add --vm'
+check_err "an unknown --kernel is refused" "$L run grow --vm --kernel 5.4" 2 \
+	"--kernel '5.4' is not valid; give 6.1 or 6.12"
+check_err "a bad workload option is refused before booting" "$L run grow --vm --rate 10" 2 \
+	'--rate does not apply to grow'
+check_err "an unwritable --json is refused before booting" \
+	"$L run grow --vm --json /nonexistent/dir/r.json" 2 'cannot create a file there'
+check_err "without the test bed scripts: one line naming LATCTL_SCRIPTS" \
+	"LATCTL_SCRIPTS=$TMPD/none $L run grow --vm" 1 'set LATCTL_SCRIPTS='
+
+# The last _run's RC, stdout and stderr as diagnostics.
+last_run() { printf 'exit %s\nstdout: %s\nstderr: %s\n' "$RC" "$(printf '%s' "$OUT" | tail -n 5)" "$ERR"; }
+# One stderr line, the VM line of Debian 6.1.
+vm_line() {
+	[ "$(printf '%s\n' "$ERR" | grep -c '')" = 1 ] && printf '%s\n' "$ERR" |
+		grep -Eq '^latctl: running in a QEMU VM with Debian 6\.1 \(6\.1\.[^)]*\) under (TCG .*compare ratios only|KVM)'
+}
+# The report is the guest's: kernel 6.1, causes recorded by latmon.
+guest_report() {
+	printf '%s\n' "$OUT" | grep -Eq '^kernel 6\.1\.' && printf '%s\n' "$OUT" | grep -q '^Causes of the' &&
+		! printf '%s\n' "$OUT" | grep -q 'latmon is not loaded'
+}
+guest_bad_input() {
+	[ "$RC" = 2 ] && [ -z "$OUT" ] && printf '%s\n' "$ERR" | grep -q -- '--cpu 7: cannot run there'
+}
+diag() { if ! "$@"; then last_run; return 1; fi; }
+
+[ -e "$THP" ] && thp_before=$(cat "$THP")
+_run "$L run grow --thp always --vm --kernel 6.1 --iters 300000 --json $J"
+ok "grow --thp always --vm --kernel 6.1 exits 0" diag [ "$RC" = 0 ]
+ok "one line on stderr: QEMU VM, Debian 6.1, how to read its times" diag vm_line
+ok "the report printed here is the guest's: kernel 6.1, causes from latmon" diag guest_report
+printf '%s\n' "$OUT" >"$TMPD/run.txt"
+krel=$(json_get "$J" kernel_release)
+ok "--json got the guest's result: kernel_release $krel" [ "${krel#6.1.}" != "$krel" ]
+ok "... with where it ran: vm.kernel 6.1" [ "$(json_get "$J" vm kernel)" = 6.1 ]
+cmd=$(json_get "$J" command_line)
+ok "... and the host's command line ($cmd)" [ "${cmd#*--vm --kernel 6.1 }" != "$cmd" ]
+ok "latctl report prints it as the run did" bash -c "'$L' report $J | diff - $TMPD/run.txt"
+[ -e "$THP" ] && ok "the host's THP setting is untouched ($thp_before)" [ "$(cat "$THP")" = "$thp_before" ]
+_run "$L run grow --vm --kernel 6.1 --cpu 7 --iters 1000"
+ok "bad input only the guest can judge (--cpu 7 of 2): exit 2, its line here" diag guest_bad_input
+done_testing
