@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "monitor.h"
@@ -232,22 +233,38 @@ static int open_device(struct lat_monitor *m)
 	return -1;
 }
 
+/* EBUSY: a session of a process that is gone (a latctl killed by a signal)
+ * is stopped and START tried once more; a live one is left alone. */
+static int busy_session(struct lat_monitor *m, const struct latmon_nl_start_req *req)
+{
+	struct latmon_nl_info now;
+
+	if (latmon_nl_info(m->nl, &now))
+		return -EBUSY;
+	if (!now.running || !now.tgid || kill((pid_t)now.tgid, 0) == 0 || errno != ESRCH) {
+		set_off(m, LAT_MON_FAILED, "latmon is recording for process %u already (another latctl?); causes not recorded",
+			now.tgid);
+		return -EBUSY;
+	}
+	m->stale_tgid = now.tgid;
+	latmon_nl_stop(m->nl);
+	return latmon_nl_start(m->nl, req);
+}
+
 /* START for this process; EBUSY names the session that runs. */
 static int start_session(struct lat_monitor *m)
 {
 	struct latmon_nl_start_req req = { .tgid = (uint32_t)getpid(), .source_mask = m->mask };
-	struct latmon_nl_info now;
 	int ret;
 
 	ret = latmon_nl_start(m->nl, &req);
+	if (ret == -EBUSY)
+		ret = busy_session(m, &req);
 	if (!ret) {
 		m->running = 1;
 		return 0;
 	}
-	if (ret == -EBUSY && !latmon_nl_info(m->nl, &now))
-		set_off(m, LAT_MON_FAILED, "latmon is recording for process %u already (another latctl?); causes not recorded",
-			now.tgid);
-	else
+	if (m->state == LAT_MON_ON)
 		nl_failed(m, "START", ret);
 	return -1;
 }
@@ -423,6 +440,7 @@ cJSON *lat_monitor_json(const struct lat_monitor *m)
 	cJSON_AddNumberToObject(o, "records_delivered", delivered);
 	cJSON_AddNumberToObject(o, "lost_by_latmon", dropped);
 	cJSON_AddNumberToObject(o, "lost_by_latctl", (double)m->dropped);
+	cJSON_AddNumberToObject(o, "stale_session_stopped", m->stale_tgid);
 	cJSON_AddItemToObject(o, "reader_cpu", m->reader_cpu >= 0 && m->ev ?
 			      cJSON_CreateNumber(m->reader_cpu) : cJSON_CreateNull());
 	return o;

@@ -63,6 +63,7 @@ struct lat_monitor {
 	int reader_cpu;			/* -1: not pinned */
 	int reader_err;			/* -errno of the reader's read() */
 	int running, reader_up;
+	uint32_t stale_tgid;		/* a gone process's session we stopped */
 	pthread_t reader;
 	sem_t ready;
 	struct latmon_event scratch[LAT_MONITOR_SCRATCH];

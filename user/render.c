@@ -266,6 +266,9 @@ static void render_latmon(FILE *out, struct rd *r, const cJSON *doc)
 			num(r, lm, "records_delivered"), num(r, lm, "records_read"));
 	render_misses(out, r, lm);
 	render_sources(out, r, lm);
+	if (num(r, lm, "stale_session_stopped"))
+		fprintf(out, "latmon was still recording for process %.0f, which is gone (killed?): "
+			"latctl stopped that session first\n", num(r, lm, "stale_session_stopped"));
 	fprintf(out, "faults in the timed loop: %.0f fault events of this process (%.0f of the "
 		"measured threads); getrusage: ", num(r, ca, "faults_in_loop"),
 		num(r, ca, "faults_in_loop_joined"));
