@@ -113,11 +113,13 @@ static int alloc_buffers(struct lat_monitor *m)
 	m->ncpus = conf > 0 ? (unsigned int)conf : 1;
 	m->map_bytes = (m->cap + m->ncpus) * sizeof(*m->ev);
 	m->ev = mmap(NULL, m->map_bytes, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m->ev == MAP_FAILED) {
 		m->ev = NULL;
 		return -ENOMEM;
 	}
+	/* no huge pages: they belong to the workload, as does AnonHugePages */
+	madvise(m->ev, m->map_bytes, MADV_NOHUGEPAGE);
 	memset(m->ev, 0, m->map_bytes);
 	m->cpu_dropped = malloc(m->ncpus * sizeof(*m->cpu_dropped));
 	m->cpu_last_tsc = malloc(m->ncpus * sizeof(*m->cpu_last_tsc));
