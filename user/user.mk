@@ -22,7 +22,7 @@ user/%.o: user/%.c
 # can load the module, else in the QEMU test bed (scripts/make-run.sh says
 # which and why). Extra latctl options: make run RUN_ARGS='--iters 100000'.
 run:
-	scripts/make-run.sh $(RUN_ARGS)
+	@scripts/make-run.sh $(RUN_ARGS)
 
 user-clean:
 	rm -f user/latctl user/*.o user/*.o.d

@@ -4,7 +4,8 @@
 # run in the QEMU test bed (Debian 6.1, latmon loaded there) prints the
 # report here, one line on stderr says where it ran, --json gets the guest's
 # result, the host's THP setting is untouched; the guest's bad-input line
-# and exit status come back. Boots the VM twice (about 15 s each under TCG).
+# and exit status come back; `make run` picks the VM on a host that cannot
+# load modules. Boots the VM three times (10-20 s each under TCG).
 . "$(dirname "$0")/engine.sh"
 
 L=$LATCTL
@@ -53,4 +54,15 @@ ok "latctl report prints it as the run did" bash -c "'$L' report $J | diff - $TM
 [ -e "$THP" ] && ok "the host's THP setting is untouched ($thp_before)" [ "$(cat "$THP")" = "$thp_before" ]
 _run "$L run grow --vm --kernel 6.1 --cpu 7 --iters 1000"
 ok "bad input only the guest can judge (--cpu 7 of 2): exit 2, its line here" diag guest_bad_input
+# make run's line on a root host without module support, and the VM's causes.
+make_run_line() {
+	printf '%s\n' "$ERR" | grep -q '^make run: this kernel (.*) cannot load modules (no /proc/modules): running in a QEMU VM with Debian 6\.12$'
+}
+make_run_causes() { printf '%s\n' "$OUT" | grep -q '^Causes of the'; }
+if [ "$(id -u)" = 0 ] && [ ! -e /proc/modules ]; then
+	_run "'$TESTS_DIR/scripts/make-run.sh' --iters 200000"
+	ok "make run on this host (no /proc/modules): exit 0" diag [ "$RC" = 0 ]
+	ok "make run says it runs in the VM and why" diag make_run_line
+	ok "make run prints the VM's cause table" diag make_run_causes
+fi
 done_testing
