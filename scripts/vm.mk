@@ -7,7 +7,7 @@
 #   make vm-initramfs    build each kernel's initramfs (needs the above)
 #   make vm-check        run the VM test suite on every kernel
 #   make vm-bench        the probe-cost benchmark (scripts/bench-probe-cost.sh)
-#   make vm-shell VM_KERNEL=6.12 VM_CMD='lmtool info'   one command in the VM
+#   make vm-shell [VM_KERNEL=6.1] [VM_CMD="sh -c '...'"]  one command in the VM (default: insmod + lmtool info)
 
 VM_KERNELS ?= 6.1 6.12
 VM_KERNEL ?= 6.12
