@@ -216,8 +216,11 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 		return NULL;
 	count_events(in, tids, n_tids, &other, &all, &joined);
 	free(tids);
-	if (in->have_events)
+	if (in->have_events) {		/* recorded, even if no stream was ours */
+		m->acc.have_events = true;
+		m->acc.stats.events = in->n_events;
 		m->acc.stats.other_thread = other;
+	}
 	o = cause_table_to_json(&m->acc);
 	for (k = 0; k < streams; k++)
 		joined_streams += in->have_events && stream_tid(in->run, k);

@@ -154,6 +154,24 @@ static void test_child_stream_unattributed(void **state)
 	cJSON_Delete(doc);
 }
 
+/* Only other processes' streams (mmap): recorded, but nothing joined. */
+static void test_no_stream_ours(void **state)
+{
+	struct fixture f;
+	cJSON *doc;
+
+	(void)state;
+	two_streams(&f);
+	f.run.stream_tid[0] = f.run.stream_tid[1] = 0;
+	doc = run_causes(&f, true);
+	assert_true(cJSON_IsTrue(path(doc, "causes", "module")));
+	assert_int_equal(num(path(doc, "causes", "events"), "given"), 4);
+	assert_int_equal(num(path(doc, "causes", "events"), "other_thread"), 4);
+	assert_int_equal(num(path(doc, "causes", NULL), "streams_joined"), 0);
+	assert_int_equal(num(row(doc, "unattributed"), "primary"), 2);
+	cJSON_Delete(doc);
+}
+
 /* Without the module: no events at all, realloc still named. */
 static void test_no_module(void **state)
 {
@@ -197,6 +215,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_streams_merged),
 		cmocka_unit_test(test_child_stream_unattributed),
+		cmocka_unit_test(test_no_stream_ours),
 		cmocka_unit_test(test_no_module),
 		cmocka_unit_test(test_threshold),
 	};
