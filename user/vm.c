@@ -8,6 +8,7 @@
  * The host's THP setting and CPU affinity are not touched.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
@@ -19,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "latctl.h"
 #include "opts.h"
 #include "result.h"
@@ -64,9 +66,20 @@ static const char *default_kernel(void)
 	return lat_vm_kernels[i];
 }
 
-/* Run argv (argv[0] a path); its stdout goes to out_fd (-1: ours). Exit
+/* Process group of the running vm-run.sh (QEMU included), 0 if none. */
+static volatile pid_t vm_pgid;
+
+/* On SIGINT/SIGTERM/SIGHUP: stop the VM too (async-signal-safe). */
+static void stop_vm(void)
+{
+	if (vm_pgid > 0)
+		kill(-vm_pgid, SIGTERM);
+}
+
+/* Run argv (argv[0] a path); its stdout goes to out_fd (-1: ours); with
+ * group, in a process group of its own that stop_vm() can end. Exit
  * status, 128 + signal when killed, or -errno when it could not start. */
-static int spawn_wait(char *const argv[], int out_fd)
+static int spawn_wait(char *const argv[], int out_fd, int group)
 {
 	int status;
 	pid_t pid;
@@ -76,15 +89,25 @@ static int spawn_wait(char *const argv[], int out_fd)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		if (group)
+			setpgid(0, 0);
 		if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
 			_exit(127);
 		execv(argv[0], argv);
 		fprintf(stderr, "latctl: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	if (group) {
+		setpgid(pid, pid);	/* also here: no window before the child runs */
+		vm_pgid = pid;
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			vm_pgid = 0;
 			return -errno;
+		}
+	}
+	vm_pgid = 0;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -100,7 +123,7 @@ static int capture_line(char *const argv[], char *buf, size_t len)
 	if (fd < 0)
 		return -errno;
 	unlink(path);
-	ret = spawn_wait(argv, fd);
+	ret = spawn_wait(argv, fd, 0);
 	lseek(fd, 0, SEEK_SET);
 	f = fdopen(fd, "r");
 	if (!f) {
@@ -159,7 +182,7 @@ static int build_testbed(struct vm_ctx *v)
 	snprintf(kernels, sizeof(kernels), "VM_KERNELS=%s", v->series);
 	if (access(argv[0], X_OK))
 		argv[0] = "/bin/make";
-	ret = spawn_wait(argv, STDERR_FILENO);
+	ret = spawn_wait(argv, STDERR_FILENO, 1);
 	if (ret) {
 		fprintf(stderr, "latctl: --vm: building the %s test bed failed (make -C %s vm-initramfs %s, status %d); see the lines above\n",
 			v->series, v->root, kernels, ret);
@@ -177,15 +200,20 @@ static void describe_guest(struct vm_ctx *v)
 	char *probe[] = { run, "--kernel", (char *)v->series, "--timeout", "120",
 			  "--", "true", NULL };
 	FILE *f;
+	int fd;
 
 	snprintf(fetch, sizeof(fetch), "%s/kernel-fetch.sh", v->scripts);
 	snprintf(run, sizeof(run), "%s/vm-run.sh", v->scripts);
 	snprintf(verdict, sizeof(verdict), "%s/.cache/vm/kvm-verdict", v->root);
 	if (capture_line(relargv, v->release, sizeof(v->release)))
 		snprintf(v->release, sizeof(v->release), "Debian %s", v->series);
-	if (access(verdict, R_OK))
-		spawn_wait(probe, open("/dev/null", O_WRONLY | O_CLOEXEC));
 	snprintf(v->accel, sizeof(v->accel), "tcg");
+	if (access("/dev/kvm", R_OK | W_OK))
+		return;		/* no KVM to probe: vm-run.sh uses TCG */
+	if (access(verdict, R_OK) && (fd = open("/dev/null", O_WRONLY)) >= 0) {
+		spawn_wait(probe, fd, 1);	/* vm-run.sh probes KVM and caches the verdict */
+		close(fd);
+	}
 	f = fopen(verdict, "r");
 	if (f && fgets(line, sizeof(line), f) && fgets(line, sizeof(line), f))
 		snprintf(v->accel, sizeof(v->accel), "%.*s", (int)strcspn(line, "\n"), line);
@@ -269,7 +297,7 @@ static int boot(const struct vm_ctx *v, const struct lat_opts *o, int argc, char
 	gv[n++] = "--quiet";
 	gv[n++] = "--json";
 	gv[n++] = "/out/" GUEST_RESULT;
-	ret = spawn_wait(gv, STDERR_FILENO);
+	ret = spawn_wait(gv, STDERR_FILENO, 1);
 	free(gv);
 	free(names);
 	return ret;
@@ -327,14 +355,33 @@ static int deliver(const struct vm_ctx *v, const struct lat_opts *o,
 	return ret;
 }
 
-/* Remove the copy-back directory and what the guest left in it. */
-static void remove_tmp(const struct vm_ctx *v)
-{
-	char path[128];
+static char tmp_result[128];	/* for the signal-time cleanup */
+static char tmp_dir[64];
 
-	snprintf(path, sizeof(path), "%s/" GUEST_RESULT, v->tmp);
-	unlink(path);
-	rmdir(v->tmp);
+/* Remove the copy-back directory and what the guest left in it (also on
+ * SIGINT/SIGTERM/SIGHUP: async-signal-safe). */
+static void remove_tmp(void)
+{
+	if (tmp_result[0])
+		unlink(tmp_result);
+	if (tmp_dir[0])
+		rmdir(tmp_dir);
+}
+
+/* The copy-back directory, removed on exit and on a signal. */
+static int make_tmp(struct vm_ctx *v)
+{
+	snprintf(v->tmp, sizeof(v->tmp), "/tmp/latctl-vm.XXXXXX");
+	if (!mkdtemp(v->tmp)) {
+		fprintf(stderr, "latctl: --vm: cannot create a directory in /tmp: %s\n", strerror(errno));
+		return -errno;
+	}
+	snprintf(tmp_dir, sizeof(tmp_dir), "%s", v->tmp);
+	snprintf(tmp_result, sizeof(tmp_result), "%s/" GUEST_RESULT, v->tmp);
+	lat_cleanup_install();
+	lat_cleanup_add(stop_vm);
+	lat_cleanup_add(remove_tmp);
+	return 0;
 }
 
 int lat_vm_run(const struct lat_opts *o, int argc, char **argv, const cJSON *host_doc)
@@ -346,13 +393,8 @@ int lat_vm_run(const struct lat_opts *o, int argc, char **argv, const cJSON *hos
 	if (o->json_path && lat_result_open(&file, o->json_path))
 		return LAT_EXIT_USAGE;
 	ret = LAT_EXIT_FAIL;
-	if (find_scripts(&v) || build_testbed(&v))
+	if (find_scripts(&v) || make_tmp(&v) || build_testbed(&v))
 		goto out;
-	snprintf(v.tmp, sizeof(v.tmp), "/tmp/latctl-vm.XXXXXX");
-	if (!mkdtemp(v.tmp)) {
-		fprintf(stderr, "latctl: --vm: cannot create a directory in /tmp: %s\n", strerror(errno));
-		goto out;
-	}
 	describe_guest(&v);
 	announce(&v);
 	ret = boot(&v, o, argc, argv);
@@ -361,8 +403,10 @@ int lat_vm_run(const struct lat_opts *o, int argc, char **argv, const cJSON *hos
 		ret = LAT_EXIT_FAIL;
 	}
 	ret = deliver(&v, o, &file, ret, host_doc);
-	remove_tmp(&v);
 out:
+	remove_tmp();
+	lat_cleanup_remove(remove_tmp);
+	lat_cleanup_remove(stop_vm);
 	lat_result_abort(&file);
 	return ret;
 }
