@@ -141,8 +141,7 @@ static void save_extack(struct nl_req *req, struct nlmsghdr *nlh, struct nlmsger
 		      len - ack_len, NULL) < 0)
 		return;
 	if (tb[NLMSGERR_ATTR_MSG])
-		snprintf(req->nl->errmsg, sizeof(req->nl->errmsg), "%s",
-			 nla_get_string(tb[NLMSGERR_ATTR_MSG]));
+		nla_strlcpy(req->nl->errmsg, tb[NLMSGERR_ATTR_MSG], sizeof(req->nl->errmsg));
 }
 
 static int error_cb(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
@@ -263,10 +262,13 @@ int latmon_nl_request(struct latmon_nl *nl, int cmd, int flags,
 	return command(nl, cmd, flags, attrs, nattrs, NULL, NULL);
 }
 
-/* Copy a string attribute into a fixed buffer ("" when absent). */
+/* Copy a string attribute into a fixed buffer ("" when absent); bounded
+ * even if the attribute lacks its NUL. */
 static void get_str(char *dst, size_t size, struct nlattr *a)
 {
-	snprintf(dst, size, "%s", a ? nla_get_string(a) : "");
+	dst[0] = '\0';
+	if (a)
+		nla_strlcpy(dst, a, size);
 }
 
 static uint32_t get_u32(struct nlattr *a)
