@@ -395,29 +395,15 @@ static cJSON *alloc_extras(const struct lat_run *run)
 	return o;
 }
 
-static double jnum(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-}
-
-static const char *jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "?";
-}
-
 static void alloc_print_threads(const cJSON *x, FILE *out)
 {
 	const cJSON *t;
 
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(x, "per_thread"))
 		fprintf(out, "thread %.0f on CPU %.0f: new buffer %.1f ns, reused buffer %.1f ns per call, %.2f and %.2f allocs per call\n",
-			jnum(t, "thread"), jnum(t, "cpu"), jnum(t, "small_new_ns"),
-			jnum(t, "small_reused_ns"), jnum(t, "small_new_allocs_per_call"),
-			jnum(t, "small_reused_allocs_per_call"));
+			lat_json_num(t, "thread"), lat_json_num(t, "cpu"), lat_json_num(t, "small_new_ns"),
+			lat_json_num(t, "small_reused_ns"), lat_json_num(t, "small_new_allocs_per_call"),
+			lat_json_num(t, "small_reused_allocs_per_call"));
 }
 
 static void alloc_print_extras(const cJSON *x, FILE *out)
@@ -425,18 +411,18 @@ static void alloc_print_extras(const cJSON *x, FILE *out)
 	const cJSON *v;
 
 	fprintf(out, "the summary above mixes all variants; per variant (%.0f thread%s, %.0f small and %.0f 256 KiB calls per thread and variant):\n",
-		jnum(x, "threads"), jnum(x, "threads") == 1 ? "" : "s",
-		jnum(x, "small_calls_per_thread"), jnum(x, "big_calls_per_thread"));
+		lat_json_num(x, "threads"), lat_json_num(x, "threads") == 1 ? "" : "s",
+		lat_json_num(x, "small_calls_per_thread"), lat_json_num(x, "big_calls_per_thread"));
 	fprintf(out, "first call of 256 KiB, new buffer, in a fresh process: %.0f ns, %.0f page faults\n",
-		jnum(x, "first_call_ns"), jnum(x, "first_call_page_faults"));
+		lat_json_num(x, "first_call_ns"), lat_json_num(x, "first_call_page_faults"));
 	fprintf(out, "%-24s %12s %10s %10s %16s %21s\n", "version", "ns per call", "p50 ns",
 		"p99 ns", "allocs per call", "page faults per call");
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(x, "variants"))
-		fprintf(out, "%-24s %12.1f %10.0f %10.0f %16.2f %21.2f\n", jstr(v, "variant"),
-			jnum(v, "ns_per_call"), jnum(v, "p50_ns"), jnum(v, "p99_ns"),
-			jnum(v, "allocs_per_call"), jnum(v, "page_faults_per_call"));
+		fprintf(out, "%-24s %12.1f %10.0f %10.0f %16.2f %21.2f\n", lat_json_str(v, "variant"),
+			lat_json_num(v, "ns_per_call"), lat_json_num(v, "p50_ns"), lat_json_num(v, "p99_ns"),
+			lat_json_num(v, "allocs_per_call"), lat_json_num(v, "page_faults_per_call"));
 	alloc_print_threads(x, out);
-	fprintf(out, "allocations counted %s\n", jstr(x, "counter"));
+	fprintf(out, "allocations counted %s\n", lat_json_str(x, "counter"));
 }
 
 static void alloc_teardown(struct lat_run *run)

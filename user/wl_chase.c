@@ -148,15 +148,6 @@ static int chase_setup(struct lat_run *run)
 	return ret;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
 static long chase_minflt(void)
 {
 	struct rusage ru;
@@ -177,7 +168,7 @@ static int chase_run(struct lat_run *run)
 	c->minflt_before = chase_minflt();
 	for (size_t i = 0; i < n; i++) {
 		struct lat_sample *s = &run->samples[i];
-		uint64_t idx = splitmix64(&seed) % TABLE_N;
+		uint64_t idx = lat_rand64(&seed) % TABLE_N;
 
 		s->tsc_begin = lat_tsc(&s->cpu_begin);
 		for (uint64_t k = 0; k < CHAIN; k++) {
@@ -225,35 +216,21 @@ static cJSON *chase_extras(const struct lat_run *run)
 	return o;
 }
 
-static double jnum(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-}
-
-static const char *jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "?";
-}
-
 static void chase_print_extras(const cJSON *x, FILE *out)
 {
 	const cJSON *err = cJSON_GetObjectItemCaseSensitive(x, "hugepage_error");
 
 	fprintf(out, "table: %.0f MiB, %.0f pages, mode %s%s, %.0f dependent read-modify-writes per iteration\n",
-		jnum(x, "table_bytes") / (1 << 20), jnum(x, "table_pages"), jstr(x, "table_mode"),
+		lat_json_num(x, "table_bytes") / (1 << 20), lat_json_num(x, "table_pages"), lat_json_str(x, "table_mode"),
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "hugepage")) ? " + MADV_HUGEPAGE" : "",
-		jnum(x, "chain"));
+		lat_json_num(x, "chain"));
 	if (cJSON_IsString(err))
 		fprintf(out, "MADV_HUGEPAGE failed: %s (THP off or not built in?)\n", err->valuestring);
 	fprintf(out, "table pages resident before the loop: %.0f; first touched by the loop: %.0f\n",
-		jnum(x, "resident_pages_before"), jnum(x, "pages_first_touched"));
+		lat_json_num(x, "resident_pages_before"), lat_json_num(x, "pages_first_touched"));
 	fprintf(out, "minor faults in the loop: %.0f = %.2f per page first touched, %.2f per table page\n",
-		jnum(x, "loop_minor_faults"), jnum(x, "faults_per_touched_page"),
-		jnum(x, "faults_per_table_page"));
+		lat_json_num(x, "loop_minor_faults"), lat_json_num(x, "faults_per_touched_page"),
+		lat_json_num(x, "faults_per_table_page"));
 }
 
 static void chase_teardown(struct lat_run *run)

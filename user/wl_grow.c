@@ -120,13 +120,6 @@ static cJSON *grow_extras(const struct lat_run *run)
 	return o;
 }
 
-static double jnum(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 /* "16 MiB", "512 KiB", "32 B" */
 static void fmt_bytes(double b, char *buf, size_t len)
 {
@@ -144,19 +137,19 @@ static void grow_print_extras(const cJSON *x, FILE *out)
 	char cap[32];
 	int first = 1;
 
-	fmt_bytes(jnum(x, "capacity_bytes"), cap, sizeof(cap));
+	fmt_bytes(lat_json_num(x, "capacity_bytes"), cap, sizeof(cap));
 	fprintf(out, "grow: %.0f reallocations, final capacity %s, total %.1f ms\n",
-		jnum(x, "reallocations"), cap, jnum(x, "total_ns") / 1e6);
-	if (jnum(x, "reallocations") == 0)
+		lat_json_num(x, "reallocations"), cap, lat_json_num(x, "total_ns") / 1e6);
+	if (lat_json_num(x, "reallocations") == 0)
 		fputs("no push reallocated: the capacity was allocated before timing\n", out);
 	else
 		fprintf(out, "the %.0f reallocating pushes take %.1f%% of the total time (%.1f us)\n",
-			jnum(x, "reallocations"), 100 * jnum(x, "realloc_share"),
-			jnum(x, "realloc_ns") / 1e3);
+			lat_json_num(x, "reallocations"), 100 * lat_json_num(x, "realloc_share"),
+			lat_json_num(x, "realloc_ns") / 1e3);
 	cJSON_ArrayForEach(it, last) {
-		fmt_bytes(jnum(it, "capacity_bytes"), cap, sizeof(cap));
+		fmt_bytes(lat_json_num(it, "capacity_bytes"), cap, sizeof(cap));
 		fprintf(out, "%s push %.0f took %.0f ns (to %s)", first ? "last reallocations:" : ",",
-			jnum(it, "index"), jnum(it, "ns"), cap);
+			lat_json_num(it, "index"), lat_json_num(it, "ns"), cap);
 		first = 0;
 	}
 	if (!first)

@@ -58,15 +58,6 @@ struct mmap_wl {
 	const char *stop;		/* "duration" or "iters" */
 };
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
 /* Refuse a sample array larger than half of the RAM, before the core maps it. */
 static int mmap_check_size(struct mmap_wl *m)
 {
@@ -137,7 +128,7 @@ static inline int op_map(struct live *l, size_t len)
 /* Map or unmap at random, seed 004's mix: 1:1, more maps in the first ops. */
 static inline int choose_unmap(uint64_t *seed, size_t op, size_t live, size_t cap)
 {
-	uint64_t r = splitmix64(seed);
+	uint64_t r = lat_rand64(seed);
 	int unmap = r & 1;
 
 	if (unmap && op < BIAS_OPS && (r & 2))
@@ -151,7 +142,7 @@ static inline int choose_unmap(uint64_t *seed, size_t op, size_t live, size_t ca
 static inline int mmap_one(struct mmap_wl *m, struct mmap_proc *pr, struct live *live,
 			   uint64_t *seed, size_t op, struct lat_sample *s)
 {
-	uint64_t r = splitmix64(seed);
+	uint64_t r = lat_rand64(seed);
 	int ret = 0;
 
 	if (choose_unmap(seed, op, pr->live_end, m->live_cap)) {
@@ -460,34 +451,20 @@ static cJSON *mmap_extras(const struct lat_run *run)
 	return o;
 }
 
-static double jnum(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-}
-
-static const char *jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "?";
-}
-
 static void mmap_print_slow(const cJSON *x, FILE *out)
 {
 	const cJSON *s;
-	double count = jnum(x, "slow_ops_count");
+	double count = lat_json_num(x, "slow_ops_count");
 
-	fprintf(out, "operations over %.0f ms: %.0f of %.0f%s\n", jnum(x, "slow_threshold_ns") / 1e6,
-		count, jnum(x, "operations"),
+	fprintf(out, "operations over %.0f ms: %.0f of %.0f%s\n", lat_json_num(x, "slow_threshold_ns") / 1e6,
+		count, lat_json_num(x, "operations"),
 		count > cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x, "slow_ops")) ?
 		"; the slowest listed, in time order from the first operation" :
 		count ? "; in time order from the first operation" : "");
 	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(x, "slow_ops"))
 		fprintf(out, "  [%10.3f ms] <%.0f> process %.0f op %.0f: %s of %.0f pages took %.0f us\n",
-			jnum(s, "t_ms"), jnum(s, "pid"), jnum(s, "process"), jnum(s, "op"),
-			jstr(s, "kind"), jnum(s, "pages"), jnum(s, "ns") / 1e3);
+			lat_json_num(s, "t_ms"), lat_json_num(s, "pid"), lat_json_num(s, "process"), lat_json_num(s, "op"),
+			lat_json_str(s, "kind"), lat_json_num(s, "pages"), lat_json_num(s, "ns") / 1e3);
 }
 
 static void mmap_print_extras(const cJSON *x, FILE *out)
@@ -495,15 +472,15 @@ static void mmap_print_extras(const cJSON *x, FILE *out)
 	const cJSON *p;
 
 	fprintf(out, "%.0f processes, each at most %.0f operations or %.1f s (stopped by %s); samples of all processes pooled\n",
-		jnum(x, "processes"), jnum(x, "ops_per_process_max"), jnum(x, "duration_s"),
-		jstr(x, "stopped_by"));
+		lat_json_num(x, "processes"), lat_json_num(x, "ops_per_process_max"), lat_json_num(x, "duration_s"),
+		lat_json_str(x, "stopped_by"));
 	mmap_print_slow(x, out);
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(x, "per_process"))
 		fprintf(out, "process %.0f <%.0f>: %.0f ops (%.0f maps, %.0f unmaps), total %.1f ms, mean %.2f us, max %.1f us, %.0f over 1 ms, %.0f minor faults, %.0f involuntary switches\n",
-			jnum(p, "process"), jnum(p, "pid"), jnum(p, "ops"), jnum(p, "maps"),
-			jnum(p, "unmaps"), jnum(p, "total_ns") / 1e6, jnum(p, "mean_ns") / 1e3,
-			jnum(p, "max_ns") / 1e3, jnum(p, "over_1ms"), jnum(p, "minor_faults"),
-			jnum(p, "involuntary_switches"));
+			lat_json_num(p, "process"), lat_json_num(p, "pid"), lat_json_num(p, "ops"), lat_json_num(p, "maps"),
+			lat_json_num(p, "unmaps"), lat_json_num(p, "total_ns") / 1e6, lat_json_num(p, "mean_ns") / 1e3,
+			lat_json_num(p, "max_ns") / 1e3, lat_json_num(p, "over_1ms"), lat_json_num(p, "minor_faults"),
+			lat_json_num(p, "involuntary_switches"));
 }
 
 static void mmap_teardown(struct lat_run *run)

@@ -39,15 +39,6 @@ struct request {
 	uint64_t sink;
 };
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
 /* FNV-1a over the 64-bit numbers first..first+count: a dependent chain. */
 static uint64_t hash_numbers(uint64_t h, uint64_t first, uint64_t count)
 {
@@ -94,7 +85,7 @@ static int request_prepare(struct lat_run *run)
 	if (!r->slow)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->n; i++)
-		r->slow[i] = splitmix64(&seed) % REQ_ONE_IN == 0;
+		r->slow[i] = lat_rand64(&seed) % REQ_ONE_IN == 0;
 	if (run->opts->rate_hz != 0)
 		return request_setup_rate(run, r);
 	return 0;
@@ -249,23 +240,16 @@ out:
 	return o;
 }
 
-static double jnum(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-}
-
 /* seed 000's three lines for one series. */
 static void request_print_counts(const cJSON *s, const char *what, FILE *out)
 {
-	double pages = jnum(s, "pages");
+	double pages = lat_json_num(s, "pages");
 
 	fprintf(out, "%srequests over 100 us: %.0f; requests between half and twice the mean (%.1f us): %.0f\n",
-		what, jnum(s, "over_100us"), jnum(s, "mean_ns") / 1e3, jnum(s, "near_mean"));
+		what, lat_json_num(s, "over_100us"), lat_json_num(s, "mean_ns") / 1e3, lat_json_num(s, "near_mean"));
 	fprintf(out, "%spages of %d requests that contain at least one request over 100 us: %.0f of %.0f (%.1f%%)\n",
-		what, REQ_PAGE, jnum(s, "pages_with_slow"), pages,
-		pages ? 100.0 * jnum(s, "pages_with_slow") / pages : 0.0);
+		what, REQ_PAGE, lat_json_num(s, "pages_with_slow"), pages,
+		pages ? 100.0 * lat_json_num(s, "pages_with_slow") / pages : 0.0);
 }
 
 /* seed 002's side-by-side table: naive and corrected percentiles in us. */
@@ -279,7 +263,7 @@ static void request_print_table(const cJSON *x, FILE *out)
 	int n = cJSON_GetArraySize(ranks);
 
 	fprintf(out, "open loop at %.0f requests/s: %.0f of %.0f requests started after their intended time\n",
-		jnum(x, "rate_hz"), jnum(x, "started_late"), jnum(x, "requests"));
+		lat_json_num(x, "rate_hz"), lat_json_num(x, "started_late"), lat_json_num(x, "requests"));
 	for (int i = 0; i < n; i++) {
 		const cJSON *a = cJSON_GetArrayItem(nv, i), *b = cJSON_GetArrayItem(co, i);
 
@@ -299,11 +283,11 @@ static void request_print_table(const cJSON *x, FILE *out)
 static void request_print_extras(const cJSON *x, FILE *out)
 {
 	const cJSON *co = cJSON_GetObjectItemCaseSensitive(x, "corrected");
-	double n = jnum(x, "requests");
+	double n = lat_json_num(x, "requests");
 
 	fprintf(out, "%.0f requests; %.0f (%.2f%%) chosen by the generator to hash %.0f more numbers\n",
-		n, jnum(x, "slow_chosen"), n ? 100.0 * jnum(x, "slow_chosen") / n : 0.0,
-		jnum(x, "extra_numbers"));
+		n, lat_json_num(x, "slow_chosen"), n ? 100.0 * lat_json_num(x, "slow_chosen") / n : 0.0,
+		lat_json_num(x, "extra_numbers"));
 	request_print_counts(cJSON_GetObjectItemCaseSensitive(x, "naive"), "", out);
 	if (!co) {
 		fprintf(out, "closed loop: each request starts when the previous one ends (see --rate)\n");

@@ -135,4 +135,20 @@ static inline double lat_sample_ns(const struct lat_run *run,
 extern const struct workload_ops *const lat_workloads[];
 const struct workload_ops *lat_workload_find(const char *name);
 
+/* Member of a JSON object for print_extras(): 0 or "?" when absent or of
+ * another type (extras come from our own document, already checked). */
+double lat_json_num(const cJSON *o, const char *key);
+const char *lat_json_str(const cJSON *o, const char *key);
+
+/* splitmix64: the fixed-seed generator of every workload (--seed), so two
+ * runs with the same seed make the same choices. */
+static inline uint64_t lat_rand64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
 #endif /* LATCTL_WORKLOAD_H */
