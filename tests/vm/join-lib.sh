@@ -21,10 +21,11 @@ jget() { jcheck get "$1.json" "$2"; }
 
 # jcount NAME COND: slow iterations of NAME.json matching an awk condition
 # on their flattened members f["primary"], f["breakdown_ticks.fault"], ...
+# (numbers compare as numbers, everything else as strings).
 jcount() {
 	jcheck rows "$1.json" slow.iterations | awk '
 	{ delete f; for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i;
-	  sub(/^[^=]*=/, "", v); f[k] = v } }
+	  sub(/^[^=]*=/, "", v); f[k] = v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ ? v + 0 : v } }
 	'"$2"' { n++ } END { print n + 0 }'
 }
 
