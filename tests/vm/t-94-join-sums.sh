@@ -29,5 +29,5 @@ for run in $JOIN_RUNS; do
 	d=$((ev > ru ? ev - ru : ru - ev))
 	ok "$run: fault events $ev vs getrusage minor faults $ru (within $tol)" [ "$d" -le "$tol" ]
 done
-ok "the join runs above all wrote a result ($(echo $JOIN_RUNS | wc -w) of 5)" \
-	[ "$(echo $JOIN_RUNS | wc -w)" = 5 ]
+ok "the join runs above all wrote a result ($(echo "$JOIN_RUNS" | wc -w) of 5)" \
+	[ "$(echo "$JOIN_RUNS" | wc -w)" = 5 ]
