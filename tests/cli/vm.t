@@ -57,16 +57,16 @@ ok "bad input only the guest can judge (--cpu 7 of 2): exit 2, its line here" di
 # SIGINT while the guest runs: latctl stops the VM and removes its files.
 # setsid: everything latctl started shares its session, found by pgrep -s.
 interrupted_run() {
-	local sid i
+	local sid _
 	setsid "$L" run grow --vm --kernel 6.1 --iters 4000000 --json "$TMPD/int.json" \
 		>/dev/null 2>"$TMPD/int.err" &
 	sid=$!
-	for i in $(seq 100); do grep -q 'running in a QEMU VM' "$TMPD/int.err" && break; sleep 0.2; done
+	for _ in $(seq 100); do grep -q 'running in a QEMU VM' "$TMPD/int.err" && break; sleep 0.2; done
 	sleep 2
 	kill -INT "$sid"
 	wait "$sid"
 	echo "latctl exit $?"
-	for i in $(seq 50); do pgrep -s "$sid" >/dev/null || break; sleep 0.2; done
+	for _ in $(seq 50); do pgrep -s "$sid" >/dev/null || break; sleep 0.2; done
 	! pgrep -a -s "$sid" && [ ! -e "$TMPD/int.json" ] && ! ls "$TMPD"/int.json.tmp.* 2>/dev/null
 }
 ok "SIGINT while the VM runs: no QEMU, vm-run.sh or --json file left behind" interrupted_run
