@@ -5,6 +5,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(UNIT_SRCS:.c=)
 CLI_TESTS := $(sort $(wildcard tests/cli/*.t))
 CHECK_BUILD := $(UNIT_TESTS)
+include tests/fuzz/fuzz.mk
 
 # named test_* so that .gitignore covers it
 UNIT_LIB := tests/unit/test_liblatctl.a

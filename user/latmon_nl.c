@@ -15,7 +15,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/genl/ctrl.h>
 
-#include "latmon_nl.h"
+#include "latmon_nl_int.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -402,4 +402,21 @@ int latmon_nl_stats(struct latmon_nl *nl, struct latmon_nl_stats *stats)
 {
 	memset(stats, 0, sizeof(*stats));
 	return command(nl, LATMON_CMD_GET_STATS, 0, NULL, 0, parse_stats, stats);
+}
+
+/* The reply handler of cmd (GET_INFO: out is a latmon_nl_info, GET_STATS: a
+ * latmon_nl_stats) run on one message as the receive loop runs it; for the
+ * fuzzer (latmon_nl_int.h). 0, -EPROTO (unparsable) or -EINVAL (cmd). */
+int latmon_nl_parse_reply(struct nl_msg *msg, int cmd, void *out)
+{
+	struct nl_req req = { .arg = out };
+
+	if (cmd == LATMON_CMD_GET_INFO)
+		req.parse = parse_info;
+	else if (cmd == LATMON_CMD_GET_STATS)
+		req.parse = parse_stats;
+	else
+		return -EINVAL;
+	valid_cb(msg, &req);
+	return req.parse_err;
 }

@@ -389,7 +389,7 @@ static cJSON *sources_json(const struct lat_monitor *m)
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", s->name);
 		cJSON_AddStringToObject(o, "state", latmon_nl_state_name(s->state));
-		cJSON_AddBoolToObject(o, "started", s->id < __LATMON_SRC_MAX &&
+		cJSON_AddBoolToObject(o, "started", s->id > 0 && s->id < __LATMON_SRC_MAX &&
 				      (m->mask & LATMON_SRC_BIT(s->id)));
 		cJSON_AddStringToObject(o, "reason", s->reason);
 		cJSON_AddStringToObject(o, "symbol", s->symbol);
