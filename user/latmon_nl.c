@@ -271,14 +271,17 @@ static void get_str(char *dst, size_t size, struct nlattr *a)
 		nla_strlcpy(dst, a, size);
 }
 
+/* An integer attribute, 0 when absent or shorter than the integer (no
+ * policy in nla_parse: libnl would read the next attribute or past the
+ * message; found by tests/fuzz/fuzz_nl). */
 static uint32_t get_u32(struct nlattr *a)
 {
-	return a ? nla_get_u32(a) : 0;
+	return a && nla_len(a) >= (int)sizeof(uint32_t) ? nla_get_u32(a) : 0;
 }
 
 static uint64_t get_u64(struct nlattr *a)
 {
-	return a ? nla_get_u64(a) : 0;
+	return a && nla_len(a) >= (int)sizeof(uint64_t) ? nla_get_u64(a) : 0;
 }
 
 /* One LATMON_A_SOURCE nest (GET_INFO and GET_STATS share the layout). */

@@ -14,10 +14,38 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include <netlink/attr.h>
+
 #include "latmon_nl_int.h"
 #include "monitor.h"
 
 static struct lat_monitor mon;
+
+/*
+ * libnl is not instrumented, so its getters read past a short attribute
+ * unseen. These replace them for latmon_nl.o (same symbols, this binary
+ * first): an integer read from an attribute shorter than the integer is a
+ * parser bug (it reads the next attribute, or past the message).
+ */
+uint32_t nla_get_u32(const struct nlattr *nla)
+{
+	uint32_t v;
+
+	if (nla_len(nla) < (int)sizeof(v))
+		abort();
+	memcpy(&v, nla_data(nla), sizeof(v));
+	return v;
+}
+
+uint64_t nla_get_u64(const struct nlattr *nla)
+{
+	uint64_t v;
+
+	if (nla_len(nla) < (int)sizeof(v))
+		abort();
+	memcpy(&v, nla_data(nla), sizeof(v));
+	return v;
+}
 
 /* An nl_msg of one reply to cmd carrying data as its attributes. */
 static struct nl_msg *reply(int cmd, const uint8_t *data, size_t size)
