@@ -8,7 +8,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 SECS=${FUZZ_CHECK_SECONDS:-10}
 RUNS=${FUZZ_CHECK_RUNS:-1000000}
-OUT=.cache/fuzz
+OUT=$PWD/.cache/fuzz
 TARGETS="fuzz_result fuzz_events fuzz_nl fuzz_opts"
 
 echo "1..4"
@@ -22,6 +22,7 @@ if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s fuzz-build >"$OUT/build.log
 	exit 1
 fi
 n=0
+fail=0
 for t in $TARGETS; do
 	n=$((n + 1))
 	new=$(mktemp -d /tmp/latctl-fuzz.XXXXXX) || exit 1
@@ -38,7 +39,9 @@ for t in $TARGETS; do
 		continue
 	fi
 	echo "not ok $n - $t: exit $rc"
+	fail=1
 	repro=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
 	echo "# reproducer: ${repro:-none written}; log: $log"
 	grep -m1 -E 'ERROR|runtime error|SUMMARY|deadly signal' "$log" | sed 's/^/# /'
 done
+exit $fail
