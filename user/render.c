@@ -37,6 +37,19 @@ static double num(struct rd *r, const cJSON *o, const char *key)
 	return v ? v->valuedouble : 0;
 }
 
+/* A count or bound in [0, 2^64): anything else (a negative, 1e300) marks
+ * the document damaged instead of a float-to-integer overflow (fuzz_result). */
+static uint64_t count_num(struct rd *r, const cJSON *o, const char *key)
+{
+	double v = num(r, o, key);
+
+	if (v >= 0 && v < 18446744073709551616.0)
+		return (uint64_t)v;
+	if (!r->bad)
+		r->bad = key;
+	return 0;
+}
+
 static const char *str(struct rd *r, const cJSON *o, const char *key)
 {
 	const cJSON *v = get(r, o, key, cJSON_String);
@@ -195,8 +208,8 @@ static void render_hist(FILE *out, struct rd *r, const cJSON *doc, const char *u
 	fprintf(out, "\nhistogram of %s in ns: each bucket twice as wide as the one above;\n"
 		"four # = ten times more %s\n", units, units);
 	cJSON_ArrayForEach(b, list)
-		lat_hist_print_line(out, (uint64_t)num(r, b, "lo"), (uint64_t)num(r, b, "hi"),
-				    (uint64_t)num(r, b, "count"));
+		lat_hist_print_line(out, count_num(r, b, "lo"), count_num(r, b, "hi"),
+				    count_num(r, b, "count"));
 }
 
 /* "slow pushes (slower than p99.9 = 812 ns): 300, the 100000 slowest listed in the JSON result" */
