@@ -34,7 +34,7 @@ unload:
 deps:
 	scripts/deps.sh
 
-clean: user-clean tests-clean
+clean: user-clean tests-clean vm-clean
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
 
 # One prove run over every test, so `make check` ends with one summary line.
