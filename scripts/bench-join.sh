@@ -15,6 +15,6 @@ fi
 mkdir -p build
 # shellcheck disable=SC2086 # pkg-config output is a word list
 $CC -O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iuser $cflags \
-	-o build/bench_join tests/bench/bench_join.c user/join.c $libs
+	-o build/bench_join tests/bench/bench_join.c user/join.c user/json.c $libs
 echo "bench-join: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 exec build/bench_join "$@"

@@ -1052,20 +1052,6 @@ fail:
 /* Text, rendered from the JSON objects                                    */
 /* ---------------------------------------------------------------------- */
 
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
-static const char *str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "?";
-}
-
 /* "812 ns", "3.4 us", "1.25 ms", "2.00 s" */
 static const char *fmt_ns(double ns, char *buf, size_t len)
 {
@@ -1084,12 +1070,12 @@ static void print_cause_row(const cJSON *row, FILE *out)
 {
 	char med[24], max[24], own[64];
 
-	snprintf(own, sizeof(own), "%s %s / %s", str(row, "own"),
-		 fmt_ns(num(row, "own_median_ns"), med, sizeof(med)),
-		 fmt_ns(num(row, "own_max_ns"), max, sizeof(max)));
-	fprintf(out, "  %-13s %8.0f %8.0f %8.1f%%   %s\n", str(row, "label"),
-		num(row, "primary"), num(row, "present"), 100 * num(row, "share"),
-		num(row, "own_count") ? own : "-");
+	snprintf(own, sizeof(own), "%s %s / %s", lat_json_str(row, "own"),
+		 fmt_ns(lat_json_num(row, "own_median_ns"), med, sizeof(med)),
+		 fmt_ns(lat_json_num(row, "own_max_ns"), max, sizeof(max)));
+	fprintf(out, "  %-13s %8.0f %8.0f %8.1f%%   %s\n", lat_json_str(row, "label"),
+		lat_json_num(row, "primary"), lat_json_num(row, "present"), 100 * lat_json_num(row, "share"),
+		lat_json_num(row, "own_count") ? own : "-");
 }
 
 static void print_event_stats(const cJSON *causes, FILE *out)
@@ -1102,17 +1088,17 @@ static void print_event_stats(const cJSON *causes, FILE *out)
 		return;
 	}
 	fprintf(out, "Kernel events: %.0f recorded, %.0f inside slow iterations, "
-		"%.0f of other threads, %.0f malformed.\n", num(e, "given"), num(e, "used"),
-		num(e, "other_thread"), num(e, "bad"));
-	if (num(e, "lost_events") || num(e, "lost_records"))
+		"%.0f of other threads, %.0f malformed.\n", lat_json_num(e, "given"), lat_json_num(e, "used"),
+		lat_json_num(e, "other_thread"), lat_json_num(e, "bad"));
+	if (lat_json_num(e, "lost_events") || lat_json_num(e, "lost_records"))
 		fprintf(out, "LOST: %.0f events dropped (%.0f lost records); %.0f slow "
 			"iterations overlap them and are labelled incomplete.\n",
-			num(e, "lost_events"), num(e, "lost_records"),
-			num(e, "incomplete_iterations"));
-	if (num(e, "seq_gaps"))
+			lat_json_num(e, "lost_events"), lat_json_num(e, "lost_records"),
+			lat_json_num(e, "incomplete_iterations"));
+	if (lat_json_num(e, "seq_gaps"))
 		fprintf(out, "BUG: %.0f holes in latmon's record numbers (counted as lost); "
-			"please report it with the JSON file.\n", num(e, "seq_gaps"));
-	if (!num(e, "lost_events") && !num(e, "lost_records"))
+			"please report it with the JSON file.\n", lat_json_num(e, "seq_gaps"));
+	if (!lat_json_num(e, "lost_events") && !lat_json_num(e, "lost_records"))
 		fprintf(out, "No event was lost.\n");
 }
 
@@ -1121,11 +1107,11 @@ static void print_causes(const cJSON *causes, FILE *out)
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(causes, "causes"), *row;
 	char total[24], thr[24];
 
-	fprintf(out, "Causes of the %.0f slow iterations", num(causes, "slow_iterations"));
-	if (num(causes, "slow_threshold_ns") > 0)
-		fprintf(out, " (>= %s)", fmt_ns(num(causes, "slow_threshold_ns"), thr, sizeof(thr)));
+	fprintf(out, "Causes of the %.0f slow iterations", lat_json_num(causes, "slow_iterations"));
+	if (lat_json_num(causes, "slow_threshold_ns") > 0)
+		fprintf(out, " (>= %s)", fmt_ns(lat_json_num(causes, "slow_threshold_ns"), thr, sizeof(thr)));
 	fprintf(out, ", %s in total:\n",
-		fmt_ns(num(causes, "slow_total_ns"), total, sizeof(total)));
+		fmt_ns(lat_json_num(causes, "slow_total_ns"), total, sizeof(total)));
 	fprintf(out, "  %-13s %8s %8s %9s   %s\n", "cause", "primary", "present",
 		"share", "own duration: median / max");
 	cJSON_ArrayForEach(row, rows)
@@ -1153,7 +1139,7 @@ static void print_breakdown(const cJSON *it, FILE *out)
 {
 	const cJSON *bd = cJSON_GetObjectItemCaseSensitive(it, "breakdown_ticks"), *l;
 	const cJSON *v[JOIN_NR_LABELS];
-	double d = num(it, "duration_ticks");
+	double d = lat_json_num(it, "duration_ticks");
 	int n = 0, i, j;
 
 	cJSON_ArrayForEach(l, bd) {
@@ -1173,42 +1159,63 @@ static void print_breakdown(const cJSON *it, FILE *out)
 }
 
 /* Second line: fault addresses, THP, interrupts, the preempting task. */
+/* Begin one part of a detail line: the indentation first, then "; ". */
+static void detail_part(FILE *out, int *parts)
+{
+	fputs((*parts)++ ? "; " : "                        ", out);
+}
+
+/* The task that ran while the thread was switched out: "pid 53 (kworker/1:2)". */
+static void print_preempter(const cJSON *p, FILE *out)
+{
+	const char *comm = lat_json_str(p, "comm");
+
+	if (lat_json_num(p, "pid") == 0 && (!*comm || !strcmp(comm, "?")))
+		fputs("switched out (the idle task or an unnamed one ran)", out);
+	else
+		fprintf(out, "switched out for pid %.0f (%s)", lat_json_num(p, "pid"), comm);
+}
+
+/* The details line of one iteration; nothing when there is nothing to say. */
 static void print_detail(const cJSON *it, FILE *out)
 {
 	const cJSON *a, *x, *p = cJSON_GetObjectItemCaseSensitive(it, "preempted_by");
-	const char *sep = "";
+	int parts = 0;
 
-	if (!num(it, "events") && !num(it, "lost_events"))
-		return;
-	fprintf(out, "%24s", "");
-	if (num(it, "faults")) {
-		fprintf(out, "%.0f fault(s)", num(it, "faults"));
+	if (lat_json_num(it, "faults")) {
+		detail_part(out, &parts);
+		fprintf(out, "%.0f fault(s)", lat_json_num(it, "faults"));
 		a = cJSON_GetObjectItemCaseSensitive(it, "fault_addresses");
 		cJSON_ArrayForEach(x, a)
 			fprintf(out, "%s%s", x == a->child ? " at " : " ",
 				cJSON_IsString(x) ? x->valuestring : "?");
-		sep = "; ";
 	}
-	if (num(it, "faults") || num(it, "thp_clears")) {
-		fprintf(out, "%sTHP %s", sep,
+	if (lat_json_num(it, "faults") || lat_json_num(it, "thp_clears")) {
+		detail_part(out, &parts);
+		fprintf(out, "THP %s",
 			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "thp")) ? "yes" : "no");
-		sep = "; ";
 	}
 	a = cJSON_GetObjectItemCaseSensitive(it, "interrupts");
 	cJSON_ArrayForEach(x, a) {
-		fprintf(out, "%s%s%s %s x%.0f", x == a->child ? sep : ", ",
-			x == a->child ? "interrupts: " : "", str(x, "kind"),
-			str(x, "name"), num(x, "count"));
-		sep = "; ";
+		if (x == a->child)
+			detail_part(out, &parts);
+		fprintf(out, "%s%s %s x%.0f", x == a->child ? "interrupts: " : ", ",
+			lat_json_str(x, "kind"), lat_json_str(x, "name"), lat_json_num(x, "count"));
 	}
 	if (p) {
-		fprintf(out, "%sswitched out for pid %.0f (%s)", sep, num(p, "pid"),
-			str(p, "comm"));
-		sep = "; ";
+		detail_part(out, &parts);
+		print_preempter(p, out);
 	}
-	if (num(it, "lost_events"))
-		fprintf(out, "%s%.0f events lost around it", sep, num(it, "lost_events"));
-	fputc('\n', out);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "migrated"))) {
+		detail_part(out, &parts);
+		fputs("moved to another CPU", out);
+	}
+	if (lat_json_num(it, "lost_events")) {
+		detail_part(out, &parts);
+		fprintf(out, "%.0f events lost around it", lat_json_num(it, "lost_events"));
+	}
+	if (parts)
+		fputc('\n', out);
 }
 
 /* One line per iteration, and one more with its details. */
@@ -1216,11 +1223,11 @@ static void print_iter(const cJSON *it, FILE *out)
 {
 	char d[24];
 
-	fprintf(out, "  %10.0f %10s  cpu %.0f", num(it, "index"),
-		fmt_ns(num(it, "duration_ns"), d, sizeof(d)), num(it, "cpu_begin"));
-	if (num(it, "cpu_end") != num(it, "cpu_begin"))
-		fprintf(out, "->%.0f", num(it, "cpu_end"));
-	fprintf(out, "  %s%s: ", str(it, "primary"),
+	fprintf(out, "  %10.0f %10s  cpu %.0f", lat_json_num(it, "index"),
+		fmt_ns(lat_json_num(it, "duration_ns"), d, sizeof(d)), lat_json_num(it, "cpu_begin"));
+	if (lat_json_num(it, "cpu_end") != lat_json_num(it, "cpu_begin"))
+		fprintf(out, "->%.0f", lat_json_num(it, "cpu_end"));
+	fprintf(out, "  %s%s: ", lat_json_str(it, "primary"),
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "incomplete")) ?
 		" (events lost: breakdown not trusted)" : "");
 	print_breakdown(it, out);
@@ -1238,7 +1245,7 @@ static void print_slowest(const cJSON *iters, FILE *out)
 		return;
 	}
 	cJSON_ArrayForEach(it, iters)
-		v[i++] = (struct iter_key){ num(it, "duration_ticks"), it };
+		v[i++] = (struct iter_key){ lat_json_num(it, "duration_ticks"), it };
 	qsort(v, n, sizeof(*v), cmp_iter_desc);
 	fprintf(out, "The %d slowest iterations (index, time, CPU, primary cause: breakdown):\n",
 		n < 10 ? n : 10);

@@ -27,17 +27,3 @@ const struct workload_ops *lat_workload_find(const char *name)
 			return *w;
 	return NULL;
 }
-
-double lat_json_num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-}
-
-const char *lat_json_str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "?";
-}

@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
+#include "json.h"
+
 /* One timed iteration. 24 bytes; the array is pre-faulted before timing. */
 struct lat_sample {
 	uint64_t tsc_begin;	/* serialized TSC before the iteration */
@@ -135,10 +137,6 @@ static inline double lat_sample_ns(const struct lat_run *run,
 extern const struct workload_ops *const lat_workloads[];
 const struct workload_ops *lat_workload_find(const char *name);
 
-/* Member of a JSON object for print_extras(): 0 or "?" when absent or of
- * another type (extras come from our own document, already checked). */
-double lat_json_num(const cJSON *o, const char *key);
-const char *lat_json_str(const cJSON *o, const char *key);
 
 /* splitmix64: the fixed-seed generator of every workload (--seed), so two
  * runs with the same seed make the same choices. */

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # grow with THP always: the pushes that clear a huge page are the slowest,
-# labelled thp-zero, each with the clear (and its fault) inside it; in mode
+# mostly labelled thp-zero, each with the clear (and its fault) inside it; in mode
 # reserved (capacity allocated untouched: no realloc copy in the tail) most
 # of the very slowest pushes are thp-zero. Sourced by suite.sh. Needs
 # init_on_alloc=0 (see scripts/vm-test.sh).
@@ -16,8 +16,10 @@ thp_checks() {
 	n=$(jcount "$name" 'f["primary"] == "thp-zero"')
 	p=$(jget "$name" summary.p99_99_ns)
 	ok "$what: the run cleared huge pages ($clears, want at least 4)" [ "$clears" -ge 4 ]
-	ok "$what: $n pushes are primarily thp-zero (want all $clears that cleared one)" \
-		[ "$n" = "$clears" ]
+	# A clearing push may also sleep in its fault for longer than the clear
+	# (then "blocked" is its honest primary label), so not all, but most.
+	ok "$what: $n pushes are primarily thp-zero (want at least 3/4 of the $clears that cleared one)" \
+		[ $((4 * n)) -ge $((3 * clears)) -a "$n" -le "$clears" ]
 	check "$what: every push that cleared a huge page is slower than p99.99 ($p ns)" \
 		"jcount $name 'f[\"thp_clears\"] >= 1 && f[\"duration_ns\"] <= $p'" 0 '^0$'
 	check "$what: every thp-zero push holds a THP clear and its huge-page fault" \
