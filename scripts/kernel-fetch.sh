@@ -14,11 +14,11 @@
 # run prints from the cache without touching the network.
 set -euo pipefail
 
-MIRROR=${LATMON_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${LATMON_KERNEL_CACHE:-$ROOT/.cache/kernels}
 APTDIR=$CACHE/apt
+# shellcheck source=scripts/apt-private.sh
+. "$ROOT/scripts/apt-private.sh"
 
 die() { echo "kernel-fetch: $*" >&2; exit 1; }
 
@@ -34,41 +34,6 @@ suite_of() {
 	6.12) echo bookworm-backports ;;
 	*) die "unknown kernel series '$1': use 6.1 or 6.12" ;;
 	esac
-}
-
-# Write the private apt tree: sources list, empty dpkg status, state, cache.
-apt_setup() {
-	mkdir -p "$APTDIR"/{state/lists/partial,cache/archives/partial,prefs.d}
-	cat >"$APTDIR/sources.list.tmp" <<-EOF
-	deb [signed-by=$KEYRING] $MIRROR bookworm main
-	deb [signed-by=$KEYRING] $MIRROR bookworm-backports main
-	EOF
-	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
-	: >"$APTDIR/state/status"
-	[ -r "$KEYRING" ] || die "$KEYRING missing: install debian-archive-keyring"
-}
-
-# apt-get/apt-cache with every path pointing into the private tree.
-apt_private() {
-	local tool=$1
-	shift
-	"$tool" -q \
-		-o Dir::Etc::SourceList="$APTDIR/sources.list" \
-		-o Dir::Etc::SourceParts=/dev/null \
-		-o Dir::Etc::Preferences=/dev/null \
-		-o Dir::Etc::PreferencesParts="$APTDIR/prefs.d" \
-		-o Dir::State="$APTDIR/state" \
-		-o Dir::State::status="$APTDIR/state/status" \
-		-o Dir::Cache="$APTDIR/cache" \
-		-o Debug::NoLocking=1 \
-		-o APT::Sandbox::User=root \
-		"$@"
-}
-
-# Refresh the private package lists at most once per run.
-apt_update() {
-	apt_private apt-get update >"$APTDIR/update.log" 2>&1 ||
-		{ cat "$APTDIR/update.log" >&2; die "apt-get update failed (is $MIRROR reachable?)"; }
 }
 
 # Print the Depends of package $2 (candidate from suite $1) matching regex $3.

@@ -63,3 +63,4 @@ vm-shell: vm-initramfs
 
 vm-clean:
 	rm -rf build/vm $(VM_BIN)
+include scripts/debug.mk
