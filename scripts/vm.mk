@@ -63,4 +63,5 @@ vm-shell: vm-initramfs
 
 vm-clean:
 	rm -rf build/vm $(VM_BIN)
+include scripts/stress.mk
 include scripts/debug.mk

@@ -12,7 +12,7 @@ cd "$TMPD" || exit 1
 
 echo "# kernel $(uname -r), $(nproc) CPUs"
 dmesg -c >/dev/null
-for group in /tests/t-*.sh; do
+for group in /tests/${1:-t}-*.sh; do	# suite.sh s: the stress groups
 	echo "# ${group##*/}"
 	. "$group"
 done
