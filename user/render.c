@@ -312,7 +312,7 @@ static void render_causes(FILE *out, struct rd *r, const cJSON *doc)
 }
 
 /* Every section into a memory buffer; printed only if nothing was missing. */
-int lat_result_render(const cJSON *doc, FILE *out, const char *origin)
+static int render_doc(const cJSON *doc, FILE *out, const char *origin)
 {
 	struct rd r = { NULL };
 	char units[48], *buf = NULL;
@@ -344,4 +344,24 @@ int lat_result_render(const cJSON *doc, FILE *out, const char *origin)
 	fwrite(buf, 1, len, out);
 	free(buf);
 	return 0;
+}
+
+/*
+ * Render the document as a result file holds it. cJSON writes a number with
+ * 15 significant digits whenever that reads back within DBL_EPSILON, so a
+ * saved value can differ from the one in memory in its last bit (max/p50 =
+ * 1799.5 is saved as 1799.4999999999998 and rounds the other way). Printing
+ * and parsing once here makes a run print exactly what `latctl report` will.
+ */
+int lat_result_render(const cJSON *doc, FILE *out, const char *origin)
+{
+	char *text = cJSON_PrintUnformatted(doc);
+	cJSON *saved = text ? cJSON_Parse(text) : NULL;
+	int ret = saved ? render_doc(saved, out, origin) : -ENOMEM;
+
+	if (!saved)
+		fprintf(stderr, "latctl: %s: out of memory while rendering the report\n", origin);
+	cJSON_Delete(saved);
+	free(text);
+	return ret;
 }
