@@ -9,13 +9,16 @@
 #include <linux/fs.h>
 #include <linux/poll.h>
 #include <linux/capability.h>
+#include <linux/nsproxy.h>
+#include <net/net_namespace.h>
 #include "latmon.h"
 
 static atomic_t reader_open = ATOMIC_INIT(0);
 
 static int latmon_open(struct inode *inode, struct file *file)
 {
-	if (!capable(CAP_SYS_ADMIN))
+	/* as the genl family: CAP_SYS_ADMIN, and only from the initial netns */
+	if (!capable(CAP_SYS_ADMIN) || !net_eq(current->nsproxy->net_ns, &init_net))
 		return -EPERM;
 	if (atomic_cmpxchg(&reader_open, 0, 1))
 		return -EBUSY;
