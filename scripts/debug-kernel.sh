@@ -15,10 +15,12 @@
 # and this script's build functions; reused while they are unchanged. The tree is a KDIR for
 # out-of-tree modules (vmlinux and Module.symvers are built).
 #
-# --check builds latmon.ko against it (build/vm/debug/), boots it (TCG,
-# slow: LATMON_DEBUG_TIMEOUT, default 3600 s), runs tests/vm/suite.sh, then
-# rmmod and a kmemleak scan. Any BUG:, WARNING:, KASAN, UBSAN, lockdep or
-# kmemleak report in the guest's kernel log fails the run.
+# --check first boots a control module (tests/vm/debug-ctl) whose bugs must
+# all be reported, then builds latmon.ko against the kernel (build/vm/debug/),
+# boots it (TCG; LATMON_DEBUG_TIMEOUT, default 3600 s), runs tests/vm/suite.sh,
+# then rmmod and a kmemleak scan. Any BUG:, WARNING:, KASAN, UBSAN, lockdep or
+# kmemleak report in the guest's kernel log fails the run (logs:
+# build/vm/debug/run.log, run-console.log).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -152,19 +154,53 @@ is_cached() {
 }
 
 # The guest command, one line (vm-run.sh quotes it for the guest's sh):
-# clear boot-time kmemleak reports, run suite group $1, unload, scan twice,
+# clear boot-time kmemleak reports, run $1, unload latmon, scan twice,
 # print the kmemleak report and the kernel log between markers.
 # shellcheck disable=SC2016
 guest_cmd() {
 	local kl=/sys/kernel/debug/kmemleak
-	printf '%s; ' "echo scan >$kl" "echo clear >$kl" "/tests/suite.sh $1" 'rc=$?' \
+	printf '%s; ' "echo scan >$kl" "echo clear >$kl" "$1" 'rc=$?' \
 		"grep -q '^latmon ' /proc/modules && rmmod latmon" \
 		"sleep 6" "echo scan >$kl" "sleep 1" "echo scan >$kl" \
 		"echo @@KMEMLEAK" "[ -r $kl ] || echo @@NO-KMEMLEAK" "cat $kl" "echo @@DMESG" "dmesg" "echo @@END"
 	echo 'exit $rc'
 }
 
-# Build latmon.ko + initramfs for the debug kernel, boot, run, judge.
+# Boot the debug kernel with initramfs $1 running guest command $2; output
+# in $3.log and $3-console.log. Print the kernel reports found; exit status
+# that of the guest, 1 if it did not reach the kmemleak scan.
+boot_judge() {
+	local initrd=$1 cmd=$2 out=$3 rc=0
+	"$ROOT/scripts/vm-run.sh" --kernel debug --vmlinuz "$VMLINUZ" --initramfs "$initrd" \
+		--timeout "${LATMON_DEBUG_TIMEOUT:-3600}" --append "init_on_alloc=0 loglevel=5" \
+		--console "$out-console.log" -- sh -c "$(guest_cmd "$cmd")" >"$out.log" || rc=$?
+	sed -n '/^@@KMEMLEAK/,/^@@END/p' "$out.log" | cat - "$out-console.log" |
+		grep -E "$SPLAT" | sed 's/^\[ *[0-9.]*\] //' | sort -u || true
+	grep -q '^@@END' "$out.log" || { say "the guest did not reach the kmemleak scan ($out.log)"; rc=1; }
+	grep -q '^@@NO-KMEMLEAK' "$out.log" && { say "no /sys/kernel/debug/kmemleak in the guest"; rc=1; }
+	return "$rc"
+}
+
+# Self-test: tests/vm/debug-ctl/ctl.ko must raise each kind of report.
+self_test() {
+	local out=$1 found kind bad=""
+	mkdir -p "$out/ctl"
+	cp "$ROOT"/tests/vm/debug-ctl/{ctl.c,Kbuild} "$out/ctl/"
+	make -s -C "$KDIR" M="$out/ctl" modules >"$out/ctl/build.log" 2>&1 ||
+		die "the control module does not build: $out/ctl/build.log"
+	"$ROOT/scripts/vm-initramfs.sh" --kernel debug --module "$out/ctl/ctl.ko" \
+		--out "$out/ctl/initramfs.cpio.gz" >/dev/null
+	found=$(boot_judge "$out/ctl/initramfs.cpio.gz" \
+		"insmod /lib/modules/latmon.ko && rmmod ctl" "$out/selftest") || true
+	for kind in 'BUG: KASAN: slab-out-of-bounds' 'sleeping function called from invalid context' \
+		'UBSAN: array-index-out-of-bounds' 'unreferenced object'; do
+		grep -qF "$kind" <<<"$found" || bad="$bad '$kind'"
+	done
+	[ -z "$bad" ] || die "self-test: the control module's$bad not reported (see $out/selftest*.log)"
+	say "self-test: KASAN, atomic sleep, UBSAN and kmemleak reports all caught"
+}
+
+# Build latmon.ko + initramfs for the debug kernel, self-test, run, judge.
 run_check() {
 	local group=${1:-t} dir out rc=0 splats
 	case $group in t|s) ;; *) usage ;; esac
@@ -174,20 +210,16 @@ run_check() {
 	out=$ROOT/build/vm/debug
 	mkdir -p "$out"
 	make -s -C "$ROOT" vm-progs user >"$out/prep.log" 2>&1 || die "make vm-progs user failed: $out/prep.log"
+	self_test "$out"
 	LATMON_VM_KDIR=$KDIR "$ROOT/scripts/vm-module.sh" debug >/dev/null
 	"$ROOT/scripts/vm-initramfs.sh" --kernel debug >/dev/null
-	"$ROOT/scripts/vm-run.sh" --kernel debug --vmlinuz "$VMLINUZ" \
-		--timeout "${LATMON_DEBUG_TIMEOUT:-3600}" --append "init_on_alloc=0 loglevel=5" \
-		--console "$out/console.log" -- sh -c "$(guest_cmd "$group")" | tee "$out/run.log" || rc=$?
-	splats=$(sed -n '/^@@KMEMLEAK/,/^@@END/p' "$out/run.log" | cat - "$out/console.log" |
-		grep -E "$SPLAT" | sort -u || true)
+	splats=$(boot_judge "$out/initramfs.cpio.gz" "/tests/suite.sh $group" "$out/run") || rc=$?
+	sed -n '1,/^@@KMEMLEAK/p' "$out/run.log" | grep -v '^@@'
 	if [ -n "$splats" ]; then
 		echo "$splats" >&2
-		say "kernel reports on the debug kernel (see $out/run.log, $out/console.log)"
+		say "kernel reports on the debug kernel (see $out/run.log, $out/run-console.log)"
 		rc=1
 	fi
-	grep -q '^@@END' "$out/run.log" || { say "the guest did not reach the kmemleak scan"; rc=1; }
-	grep -q '^@@NO-KMEMLEAK' "$out/run.log" && { say "no /sys/kernel/debug/kmemleak in the guest: kmemleak did not run"; rc=1; }
 	# shellcheck disable=SC2153
 	[ "$rc" = 0 ] && say "suite passed on $KREL, no BUG/WARNING/KASAN/UBSAN/lockdep/kmemleak report"
 	return "$rc"

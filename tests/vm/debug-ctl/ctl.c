@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Positive control of scripts/debug-kernel.sh --check: a module whose init
+ * commits one bug of each kind the debug kernel must report (KASAN
+ * out-of-bounds read, sleep under a spinlock, UBSAN array index, a leak
+ * kmemleak finds after rmmod). Never loaded outside that self-test.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+static DEFINE_SPINLOCK(ctl_lock);
+static int ctl_arr[4];
+static volatile int ctl_idx = 5;
+static void *ctl_leak;
+
+static int __init ctl_init(void)
+{
+	char *p = kmalloc(32, GFP_KERNEL);
+	volatile char c;
+
+	ctl_leak = kmalloc(100, GFP_KERNEL);
+	ctl_leak = NULL;
+	if (p) {
+		c = p[40];
+		(void)c;
+		kfree(p);
+	}
+	spin_lock(&ctl_lock);
+	might_sleep();
+	spin_unlock(&ctl_lock);
+	pr_info("latmon-debug-ctl: %d\n", ctl_arr[ctl_idx]);
+	return 0;
+}
+
+static void __exit ctl_exit(void)
+{
+}
+
+module_init(ctl_init);
+module_exit(ctl_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("positive control for the latmon debug-kernel run");
