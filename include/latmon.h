@@ -12,7 +12,8 @@
 
 #define LATMON_UAPI_VERSION	1
 /*
- * /dev/latmon (mode 0600, CAP_SYS_ADMIN, one open at a time, else EBUSY):
+ * /dev/latmon (mode 0600, CAP_SYS_ADMIN, opened from the initial network
+ * namespace only, one open at a time, else EBUSY):
  * read() returns whole records from every CPU's ring (EINVAL if the buffer
  * holds less than one). With no record to return it blocks (the reader is
  * woken every 10 ms while recording and by STOP), or fails with EAGAIN under
@@ -185,7 +186,9 @@ enum latmon_source_state {
 /* ---------------------------------------------------------------------- */
 
 /*
- * Every command needs CAP_SYS_ADMIN (GENL_ADMIN_PERM).
+ * Every command needs CAP_NET_ADMIN (GENL_ADMIN_PERM) and CAP_SYS_ADMIN, in
+ * the initial namespaces; the family is not visible from another network
+ * namespace.
  *
  * LATMON_CMD_GET_INFO: request has no attribute; reply:
  *   LATMON_A_MODULE_VERSION: NLA_NUL_STRING
