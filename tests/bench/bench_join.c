@@ -28,10 +28,7 @@ static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t rnd(uint64_t n)
 {
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state % n;
+	return lat_rand64(&rnd_state) % n;
 }
 
 static double now_s(void)

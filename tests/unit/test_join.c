@@ -466,10 +466,7 @@ static uint64_t rnd_state = 88172645463325252ULL;
 
 static uint64_t rnd(uint64_t n)
 {
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state % n;
+	return lat_rand64(&rnd_state) % n;
 }
 
 /* Label of one tick, by looking at every event (the nested loop). */
