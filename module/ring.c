@@ -43,11 +43,8 @@ struct latmon_ring {
 static struct latmon_ring __percpu *rings;
 static unsigned int read_start_cpu;
 
-static_assert(sizeof(struct latmon_event) == 72);
-static_assert(sizeof(struct latmon_fault) == 24);
-static_assert(sizeof(struct latmon_sched) == 32);
-static_assert(sizeof(struct latmon_irq) == 24);
-static_assert(sizeof(((struct latmon_event *)0)->u) == 32);
+/* Records copied to user space have no padding hole (issue 5 §5). */
+#include "../include/latmon_layout.h"
 
 int latmon_rings_init(void)
 {
