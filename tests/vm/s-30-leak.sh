@@ -3,7 +3,8 @@
 # No leaks to user space (issue 5 §5): records read into 0xAA-filled
 # buffers have every reserved, padding and unused-union byte zero, no u64
 # but the TSCs holds a kernel address, read() writes nothing past what it
-# returns; the GET_INFO and GET_STATS replies have zero padding.
+# returns; the GET_INFO and GET_STATS replies have zero padding. A flipped
+# reserved byte in saved records shows the record checks can fail.
 # Sourced by suite.sh s.
 
 load
@@ -27,6 +28,17 @@ set_thp always
 LEAK_START_OPTS="" leak_session "huge pages" 'fault=[1-9].* thp=[1-9]' /usr/bin/touch --huge 4
 LEAK_START_OPTS="" leak_session "CPU hopper" \
 	'sched=[1-9].* irq=[1-9].* migrate=[1-9]' stress bounce 3
+# Negative control: the same checks on saved records, which a test can
+# alter; one reserved byte set must be reported, else the checks above
+# could pass whatever the module wrote.
+lmtool record --mask fault --events leak.bin -- touch --pages 50 >leak.out 2>&1
+check "control: the saved records pass the leak check" "stress leak --events leak.bin" 0 \
+	'^records=[1-9][0-9]* .*failures=0$'
+cp leak.bin leak-bad.bin
+printf '\132' | dd of=leak-bad.bin bs=1 seek=6 conv=notrunc 2>/dev/null	# 1st reserved
+check "control: 0x5a in the first record's reserved field is one failure" \
+	"stress leak --events leak-bad.bin" 1 '^records=[1-9][0-9]* .*failures=1$'
+echo "# control: $(printf '%s' "$OUT" | head -n1)"
 check "idle: GET_INFO and GET_STATS replies have zero padding" "stress nlpad" 0 'failures=0$'
 bg sleep 600
 lmtool start --tgid "$!"

@@ -7,8 +7,9 @@
  *   stress as UID [CAP] -- CMD   run CMD as UID with only capability CAP
  *                                (uid 0: securebits NOROOT, so root gets
  *                                no capability but CAP either)
- *   stress leak                  read /dev/latmon into 0xAA-filled buffers,
- *                                check reserved bytes and kernel addresses
+ *   stress leak [--events FILE]  read /dev/latmon into 0xAA-filled buffers
+ *                                (or the records saved in FILE), check
+ *                                reserved bytes and kernel addresses
  *   stress nlpad                 GET_INFO and GET_STATS replies: padding zero
  *   stress trailing TGID         START with 3 bytes after the last attribute
  */
@@ -226,18 +227,25 @@ static void check_kaddr(const struct latmon_event *e)
 	}
 }
 
+struct leak_counts {
+	long n, types[__LATMON_EV_MAX];	/* types[0]: unknown types */
+};
+
+/* Check one record and count it. */
+static void leak_record(const struct latmon_event *e, struct leak_counts *c)
+{
+	check_reserved(e);
+	check_kaddr(e);
+	c->types[e->type < __LATMON_EV_MAX ? e->type : 0]++, c->n++;
+}
+
 /* One read of 1.5 records' worth, then whole batches: check every record. */
-static int cmd_leak(int argc, char **argv)
+static void leak_device(int fd, struct leak_counts *c)
 {
 	static unsigned char buf[NREC * sizeof(struct latmon_event) + 36];
-	long n = 0, types[__LATMON_EV_MAX] = { 0 };
 	size_t want = sizeof(struct latmon_event) * 3 / 2, i;
 	ssize_t got;
-	int fd = open(LATMON_DEVICE, O_RDONLY | O_NONBLOCK);
 
-	(void)argc, (void)argv;
-	if (fd < 0)
-		return perror("stress leak: open"), 1;
 	for (;; want = sizeof(buf) - 36) {
 		memset(buf, 0xAA, sizeof(buf));
 		got = read(fd, buf, want);
@@ -250,19 +258,56 @@ static int cmd_leak(int argc, char **argv)
 				fail("read(%zu) = %zd wrote byte %zu", want, got, i);
 				break;
 			}
-		for (i = 0; i + sizeof(struct latmon_event) <= (size_t)got; i += sizeof(struct latmon_event)) {
-			const struct latmon_event *e = (const void *)(buf + i);
-
-			check_reserved(e);
-			check_kaddr(e);
-			types[e->type < __LATMON_EV_MAX ? e->type : 0]++, n++;
-		}
+		for (i = 0; i + sizeof(struct latmon_event) <= (size_t)got; i += sizeof(struct latmon_event))
+			leak_record((const void *)(buf + i), c);
 	}
 	if (got < 0 && errno != EAGAIN)
 		fail("read: %s", strerror(errno));
+}
+
+/*
+ * Records saved by lmtool record: the same checks on bytes a test can
+ * alter, so that s-30-leak.sh can show the checker does fail.
+ */
+static void leak_file(FILE *f, const char *path, struct leak_counts *c)
+{
+	struct latmon_event e;
+	size_t got;
+
+	while ((got = fread(&e, 1, sizeof(e), f)) == sizeof(e))
+		leak_record(&e, c);
+	if (ferror(f))
+		fail("%s: read error", path);
+	else if (got)
+		fail("%s ends with a partial record of %zu bytes", path, got);
+}
+
+/* stress leak [--events FILE]: /dev/latmon, or the records saved in FILE. */
+static int cmd_leak(int argc, char **argv)
+{
+	struct leak_counts c = { 0 };
+	const char *path = argc == 3 && !strcmp(argv[1], "--events") ? argv[2] : NULL;
+	int fd;
+	FILE *f;
+
+	if (argc != 1 && !path)
+		return fprintf(stderr, "usage: stress leak [--events FILE]\n"), 2;
+	if (path) {
+		f = fopen(path, "rb");
+		if (!f)
+			return fprintf(stderr, "stress leak: %s: %s\n", path, strerror(errno)), 1;
+		leak_file(f, path, &c);
+		fclose(f);
+	} else {
+		fd = open(LATMON_DEVICE, O_RDONLY | O_NONBLOCK);
+		if (fd < 0)
+			return perror("stress leak: open"), 1;
+		leak_device(fd, &c);
+		close(fd);
+	}
 	printf("records=%ld fault=%ld thp=%ld sched=%ld irq=%ld migrate=%ld lost=%ld failures=%d\n",
-	       n, types[1], types[2], types[3], types[4], types[5], types[6], failures);
-	return failures || !n;
+	       c.n, c.types[1], c.types[2], c.types[3], c.types[4], c.types[5], c.types[6], failures);
+	return failures || !c.n;
 }
 
 /* The netlink socket of the latmon family, with extended acks on. */
