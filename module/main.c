@@ -33,6 +33,32 @@ struct pid_namespace *latmon_pid_ns;
 static struct pid *target_pid;
 static u32 attached_mask;
 
+/*
+ * Test hook of the VM suite (tests/vm/t-15-initfail.sh): make init step N
+ * fail as if it ran out of memory, to prove that every failure unwinds.
+ * Steps 1-4 resolve the sources, 5 rings, 6 threads, 7 /dev/latmon, 8 the
+ * genl family, 9 fails after all of them. 0 (default): off.
+ */
+static unsigned int fail_init_step;
+module_param(fail_init_step, uint, 0);
+MODULE_PARM_DESC(fail_init_step, "test only: init step that fails with -ENOMEM (1-9, 0 = none)");
+#define LATMON_INIT_STEPS	9
+
+static int init_step(unsigned int step, const char *what, int (*fn)(void))
+{
+	int ret;
+
+	if (step == fail_init_step) {
+		pr_info("latmon: init step %u (%s) fails: fail_init_step=%u\n",
+			step, what, step);
+		return -ENOMEM;
+	}
+	ret = fn ? fn() : 0;
+	if (ret)
+		pr_err("latmon: init step %u (%s) failed: %d\n", step, what, ret);
+	return ret;
+}
+
 #define WAKE_PERIOD	msecs_to_jiffies(10)
 static void wake_reader(struct work_struct *work);
 static DECLARE_DELAYED_WORK(wake_work, wake_reader);
@@ -280,7 +306,9 @@ static int sources_resolve(void)
 	for (i = 0; i < latmon_nr_sources; i++) {
 		const struct latmon_source_ops *src = latmon_sources[i];
 
-		ret = src->resolve(src->status);
+		ret = init_step(i + 1, src->name, NULL);
+		if (!ret)
+			ret = src->resolve(src->status);
 		if (ret) {
 			sources_release(i);
 			return ret;
@@ -296,24 +324,30 @@ static int __init latmon_init(void)
 {
 	int ret;
 
+	BUILD_BUG_ON(ARRAY_SIZE(latmon_sources) != 4);
 	ret = sources_resolve();
 	if (ret)
 		return ret;
-	ret = latmon_rings_init();
+	ret = init_step(5, "rings", latmon_rings_init);
 	if (ret)
 		goto err_sources;
-	ret = latmon_threads_init();
+	ret = init_step(6, "threads", latmon_threads_init);
 	if (ret)
 		goto err_rings;
-	ret = latmon_chardev_init();
+	ret = init_step(7, "chardev", latmon_chardev_init);
 	if (ret)
 		goto err_threads;
-	ret = latmon_genl_init();
+	ret = init_step(8, "genl", latmon_genl_init);
 	if (ret)
 		goto err_chardev;
+	ret = init_step(LATMON_INIT_STEPS, "done", NULL);
+	if (ret)
+		goto err_genl;
 	pr_info("latmon %s loaded, tsc_khz %u\n", LATMON_MODULE_VERSION, tsc_khz);
 	return 0;
 
+err_genl:
+	latmon_genl_exit();
 err_chardev:
 	latmon_chardev_exit();
 err_threads:

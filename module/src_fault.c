@@ -11,6 +11,7 @@
  * disabled ftrace-based probe costs nothing on the fault path.
  */
 #include <linux/kprobes.h>
+#include <linux/moduleparam.h>
 #include <linux/mm.h>
 #include <linux/cpumask.h>
 #include <asm/msr.h>
@@ -87,6 +88,15 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 static bool fault_registered;
 
+/*
+ * Faults that may be in flight at once, system-wide; one more is a probe
+ * miss (counted, reported as LATMON_SRC_A_MISSES). The VM suite sets 1 to
+ * provoke misses (tests/vm/t-56-misses.sh).
+ */
+static unsigned int fault_maxactive;
+module_param(fault_maxactive, uint, 0444);
+MODULE_PARM_DESC(fault_maxactive, "kretprobe instances for handle_mm_fault (default 64 + 4 per CPU)");
+
 static int fault_attach(void)
 {
 	fault_rp.nmissed = 0;
@@ -110,7 +120,8 @@ static int fault_resolve(struct latmon_source_status *st)
 	fault_rp.handler = fault_return;
 	fault_rp.data_size = sizeof(struct fault_data);
 	/* a fault can sleep: many can be in flight per CPU */
-	fault_rp.maxactive = 64 + 4 * num_possible_cpus();
+	fault_rp.maxactive = fault_maxactive ? fault_maxactive :
+			     64 + 4 * num_possible_cpus();
 	st->symbol = FAULT_SYMBOL;
 	ret = register_kretprobe(&fault_rp);
 	if (ret) {

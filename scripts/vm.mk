@@ -37,7 +37,7 @@ $(VM_BIN)/lmtool: tests/vm/lmtool.c user/latmon_nl.c user/latmon_nl.h include/la
 
 $(VM_BIN)/touch: tests/vm/touch.c tests/vm/sync.h user/tsc.c user/stats.c
 	@mkdir -p $(VM_BIN)
-	$(CC) $(VM_CFLAGS) -o $@ tests/vm/touch.c user/tsc.c user/stats.c -lm
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/touch.c user/tsc.c user/stats.c -lm -pthread
 
 $(VM_BIN)/spin: tests/vm/spin.c tests/vm/sync.h
 	@mkdir -p $(VM_BIN)

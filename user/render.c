@@ -250,6 +250,7 @@ static void render_misses(FILE *out, struct rd *r, const cJSON *lm)
 {
 	const cJSON *src, *list = get(r, lm, "sources", cJSON_Array);
 	const char *sep = "";
+	double total = 0;
 
 	fputs("probe misses (system-wide):", out);
 	cJSON_ArrayForEach(src, list) {
@@ -257,7 +258,10 @@ static void render_misses(FILE *out, struct rd *r, const cJSON *lm)
 
 		fprintf(out, m < 0 ? "%s %s n/a" : "%s %s %.0f", sep, str(r, src, "name"), m);
 		sep = ",";
+		total += m > 0 ? m : 0;
 	}
+	if (total > 0)
+		fputs(" (LOST before reaching latmon, maybe this process's: counts and labels may be short)", out);
 	fputc('\n', out);
 }
 

@@ -5,11 +5,22 @@
  * tests compare the module's fault records with. With --timing each touch is
  * timed with the TSC and the p50 per fault printed (the probe-cost benchmark).
  *
- *   touch --pages N [--repeat R] [--timing]
+ *   touch --pages N [--repeat R] [--timing] [--hop] [--threads T]
  *   touch --huge M
+ *
+ * --hop moves the process to the next CPU every HOP_PAGES touches, so that
+ * its faults land in every CPU's ring (the accounting test t-55).
+ * --threads T splits the pages over T threads, thread i on CPU i mod ncpu,
+ * so that faults of the target overlap (the probe-miss test t-56).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <errno.h>
+#include <sched.h>
+#include <unistd.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +34,15 @@
 
 #define PAGE		4096UL
 #define HUGE_SIZE	(2UL << 20)
+#define HOP_PAGES	64
 
 struct touch_opts {
 	unsigned long pages;	/* 4 KiB pages, or */
 	unsigned long huge;	/* 2 MiB regions */
 	unsigned long repeat;
 	int timing;
+	int hop;
+	unsigned long threads;
 };
 
 struct touch_result {
@@ -45,6 +59,8 @@ static void usage(FILE *f)
 		   "  --pages N    touch N fresh 4 KiB pages (THP disabled on them)\n"
 		   "  --repeat R   do it R times on fresh mappings (default 1)\n"
 		   "  --timing     time each touch, print the p50 per fault\n"
+		   "  --hop        change CPU every 64 touches\n"
+		   "  --threads T  split the pages over T threads on all CPUs\n"
 		   "example: touch --pages 1000\n");
 }
 
@@ -52,27 +68,33 @@ static int parse_opts(int argc, char **argv, struct touch_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "hop", no_argument, NULL, 'o' },
 		{ "huge", required_argument, NULL, 'H' },
 		{ "pages", required_argument, NULL, 'p' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "timing", no_argument, NULL, 't' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
-	*o = (struct touch_opts){ .repeat = 1 };
+	*o = (struct touch_opts){ .repeat = 1, .threads = 1 };
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'H': o->huge = strtoul(optarg, NULL, 0); break;
 		case 'p': o->pages = strtoul(optarg, NULL, 0); break;
 		case 'r': o->repeat = strtoul(optarg, NULL, 0); break;
 		case 't': o->timing = 1; break;
+		case 'o': o->hop = 1; break;
+		case 'T': o->threads = strtoul(optarg, NULL, 0); break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
 	}
-	if (!o->pages == !o->huge || !o->repeat || optind != argc) {
-		fprintf(stderr, "touch: give exactly one of --pages N or --huge M (N, M > 0)\n");
+	if (!o->pages == !o->huge || !o->repeat || !o->threads || optind != argc ||
+	    (o->threads > 1 && (o->timing || o->huge || o->pages % o->threads))) {
+		fprintf(stderr, "touch: give exactly one of --pages N or --huge M (N, M > 0); --threads T "
+				"needs --pages a multiple of T, no --timing\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -92,6 +114,19 @@ static char *map_aligned(size_t len, size_t align, int thp)
 	return (char *)a;
 }
 
+/* Move to the CPU after the current one (no page is touched). */
+static void hop_cpu(void)
+{
+	static long ncpu;
+	cpu_set_t set;
+
+	if (!ncpu)
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	CPU_ZERO(&set);
+	CPU_SET((sched_getcpu() + 1) % ncpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
 /* One round: touch every step-th byte of a fresh mapping. */
 static int touch_round(const struct touch_opts *o, struct touch_result *r)
 {
@@ -104,6 +139,8 @@ static int touch_round(const struct touch_opts *o, struct touch_result *r)
 	if (!p)
 		return -errno;
 	for (i = 0; i < n; i++) {
+		if (o->hop && i % HOP_PAGES == HOP_PAGES - 1)
+			hop_cpu();
 		t0 = lat_tsc(&cpu);
 		p[i * step] = 1;
 		t1 = lat_tsc(&cpu);
@@ -115,17 +152,75 @@ static int touch_round(const struct touch_opts *o, struct touch_result *r)
 	return 0;
 }
 
+/* Every round of one thread. */
+static int touch_rounds(const struct touch_opts *o, struct touch_result *r)
+{
+	unsigned long i;
+	int ret = 0;
+
+	for (i = 0; i < o->repeat && !ret; i++)
+		ret = touch_round(o, r);
+	return ret;
+}
+
+struct worker {
+	pthread_t thread;
+	struct touch_opts opts;	/* its share of the pages */
+	struct touch_result res;
+	int cpu, ret;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	w->ret = touch_rounds(&w->opts, &w->res);
+	return NULL;
+}
+
+/* --threads T: T workers, each on its own CPU (mod ncpu) and its share. */
+static int touch_threads(const struct touch_opts *o, struct touch_result *r)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct worker *w = calloc(o->threads, sizeof(*w));
+	unsigned long i, started = 0;
+	int ret = 0;
+
+	if (!w)
+		return -ENOMEM;
+	for (i = 0; i < o->threads; i++) {
+		w[i].opts = *o;
+		w[i].opts.pages = o->pages / o->threads;
+		w[i].cpu = (int)(i % ncpu);
+		if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]))
+			break;
+		started++;
+	}
+	for (i = 0; i < started; i++) {
+		pthread_join(w[i].thread, NULL);
+		ret = ret ? ret : w[i].ret;
+	}
+	if (started) {
+		r->start = w[started - 1].res.start;
+		r->end = w[started - 1].res.end;
+	}
+	free(w);
+	return started == o->threads ? ret : -EAGAIN;
+}
+
 /* All rounds between the two sync points, getrusage around them. */
 static int touch_all(const struct touch_opts *o, struct touch_result *r)
 {
 	struct rusage before, after;
-	unsigned long i;
-	int ret = 0;
+	int ret;
 
 	if (getrusage(RUSAGE_SELF, &before) < 0 || lm_sync() < 0)
 		return -errno;
-	for (i = 0; i < o->repeat && !ret; i++)
-		ret = touch_round(o, r);
+	ret = o->threads > 1 ? touch_threads(o, r) : touch_rounds(o, r);
 	if (getrusage(RUSAGE_SELF, &after) < 0 || lm_sync() < 0)
 		return -errno;
 	r->minflt = after.ru_minflt - before.ru_minflt;
