@@ -193,11 +193,12 @@ self_test() {
 	found=$(boot_judge "$out/ctl/initramfs.cpio.gz" \
 		"insmod /lib/modules/latmon.ko && rmmod ctl" "$out/selftest") || true
 	for kind in 'BUG: KASAN: slab-out-of-bounds' 'sleeping function called from invalid context' \
-		'UBSAN: array-index-out-of-bounds' 'unreferenced object'; do
+		'UBSAN: array-index-out-of-bounds' 'unreferenced object' \
+		'possible circular locking dependency detected'; do
 		grep -qF "$kind" <<<"$found" || bad="$bad '$kind'"
 	done
 	[ -z "$bad" ] || die "self-test: the control module's$bad not reported (see $out/selftest*.log)"
-	say "self-test: KASAN, atomic sleep, UBSAN and kmemleak reports all caught"
+	say "self-test: KASAN, atomic sleep, UBSAN, kmemleak and lockdep reports all caught"
 }
 
 # Build latmon.ko + initramfs for the debug kernel, self-test, run, judge.
