@@ -54,4 +54,13 @@ check_err "--events below the minimum" "$L run grow --events 10" 2 \
 	"^latctl: --events '10' is out of range; give a whole number from 16 to"
 check_err "--events not a number" "$L run grow --events many" 2 "^latctl: --events 'many' is not valid"
 check "--events is in --help" "$L run --help" 0 '--events N +latmon records latctl keeps'
+
+# A saved VM result whose fault probe missed 7 events: the misses line says
+# they are lost; with none missed it does not.
+V=$(dirname "$0")/../fuzz/corpus/fuzz_result/valid-vm-latmon.json
+sed 's/"name":"fault",\([^}]*\)"misses":0/"name":"fault",\1"misses":7/' "$V" >"$TMPD/miss.json"
+check "report: probe misses are shown as lost" "$L report $TMPD/miss.json" 0 \
+	'^probe misses \(system-wide\): fault 7, thp-clear 0, sched 0, irq 0 \(LOST before reaching latmon'
+check "report: no loss note when nothing was missed" "$L report $V | grep '^probe misses'" 0 \
+	'^probe misses \(system-wide\): fault 0, thp-clear 0, sched 0, irq 0$'
 done_testing
