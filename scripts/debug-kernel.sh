@@ -3,8 +3,9 @@
 # A debug kernel for the QEMU test bed, and the VM suite run on it.
 #
 #   scripts/debug-kernel.sh [--env|--image|--kdir]   build (once) and print
-#   scripts/debug-kernel.sh --check [t|s]            + run the suite on it
-#                                                    (t: tests/vm/t-*, s: s-*)
+#   scripts/debug-kernel.sh --check [t] [s]          + run the suite on it
+#                                                    (t: tests/vm/t-*, s: s-*,
+#                                                    LATMON_STRESS_CYCLES/SEED)
 #   scripts/debug-kernel.sh --cached                 exit 0 iff already built
 #
 # Builds Debian's linux-source-6.1 (fetched through the private apt tree of
@@ -41,7 +42,7 @@ die() { echo "debug-kernel: $*" >&2; exit 1; }
 say() { echo "debug-kernel: $*" >&2; }
 
 usage() {
-	echo "usage: $0 [--env|--image|--kdir|--cached|--check [t|s]]" >&2
+	echo "usage: $0 [--env|--image|--kdir|--cached|--check [t] [s]]" >&2
 	exit 2
 }
 
@@ -203,8 +204,8 @@ self_test() {
 
 # Build latmon.ko + initramfs for the debug kernel, self-test, run, judge.
 run_check() {
-	local group=${1:-t} dir out rc=0 splats
-	case $group in t|s) ;; *) usage ;; esac
+	local groups=${*:-t} dir out rc=0 splats g
+	for g in $groups; do case $g in t|s) ;; *) usage ;; esac; done
 	dir=$(ensure_kernel)
 	# shellcheck disable=SC1091
 	. "$dir/kernel.env"	# KDIR VMLINUZ KREL
@@ -214,7 +215,7 @@ run_check() {
 	self_test "$out"
 	LATMON_VM_KDIR=$KDIR "$ROOT/scripts/vm-module.sh" debug >/dev/null
 	"$ROOT/scripts/vm-initramfs.sh" --kernel debug >/dev/null
-	splats=$(boot_judge "$out/initramfs.cpio.gz" "/tests/suite.sh $group" "$out/run") || rc=$?
+	splats=$(boot_judge "$out/initramfs.cpio.gz" "env LATMON_STRESS_CYCLES=${LATMON_STRESS_CYCLES:-100} LATMON_STRESS_SEED=${LATMON_STRESS_SEED:-} /tests/suite.sh $groups" "$out/run") || rc=$?
 	sed -n '1,/^@@KMEMLEAK/p' "$out/run.log" | grep -v '^@@'
 	if [ -n "$splats" ]; then
 		echo "$splats" >&2

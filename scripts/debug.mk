@@ -4,12 +4,14 @@
 #   make debug-kernel   build (once, ~20 min, cached outside the checkout in
 #                       $LATCTL_CACHE/debug-kernel) the KASAN/lockdep/kmemleak/
 #                       UBSAN 6.1 kernel; prints its KDIR
-#   make check-debug    build latmon.ko against it and run the whole VM suite
-#                       there, then rmmod + kmemleak scan; any kernel report fails
+#   make check-debug [STRESS_CYCLES=100] [STRESS_SEED=N]
+#                       build latmon.ko against it and run the whole VM suite
+#                       and the stress groups there, then rmmod + kmemleak
+#                       scan; any kernel report fails
 #
-# Not part of `make check` yet. Next step: run it from `make check` when
-# `scripts/debug-kernel.sh --cached` succeeds (the kernel is already built),
-# and print that it was skipped otherwise.
+# `make check` runs the same with 10 race cycles (tests/vm/debug.t) when the
+# kernel is built (scripts/debug-kernel.sh --cached), and says it skipped it
+# otherwise.
 
 .PHONY: debug-kernel check-debug
 
@@ -17,4 +19,5 @@ debug-kernel:
 	scripts/debug-kernel.sh --kdir
 
 check-debug: vm-progs user
-	scripts/debug-kernel.sh --check
+	LATMON_STRESS_CYCLES=$(STRESS_CYCLES) LATMON_STRESS_SEED=$(STRESS_SEED) \
+		scripts/debug-kernel.sh --check t s

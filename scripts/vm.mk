@@ -13,8 +13,11 @@ VM_KERNELS ?= 6.1 6.12
 VM_KERNEL ?= 6.12
 VM_CMD ?= sh -c 'insmod /lib/modules/latmon.ko && lmtool info'
 VM_BIN := tests/vm/bin
-VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/touch $(VM_BIN)/spin $(VM_BIN)/jcheck
-VM_TESTS := $(foreach k,$(VM_KERNELS),tests/vm/kernel-$(k).t)
+VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/touch $(VM_BIN)/spin $(VM_BIN)/jcheck $(VM_BIN)/stress
+# per kernel the suite, then the short stress run; then the debug kernel
+# (tests/vm/debug.t skips itself when that kernel is not built)
+VM_TESTS := $(foreach k,$(VM_KERNELS),tests/vm/kernel-$(k).t) \
+	$(foreach k,$(VM_KERNELS),tests/vm/stress-$(k).t) tests/vm/debug.t
 VM_NL_PKGS := libnl-genl-3.0
 VM_CFLAGS = $(CFLAGS) -Itests/vm
 
@@ -42,6 +45,12 @@ $(VM_BIN)/touch: tests/vm/touch.c tests/vm/sync.h user/tsc.c user/stats.c
 $(VM_BIN)/spin: tests/vm/spin.c tests/vm/sync.h
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) -o $@ tests/vm/spin.c
+
+# the stress groups' helper (tests/vm/s-*.sh)
+$(VM_BIN)/stress: tests/vm/stress.c include/latmon.h
+	@mkdir -p $(VM_BIN)
+	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(VM_NL_PKGS)) -o $@ \
+		tests/vm/stress.c $(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS))
 
 # the JSON checker of the join tests (t-9x), libcjson copied into the initramfs
 $(VM_BIN)/jcheck: tests/vm/jcheck.c

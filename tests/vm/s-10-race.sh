@@ -12,6 +12,7 @@ SEED=${LATMON_STRESS_SEED:-$(( $(date +%s) % 32768 ))}
 RANDOM=$SEED
 echo "# s-10-race: $CYCLES cycles, seed $SEED (LATMON_STRESS_SEED=$SEED repeats them)"
 bad_end=0 bad_reader=0 bad_usable=0 bad_acct=0 bad_log=0 n_rmmod=0 n_busy=0 n_poll=0 n_read=0
+tot_read=0 tot_dropped=0
 
 # Diagnostic line for a failed property of the current cycle.
 cfail() { echo "# cycle $cycle ($plan): $*"; }
@@ -51,6 +52,13 @@ check_accounting() {
 	     if (v["read"] != v["recorded"] + v["lost_records"]) bad = 1 }
 	     END { exit bad }' stats.out ||
 		{ cfail "read != recorded + lost_records: $(grep total stats.out)"; bad_acct=$((bad_acct + 1)); }
+	local read dropped
+	read=$(grep '^total' stats.out | field read) dropped=$(grep '^total' stats.out | field dropped)
+	tot_read=$((tot_read + read)) tot_dropped=$((tot_dropped + dropped))
+	[ "$rkind" = read ] || return 0
+	# the reader's own count: what GET_STATS says it delivered, and the drops
+	[ "$(field records <reader.out)" = "$read" ] && [ "$(field lost_events <reader.out)" = "$dropped" ] ||
+		{ cfail "reader got $(cat reader.out), GET_STATS: $(grep total stats.out)"; bad_acct=$((bad_acct + 1)); }
 }
 
 # One cycle; the plan (target, reader, delay, end) comes from $RANDOM.
@@ -88,9 +96,9 @@ one_cycle() {
 load
 t0=$(date +%s)
 for cycle in $(seq "$CYCLES"); do one_cycle; done
-echo "# $CYCLES cycles in $(( $(date +%s) - t0 )) s: $n_rmmod rmmod ($n_busy refused while a reader held the device), readers: $n_read read(), $n_poll poll()"
+echo "# $CYCLES cycles in $(( $(date +%s) - t0 )) s: $n_rmmod rmmod ($n_busy refused while a reader held the device), readers: $n_read read(), $n_poll poll(); $tot_read records read and $tot_dropped events dropped (and accounted) in the cycles ended by STOP with a reader"
 check "STOP succeeded and rmmod behaved in all $CYCLES cycles (seed $SEED)" "[ $bad_end = 0 ]" 0 ''
 check "every reader ended at EOF after STOP (seed $SEED)" "[ $bad_reader = 0 ]" 0 ''
-check "after a STOP and a full read, READ == RECORDED + LOST_RECORDS per CPU (seed $SEED)" "[ $bad_acct = 0 ]" 0 ''
+check "after a STOP and a full read, READ == RECORDED + LOST_RECORDS per CPU, and the reader got READ records and the dropped count (seed $SEED)" "[ $bad_acct = 0 ]" 0 ''
 check "after every cycle the module answered GET_INFO, idle (seed $SEED)" "[ $bad_usable = 0 ]" 0 ''
 check "no WARNING, BUG or oops during the cycles (seed $SEED)" "[ $bad_log = 0 ]" 0 ''

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The latmon VM test suite, run inside the guest as root: sources the TAP
-# helpers, runs each group tests/vm/t-*.sh in order in one TAP stream, then
+# helpers, runs each group tests/vm/t-*.sh (and/or s-*.sh) in order in one TAP stream, then
 # checks the kernel log. Booted by tests/vm/kernel-SERIES.t.
 cd "$(dirname "$0")" || exit 1
 [ -x /usr/bin/latctl ] && export LATCTL=/usr/bin/latctl || export LATCTL=/usr/bin/lmtool
@@ -12,9 +12,12 @@ cd "$TMPD" || exit 1
 
 echo "# kernel $(uname -r), $(nproc) CPUs"
 dmesg -c >/dev/null
-for group in /tests/${1:-t}-*.sh; do	# suite.sh s: the stress groups
-	echo "# ${group##*/}"
-	. "$group"
+# suite.sh [t] [s]: t the module and join groups, s the stress groups
+for prefix in "${@:-t}"; do
+	for group in /tests/"$prefix"-*.sh; do
+		echo "# ${group##*/}"
+		. "$group"
+	done
 done
 
 unload

@@ -30,11 +30,18 @@ check_err "inside a pid namespace: a tgid that exists only outside it is refused
 check "the refused START changed nothing" "lmtool info" 0 'running 0'
 
 # From the initial namespace: the child of unshare -pf is pid 1 inside.
-unshare -pf sh -c 'sleep 1; exec /usr/bin/touch --pages 300' >/dev/null 2>&1 &
-sleep 0.3
-inner=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v pp=$! '$4 == pp { print $1 }')
+# It waits for the file go (same mount namespace), so START comes first.
+rm -f go
+unshare -pf sh -c 'while [ ! -e go ]; do sleep 0.1; done; exec /usr/bin/touch --pages 300' \
+	>/dev/null 2>&1 &
+for _ in $(seq 50); do	# the forked child of unshare, by its parent pid
+	inner=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v pp=$! '$4 == pp { print $1 }')
+	[ -n "$inner" ] && break
+	sleep 0.1
+done
 check "from the initial namespace: START on a process inside a pid namespace ($inner)" \
 	"lmtool start --tgid $inner --mask fault" 0 ''
+: >go
 wait $!
 lmtool stop >/dev/null
 lmtool read >pidns-global.txt 2>&1
