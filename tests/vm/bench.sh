@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Probe-cost benchmark, run inside the guest by scripts/bench-probe-cost.sh:
-# the same fault-heavy program (touch --pages N --timing) with latmon not
+# the same fault-heavy program (lmtouch --pages N --timing) with latmon not
 # loaded, loaded but stopped, and recording, interleaved over ROUNDS rounds
 # (the order rotates each round). Prints one line per run, then per mode the
 # median of the runs' p50 per fault and its ratio to "not loaded".
@@ -17,11 +17,11 @@ run_mode() {
 	local out
 	case $1 in
 	unloaded) grep -q '^latmon ' /proc/modules && rmmod latmon
-		out=$(touch --pages "$PAGES" --timing) ;;
+		out=$(lmtouch --pages "$PAGES" --timing) ;;
 	stopped) grep -q '^latmon ' /proc/modules || insmod "$KO"
-		out=$(touch --pages "$PAGES" --timing) ;;
+		out=$(lmtouch --pages "$PAGES" --timing) ;;
 	recording) grep -q '^latmon ' /proc/modules || insmod "$KO"
-		out=$(lmtool record --events /tmp/bench.bin -- touch --pages "$PAGES" --timing) ;;
+		out=$(lmtool record --events /tmp/bench.bin -- lmtouch --pages "$PAGES" --timing) ;;
 	esac
 	echo "mode=$1 $(echo "$out" | grep -o 'p50_cycles=[0-9]* p50_ns=[0-9.]*') \
 $(echo "$out" | grep -o 'records=[0-9]*')"

@@ -717,7 +717,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: lmtool COMMAND [ARGS]\n");
 	for (i = 0; i < NELEM(cmds); i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f, "example: lmtool record --mask fault -- touch --pages 100\n");
+	fprintf(f, "example: lmtool record --mask fault -- lmtouch --pages 100\n");
 }
 
 int main(int argc, char **argv)

@@ -66,8 +66,8 @@ one_cycle() {
 	local target delay kinds=(none read poll)
 	rkind=${kinds[RANDOM % 3]} delay=$((RANDOM % 1500)) end=stop reader=""
 	[ $((RANDOM % 2)) = 1 ] && end=rmmod
-	/usr/bin/touch --pages 64 --repeat 1000 >/dev/null 2>&1 & storm1=$!
-	/usr/bin/touch --pages 64 --repeat 1000 >/dev/null 2>&1 & storm2=$!
+	lmtouch --pages 64 --repeat 1000 >/dev/null 2>&1 & storm1=$!
+	lmtouch --pages 64 --repeat 1000 >/dev/null 2>&1 & storm2=$!
 	stress bounce 30 & hopper=$!
 	target=$storm1
 	[ $((RANDOM % 2)) = 1 ] && target=$hopper

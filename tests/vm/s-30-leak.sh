@@ -23,15 +23,15 @@ leak_session() {
 	check "$name: the records include $want" "echo '$OUT'" 0 "$want"
 }
 LEAK_START_OPTS="--buffer 4" leak_session "fault storm in a 4-slot ring" \
-	'lost=[1-9]' /usr/bin/touch --pages 2000	# its 3 slots may hold irq records only
+	'lost=[1-9]' lmtouch --pages 2000	# its 3 slots may hold irq records only
 set_thp always
-LEAK_START_OPTS="" leak_session "huge pages" 'fault=[1-9].* thp=[1-9]' /usr/bin/touch --huge 4
+LEAK_START_OPTS="" leak_session "huge pages" 'fault=[1-9].* thp=[1-9]' lmtouch --huge 4
 LEAK_START_OPTS="" leak_session "CPU hopper" \
 	'sched=[1-9].* irq=[1-9].* migrate=[1-9]' stress bounce 3
 # Negative control: the same checks on saved records, which a test can
 # alter; one reserved byte set must be reported, else the checks above
 # could pass whatever the module wrote.
-lmtool record --mask fault --events leak.bin -- touch --pages 50 >leak.out 2>&1
+lmtool record --mask fault --events leak.bin -- lmtouch --pages 50 >leak.out 2>&1
 check "control: the saved records pass the leak check" "stress leak --events leak.bin" 0 \
 	'^records=[1-9][0-9]* .*failures=0$'
 cp leak.bin leak-bad.bin

@@ -16,7 +16,7 @@ leftovers() {
 	[ -e /sys/class/misc/latmon ] && echo "misc device registered"
 	lmtool info >/dev/null 2>&1 && echo "genl family answers"
 	[ -r "$KPROBES" ] && grep -E 'handle_mm_fault|folio_zero_user|clear_huge_page' "$KPROBES"
-	/usr/bin/touch --pages 500 >/dev/null || echo "faults after the failed load broke"
+	lmtouch --pages 500 >/dev/null || echo "faults after the failed load broke"
 	return 0
 }
 
@@ -46,5 +46,5 @@ fail_load "thp_clear_symbol=$absent (not in $(uname -r))" thp_clear_symbol=$abse
 check "thp_clear_symbol=$absent: the kernel log says it cannot be probed" \
 	"dmesg" 0 "thp_clear_symbol=$absent cannot be probed"
 check "after all of them a plain insmod works and records" \
-	"insmod $KO && lmtool record --mask fault -- /usr/bin/touch --pages 50" 0 'minflt=50 '
+	"insmod $KO && lmtool record --mask fault -- lmtouch --pages 50" 0 'minflt=50 '
 unload

@@ -4,7 +4,7 @@
 PAGES=1000
 
 load
-lmtool record --events faults.bin -- touch --pages $PAGES >faults.out 2>&1
+lmtool record --events faults.bin -- lmtouch --pages $PAGES >faults.out 2>&1
 sed 's/^/# /' faults.out
 start=$(field start <faults.out)
 end=$(field end <faults.out)
@@ -12,7 +12,7 @@ minflt=$(field minflt <faults.out)
 pid=$(field pid <faults.out)
 inrange=$(lmtool read --events faults.bin --type fault --from "$start" --to "$end" --count | field fault)
 counted=$(count_where faults.bin '$1 == "fault" && f["flags"] !~ /retry|error/')
-ok "touch saw exactly $PAGES minor faults (getrusage: $minflt)" [ "$minflt" = $PAGES ]
+ok "lmtouch saw exactly $PAGES minor faults (getrusage: $minflt)" [ "$minflt" = $PAGES ]
 ok "one fault record per fresh page ($inrange of $PAGES)" [ "$inrange" = $PAGES ]
 ok "fault records == getrusage minflt delta ($counted vs $minflt)" [ "$counted" = "$minflt" ]
 check "every fault has entry < exit" \

@@ -19,7 +19,7 @@ export -f nested_thp
 
 load
 set_thp always
-lmtool record --events thp.bin -- touch --huge $REGIONS >thp.out 2>&1
+lmtool record --events thp.bin -- lmtouch --huge $REGIONS >thp.out 2>&1
 sed 's/^/# /' thp.out
 start=$(field start <thp.out)
 end=$(field end <thp.out)

@@ -5,7 +5,7 @@
 PAGES=2000
 
 load
-lmtool record --mask fault --buffer 4 --no-read --events loss.bin -- touch --pages $PAGES \
+lmtool record --mask fault --buffer 4 --no-read --events loss.bin -- lmtouch --pages $PAGES \
 	>loss.out 2>&1
 sed 's/^/# /' loss.out
 generated=$(field minflt <loss.out)

@@ -36,7 +36,7 @@ stats_disagree() {
 pinned_run() {
 	local cpu=$1 other=$((1 - $1))
 	lmtool record --mask fault --buffer 4 --no-read --events pin$cpu.bin -- \
-		taskset -c "$cpu" /usr/bin/touch --pages $PAGES >pin$cpu.out 2>&1
+		taskset -c "$cpu" lmtouch --pages $PAGES >pin$cpu.out 2>&1
 	n=$(field minflt <pin$cpu.out)
 	per_cpu pin$cpu.bin >pin$cpu.cpus
 	sed 's/^/# /' pin$cpu.cpus
@@ -56,9 +56,9 @@ pinned_run() {
 loaded_run() {
 	local name=$1 slots=$2 noread=$3
 	bg spin --cpu 0 --seconds 30
-	bg sh -c 'while :; do /usr/bin/touch --pages 2000 >/dev/null; done'
+	bg sh -c 'while :; do lmtouch --pages 2000 >/dev/null; done'
 	lmtool record --mask fault --buffer "$slots" $noread --events load.bin -- \
-		/usr/bin/touch --pages $PAGES --hop >load.out 2>&1
+		lmtouch --pages $PAGES --hop >load.out 2>&1
 	kill $BG_PIDS 2>/dev/null; wait 2>/dev/null; BG_PIDS=""
 	n=$(field minflt <load.out)
 	per_cpu load.bin >load.cpus

@@ -11,7 +11,7 @@ PAGES=4000
 unload
 insmod "$KO" fault_maxactive=1
 lmtool record --mask fault --no-read --events miss.bin -- \
-	/usr/bin/touch --pages $PAGES --threads 2 >miss.out 2>&1
+	lmtouch --pages $PAGES --threads 2 >miss.out 2>&1
 sed 's/^/# /' miss.out
 n=$(field minflt <miss.out)
 got=$(lmtool read --events miss.bin --count | field fault)
@@ -24,7 +24,7 @@ ok "fault records + misses cover getrusage ($got + $misses >= $n), records fall 
 	[ $((got + misses)) -ge "$n" ] && [ "$got" -lt "$n" ]
 check "no ring loss: the shortfall is the probe's" "grep '^total' miss.stats" 0 ' dropped=0 '
 
-bg sh -c 'while :; do taskset -c 0 /usr/bin/touch --pages 3000 >/dev/null; done'
+bg sh -c 'while :; do taskset -c 0 lmtouch --pages 3000 >/dev/null; done'
 check "latctl beside a fault storm: the report shows the misses as lost" \
 	"$LATCTL run chase --mode cold --iters 20000 --cpu 1" 0 \
 	'probe misses \(system-wide\): fault [1-9][0-9]*, .*LOST before reaching latmon'

@@ -9,7 +9,7 @@
 load
 
 # In a new pid namespace: lmtool is pid 1 there, its target a small pid.
-unshare -pf lmtool record --mask fault,sched --events pidns.bin -- /usr/bin/touch --pages 200 \
+unshare -pf lmtool record --mask fault,sched --events pidns.bin -- lmtouch --pages 200 \
 	>pidns.out 2>&1
 sed 's/^/# /' pidns.out
 nspid=$(field pid <pidns.out)
@@ -32,7 +32,7 @@ check "the refused START changed nothing" "lmtool info" 0 'running 0'
 # From the initial namespace: the child of unshare -pf is pid 1 inside.
 # It waits for the file go (same mount namespace), so START comes first.
 rm -f go
-unshare -pf sh -c 'while [ ! -e go ]; do sleep 0.1; done; exec /usr/bin/touch --pages 300' \
+unshare -pf sh -c 'while [ ! -e go ]; do sleep 0.1; done; exec lmtouch --pages 300' \
 	>/dev/null 2>&1 &
 for _ in $(seq 50); do	# the forked child of unshare, by its parent pid
 	inner=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v pp=$! '$4 == pp { print $1 }')

@@ -23,6 +23,6 @@ done <<-LIST
 LIST
 check "an unknown command is rejected" "lmtool raw 77" 1 '^rejected: '
 check "GET_INFO still works and nothing runs" "lmtool info" 0 'running 0 tgid 0'
-lmtool record --events after.bin -- touch --pages 100 >after.out 2>&1
+lmtool record --events after.bin -- lmtouch --pages 100 >after.out 2>&1
 check "a normal session still records faults" \
 	"lmtool read --events after.bin --type fault --count" 0 'fault=[1-9][0-9]* '

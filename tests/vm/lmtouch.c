@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * touch: fault in N fresh 4 KiB pages or M aligned 2 MiB regions and print
+ * lmtouch: fault in N fresh 4 KiB pages or M aligned 2 MiB regions and print
  * the process's own getrusage minor-fault delta, the ground truth the latmon
  * tests compare the module's fault records with. With --timing each touch is
  * timed with the TSC and the p50 per fault printed (the probe-cost benchmark).
  *
- *   touch --pages N [--repeat R] [--timing] [--hop] [--threads T]
- *   touch --huge M
+ *   lmtouch --pages N [--repeat R] [--timing] [--hop] [--threads T]
+ *   lmtouch --huge M
  *
  * --hop moves the process to the next CPU every HOP_PAGES touches, so that
  * its faults land in every CPU's ring (the accounting test t-55).
@@ -54,14 +54,14 @@ struct touch_result {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: touch --pages N [--repeat R] [--timing] | --huge M\n"
+	fprintf(f, "usage: lmtouch --pages N [--repeat R] [--timing] [--hop] [--threads T] | --huge M\n"
 		   "  --huge M     touch M aligned 2 MiB regions (THP must be 'always')\n"
 		   "  --pages N    touch N fresh 4 KiB pages (THP disabled on them)\n"
 		   "  --repeat R   do it R times on fresh mappings (default 1)\n"
 		   "  --timing     time each touch, print the p50 per fault\n"
 		   "  --hop        change CPU every 64 touches\n"
 		   "  --threads T  split the pages over T threads on all CPUs\n"
-		   "example: touch --pages 1000\n");
+		   "example: lmtouch --pages 1000\n");
 }
 
 static int parse_opts(int argc, char **argv, struct touch_opts *o)
@@ -93,7 +93,7 @@ static int parse_opts(int argc, char **argv, struct touch_opts *o)
 	}
 	if (!o->pages == !o->huge || !o->repeat || !o->threads || optind != argc ||
 	    (o->threads > 1 && (o->timing || o->huge || o->pages % o->threads))) {
-		fprintf(stderr, "touch: give exactly one of --pages N or --huge M (N, M > 0); --threads T "
+		fprintf(stderr, "lmtouch: give exactly one of --pages N or --huge M (N, M > 0); --threads T "
 				"needs --pages a multiple of T, no --timing\n");
 		return -EINVAL;
 	}
@@ -236,7 +236,7 @@ static void print_timing(struct touch_result *r)
 
 	if (lat_summary_compute(r->ns, r->nns, &s) < 0)
 		return;
-	printf("touch: timed=%zu p50_cycles=%.0f p50_ns=%.1f p90_cycles=%.0f\n",
+	printf("lmtouch: timed=%zu p50_cycles=%.0f p50_ns=%.1f p90_cycles=%.0f\n",
 	       r->nns, s.p50, s.p50 * 1e9 / hz, s.p90);
 }
 
@@ -254,17 +254,17 @@ int main(int argc, char **argv)
 		lat_tsc_hz();	/* calibrate before the measured part */
 		r.ns = calloc(n, sizeof(*r.ns));
 		if (!r.ns) {
-			fprintf(stderr, "touch: cannot allocate %zu timings\n", n);
+			fprintf(stderr, "lmtouch: cannot allocate %zu timings\n", n);
 			return 1;
 		}
 		memset(r.ns, 0, n * sizeof(*r.ns));	/* fault it in now */
 	}
 	ret = touch_all(&o, &r);
 	if (ret < 0) {
-		fprintf(stderr, "touch: mmap of the test region failed: %s\n", strerror(-ret));
+		fprintf(stderr, "lmtouch: mmap of the test region failed: %s\n", strerror(-ret));
 		return 1;
 	}
-	printf("touch: start=0x%lx end=0x%lx touched=%zu minflt=%ld majflt=%ld\n",
+	printf("lmtouch: start=0x%lx end=0x%lx touched=%zu minflt=%ld majflt=%ld\n",
 	       (unsigned long)r.start, (unsigned long)r.end, n, r.minflt, r.majflt);
 	if (o.timing)
 		print_timing(&r);
