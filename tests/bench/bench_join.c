@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "join.h"
+#include "../unit/lm_event.h"
 
 #define TID		1000
 #define TSC_HZ		3e9
@@ -43,18 +44,9 @@ static double now_s(void)
 static struct latmon_event *put(struct ring *r, int type, int cpu, uint32_t tid,
 				uint64_t b, uint64_t e)
 {
-	struct latmon_event *ev = &r->ev[r->n];
+	uint64_t seq = r->n++;
 
-	memset(ev, 0, sizeof(*ev));
-	ev->type = (uint16_t)type;
-	ev->size = sizeof(*ev);
-	ev->cpu = (uint16_t)cpu;
-	ev->pid = TID;
-	ev->tid = tid;
-	ev->seq = r->n++;
-	ev->tsc_begin = b;
-	ev->tsc_end = e;
-	return ev;
+	return lm_event_fill(&r->ev[seq], type, cpu, TID, tid, seq, b, e);
 }
 
 /* The kernel activity inside one sample starting at t; returns its length. */

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "causes.h"
+#include "lm_event.h"
 
 #define T0	1000	/* tid of stream 0 */
 #define T1	2000	/* tid of stream 1 */
@@ -36,16 +37,7 @@ static void sample(struct fixture *f, uint64_t b, uint64_t e, uint32_t flags)
 
 static void event(struct fixture *f, int type, uint32_t tid, uint64_t b, uint64_t e)
 {
-	struct latmon_event *ev = &f->ev[f->nev++];
-
-	memset(ev, 0, sizeof(*ev));
-	ev->type = type;
-	ev->size = sizeof(*ev);
-	ev->pid = (uint32_t)getpid();
-	ev->tid = tid;
-	ev->seq = f->seq++;
-	ev->tsc_begin = b;
-	ev->tsc_end = e;
+	lm_event_fill(&f->ev[f->nev++], type, 0, (uint32_t)getpid(), tid, f->seq++, b, e);
 }
 
 /* Two streams of 4 samples; the second and the sixth are slow (1000 ticks). */

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "join.h"
+#include "lm_event.h"
 
 #define TID	4242
 #define HZ	1e9
@@ -36,18 +37,7 @@ static void sample(struct run *t, uint64_t b, uint64_t e, int cb, int ce, uint32
 static struct latmon_event *event(struct run *t, int type, int cpu, uint32_t tid,
 				  uint64_t b, uint64_t e)
 {
-	struct latmon_event *ev = &t->ev[t->nev++];
-
-	memset(ev, 0, sizeof(*ev));
-	ev->type = (uint16_t)type;
-	ev->size = sizeof(*ev);
-	ev->cpu = (uint16_t)cpu;
-	ev->pid = TID;
-	ev->tid = tid;
-	ev->seq = t->seq[cpu]++;
-	ev->tsc_begin = b;
-	ev->tsc_end = e;
-	return ev;
+	return lm_event_fill(&t->ev[t->nev++], type, cpu, TID, tid, t->seq[cpu]++, b, e);
 }
 
 static void fault(struct run *t, uint64_t b, uint64_t e, uint64_t addr)
