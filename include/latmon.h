@@ -38,6 +38,9 @@ enum latmon_event_type {
 	LATMON_EV_IRQ,			/* interrupt while a target thread ran */
 	LATMON_EV_MIGRATE,		/* target thread moved to another CPU */
 	LATMON_EV_LOST,			/* events dropped on one CPU at this point */
+	LATMON_EV_ALLOC_ZERO,		/* page allocator zeroed a large folio */
+	LATMON_EV_COMPACT,		/* direct compaction of one zone */
+	LATMON_EV_RECLAIM,		/* direct or memory-cgroup reclaim */
 	__LATMON_EV_MAX
 };
 
@@ -68,6 +71,64 @@ struct latmon_fault {
 struct latmon_thp_clear {
 	__u64 address;		/* user address of the huge page */
 	__u64 size;		/* bytes cleared */
+};
+
+/*
+ * latmon_alloc_zero: the page allocator zeroed a new folio of order > 0 for
+ * user memory (gfp has __GFP_MOVABLE and __GFP_COMP: anonymous THP and mTHP,
+ * large page-cache folios) while allocating it for a target thread, because
+ * init_on_alloc is on or the caller passed __GFP_ZERO. With init_on_alloc a
+ * huge page is zeroed here and, before Linux 6.13, once more by the THP clear.
+ * The interval is the allocator's post-allocation hook (see compat.h), which
+ * is that zeroing plus a few bookkeeping stores. Marks the fault huge like a
+ * THP clear does.
+ */
+#define LATMON_ZERO_F_INIT_ON_ALLOC (1U << 0)	/* init_on_alloc is on */
+#define LATMON_ZERO_F_GFP_ZERO	(1U << 1)	/* the caller asked: __GFP_ZERO */
+#define __LATMON_ZERO_F_ALL	((1U << 2) - 1)
+
+struct latmon_alloc_zero {
+	__u64 size;		/* bytes zeroed: PAGE_SIZE << order */
+	__u32 order;
+	__u32 flags;		/* LATMON_ZERO_F_* */
+	__u32 gfp;		/* raw gfp_t of the allocation (kernel-internal) */
+	__u32 reserved;
+};
+
+/*
+ * latmon_compact: a target thread compacted one zone itself (direct
+ * compaction, from mm_compaction_begin to mm_compaction_end); kcompactd's
+ * work is not recorded. order and prio come from the preceding
+ * mm_compaction_try_to_compact_pages (0 if it was not seen).
+ */
+#define LATMON_COMPACT_F_SYNC	(1U << 0)	/* synchronous (may migrate dirty pages) */
+#define LATMON_COMPACT_F_ORDER	(1U << 1)	/* order and prio are known */
+#define __LATMON_COMPACT_F_ALL	((1U << 2) - 1)
+
+struct latmon_compact {
+	__u32 order;		/* order of the allocation that compacts */
+	__u32 prio;		/* raw enum compact_priority (kernel-internal) */
+	__u32 status;		/* raw enum compact_result (kernel-internal) */
+	__u32 flags;		/* LATMON_COMPACT_F_* */
+};
+
+/*
+ * latmon_reclaim: a target thread reclaimed memory itself, for the page
+ * allocator (mm_vmscan_direct_reclaim_begin/end) or because its memory
+ * cgroup reached its limit (mm_vmscan_memcg_reclaim_begin/end).
+ */
+enum latmon_reclaim_kind {
+	LATMON_RECLAIM_DIRECT = 1,	/* page allocator: free memory is low */
+	LATMON_RECLAIM_MEMCG,		/* memory cgroup at its limit */
+	__LATMON_RECLAIM_MAX
+};
+
+struct latmon_reclaim {
+	__u64 nr_reclaimed;	/* pages reclaimed */
+	__u32 kind;		/* enum latmon_reclaim_kind */
+	__u32 order;		/* order of the allocation that reclaims */
+	__u32 gfp;		/* raw gfp_t of that allocation (kernel-internal) */
+	__u32 reserved;
 };
 
 /*
@@ -152,6 +213,9 @@ struct latmon_event {
 		struct latmon_irq irq;
 		struct latmon_migrate migrate;
 		struct latmon_lost lost;
+		struct latmon_alloc_zero zero;
+		struct latmon_compact compact;
+		struct latmon_reclaim reclaim;
 		__u8 raw[32];
 	} u;
 };
@@ -165,6 +229,9 @@ enum latmon_source_id {
 	LATMON_SRC_THP_CLEAR,
 	LATMON_SRC_SCHED,
 	LATMON_SRC_IRQ,
+	LATMON_SRC_ALLOC_ZERO,		/* "alloc-zero": zeroing in the page allocator */
+	LATMON_SRC_COMPACTION,		/* "compaction": direct compaction */
+	LATMON_SRC_RECLAIM,		/* "reclaim": direct and memcg reclaim */
 	__LATMON_SRC_MAX
 };
 

@@ -62,6 +62,26 @@ __LATMON_NO_HOLES(struct latmon_lost,
 	__LATMON_MSZ(struct latmon_lost, cpu) +
 	__LATMON_MSZ(struct latmon_lost, reserved));
 
+__LATMON_NO_HOLES(struct latmon_alloc_zero,
+	__LATMON_MSZ(struct latmon_alloc_zero, size) +
+	__LATMON_MSZ(struct latmon_alloc_zero, order) +
+	__LATMON_MSZ(struct latmon_alloc_zero, flags) +
+	__LATMON_MSZ(struct latmon_alloc_zero, gfp) +
+	__LATMON_MSZ(struct latmon_alloc_zero, reserved));
+
+__LATMON_NO_HOLES(struct latmon_compact,
+	__LATMON_MSZ(struct latmon_compact, order) +
+	__LATMON_MSZ(struct latmon_compact, prio) +
+	__LATMON_MSZ(struct latmon_compact, status) +
+	__LATMON_MSZ(struct latmon_compact, flags));
+
+__LATMON_NO_HOLES(struct latmon_reclaim,
+	__LATMON_MSZ(struct latmon_reclaim, nr_reclaimed) +
+	__LATMON_MSZ(struct latmon_reclaim, kind) +
+	__LATMON_MSZ(struct latmon_reclaim, order) +
+	__LATMON_MSZ(struct latmon_reclaim, gfp) +
+	__LATMON_MSZ(struct latmon_reclaim, reserved));
+
 __LATMON_NO_HOLES(struct latmon_event,
 	__LATMON_MSZ(struct latmon_event, type) +
 	__LATMON_MSZ(struct latmon_event, size) +

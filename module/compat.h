@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every kernel-version difference latmon depends on, in one place.
- * Supported: Linux 6.1 (Debian bookworm) to 6.12 (bookworm-backports).
+ * Supported: Linux 6.1 (Debian bookworm), 6.12 (bookworm-backports) and 7.3
+ * (trixie-backports).
  */
 #ifndef LATMON_COMPAT_H
 #define LATMON_COMPAT_H
 
 #include <linux/version.h>
+#include <linux/types.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
 #error "latmon needs Linux 5.18 or later (sched_switch with prev_state)"
@@ -33,6 +37,50 @@
 #define LATMON_THP_CLEAR_FIRST	"clear_huge_page"
 #define LATMON_THP_CLEAR_SECOND	"folio_zero_user"
 #endif
+
+/*
+ * Zeroing in the page allocator: post_alloc_hook(struct page *page,
+ * unsigned int order, gfp_t gfp_flags) zeroes the new pages (kernel_init_pages)
+ * when !want_init_on_free() && want_init_on_alloc(gfp), i.e. init_on_alloc
+ * (Debian's default, CONFIG_INIT_ON_ALLOC_DEFAULT_ON) or __GFP_ZERO. Same
+ * name and arguments in 6.1, 6.12 and 7.3, and called out of line from
+ * get_page_from_freelist and __alloc_pages_direct_compact (compaction also
+ * calls it for its migration targets, without __GFP_COMP). On x86 no KASAN
+ * hardware tags, so should_skip_init() is false and this test is the
+ * kernel's.
+ */
+#define LATMON_ALLOC_ZERO_SYMBOL	"post_alloc_hook"
+#define LATMON_ALLOC_ZERO_ORDER_ARG	1
+#define LATMON_ALLOC_ZERO_GFP_ARG	2
+
+static inline bool latmon_alloc_zeroes(gfp_t gfp)
+{
+	return !want_init_on_free() && want_init_on_alloc(gfp);
+}
+
+static inline bool latmon_init_on_alloc(void)
+{
+	return want_init_on_alloc(0);
+}
+
+/*
+ * Direct compaction: compact_zone() between mm_compaction_begin and
+ * mm_compaction_end, after mm_compaction_try_to_compact_pages; direct and
+ * memcg reclaim: mm_vmscan_{direct,memcg}_reclaim_begin/end. Prototypes
+ * checked identical in the 6.1, 6.12 and 7.3 headers (include/trace/events/
+ * compaction.h, vmscan.h); the source files also check them against the
+ * headers at build time (check_trace_callback_type_*).
+ */
+struct compact_control;
+#define LATMON_COMPACTION_BEGIN_ARGS \
+	struct compact_control *cc, unsigned long zone_start, \
+	unsigned long zone_end, bool sync
+#define LATMON_COMPACTION_END_ARGS \
+	struct compact_control *cc, unsigned long zone_start, \
+	unsigned long zone_end, bool sync, int status
+#define LATMON_COMPACTION_TRY_ARGS	int order, gfp_t gfp_mask, int prio
+#define LATMON_RECLAIM_BEGIN_ARGS	int order, gfp_t gfp_flags
+#define LATMON_RECLAIM_END_ARGS		unsigned long nr_reclaimed
 
 /*
  * Netlink range policies point to a struct netlink_range_validation that is

@@ -41,6 +41,9 @@ extern const struct latmon_source_ops latmon_src_fault;
 extern const struct latmon_source_ops latmon_src_thp;
 extern const struct latmon_source_ops latmon_src_sched;
 extern const struct latmon_source_ops latmon_src_irq;
+extern const struct latmon_source_ops latmon_src_zero;
+extern const struct latmon_source_ops latmon_src_compact;
+extern const struct latmon_source_ops latmon_src_reclaim;
 extern const struct latmon_source_ops *const latmon_sources[];
 extern const unsigned int latmon_nr_sources;
 
@@ -95,6 +98,11 @@ struct latmon_thread {
 	u32 out_flags;			/* LATMON_SCHED_F_* */
 	pid_t other_pid;
 	char other_comm[TASK_COMM_LEN];
+	u64 compact_tsc;		/* zone compaction began, 0 if none */
+	u32 compact_order, compact_prio;
+	bool compact_known;		/* order and prio seen */
+	u64 reclaim_tsc[2];		/* by latmon_reclaim_kind - 1 */
+	u32 reclaim_order[2], reclaim_gfp[2];
 };
 
 int latmon_threads_init(void);

@@ -21,6 +21,9 @@ const struct latmon_source_ops *const latmon_sources[] = {
 	&latmon_src_thp,
 	&latmon_src_sched,
 	&latmon_src_irq,
+	&latmon_src_zero,
+	&latmon_src_compact,
+	&latmon_src_reclaim,
 };
 const unsigned int latmon_nr_sources = ARRAY_SIZE(latmon_sources);
 
@@ -36,13 +39,18 @@ static u32 attached_mask;
 /*
  * Test hook of the VM suite (tests/vm/t-15-initfail.sh): make init step N
  * fail as if it ran out of memory, to prove that every failure unwinds.
- * Steps 1-4 resolve the sources, 5 rings, 6 threads, 7 /dev/latmon, 8 the
- * genl family, 9 fails after all of them. 0 (default): off.
+ * Steps 1-NR_SOURCES resolve the sources, then rings, threads, /dev/latmon,
+ * the genl family, and the last fails after all of them. 0 (default): off.
  */
+#define NR_SOURCES		7
+#define STEP_RINGS		(NR_SOURCES + 1)
+#define STEP_THREADS		(NR_SOURCES + 2)
+#define STEP_CHARDEV		(NR_SOURCES + 3)
+#define STEP_GENL		(NR_SOURCES + 4)
+#define LATMON_INIT_STEPS	(NR_SOURCES + 5)
 static unsigned int fail_init_step;
 module_param(fail_init_step, uint, 0);
-MODULE_PARM_DESC(fail_init_step, "test only: init step that fails with -ENOMEM (1-9, 0 = none)");
-#define LATMON_INIT_STEPS	9
+MODULE_PARM_DESC(fail_init_step, "test only: init step that fails with -ENOMEM (1-12: 1-7 sources, 8 rings, 9 threads, 10 chardev, 11 genl, 12 done; 0 = none)");
 
 static int init_step(unsigned int step, const char *what, int (*fn)(void))
 {
@@ -324,20 +332,20 @@ static int __init latmon_init(void)
 {
 	int ret;
 
-	BUILD_BUG_ON(ARRAY_SIZE(latmon_sources) != 4);
+	BUILD_BUG_ON(ARRAY_SIZE(latmon_sources) != NR_SOURCES);
 	ret = sources_resolve();
 	if (ret)
 		return ret;
-	ret = init_step(5, "rings", latmon_rings_init);
+	ret = init_step(STEP_RINGS, "rings", latmon_rings_init);
 	if (ret)
 		goto err_sources;
-	ret = init_step(6, "threads", latmon_threads_init);
+	ret = init_step(STEP_THREADS, "threads", latmon_threads_init);
 	if (ret)
 		goto err_rings;
-	ret = init_step(7, "chardev", latmon_chardev_init);
+	ret = init_step(STEP_CHARDEV, "chardev", latmon_chardev_init);
 	if (ret)
 		goto err_threads;
-	ret = init_step(8, "genl", latmon_genl_init);
+	ret = init_step(STEP_GENL, "genl", latmon_genl_init);
 	if (ret)
 		goto err_chardev;
 	ret = init_step(LATMON_INIT_STEPS, "done", NULL);
@@ -378,5 +386,5 @@ module_exit(latmon_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("latctl project");
-MODULE_DESCRIPTION("latmon: TSC-stamped page faults, THP clears, preemption and interrupts of one process");
+MODULE_DESCRIPTION("latmon: TSC-stamped page faults, huge-page zeroing, compaction, reclaim, preemption and interrupts of one process");
 MODULE_VERSION(LATMON_MODULE_VERSION);

@@ -41,6 +41,9 @@ static const char *const source_names[] = {
 	[LATMON_SRC_THP_CLEAR] = "thp-clear",
 	[LATMON_SRC_SCHED] = "sched",
 	[LATMON_SRC_IRQ] = "irq",
+	[LATMON_SRC_ALLOC_ZERO] = "alloc-zero",
+	[LATMON_SRC_COMPACTION] = "compaction",
+	[LATMON_SRC_RECLAIM] = "reclaim",
 };
 
 static const char *const state_names[] = {

@@ -56,6 +56,36 @@ static void union_offsets(void **state)
 	assert_int_equal(OFF(u.lost.count), 40);
 	assert_int_equal(OFF(u.lost.cpu), 48);
 	assert_int_equal(OFF(u.lost.reserved), 52);
+	assert_int_equal(OFF(u.zero.size), 40);
+	assert_int_equal(OFF(u.zero.order), 48);
+	assert_int_equal(OFF(u.zero.flags), 52);
+	assert_int_equal(OFF(u.zero.gfp), 56);
+	assert_int_equal(OFF(u.zero.reserved), 60);
+	assert_int_equal(OFF(u.compact.order), 40);
+	assert_int_equal(OFF(u.compact.prio), 44);
+	assert_int_equal(OFF(u.compact.status), 48);
+	assert_int_equal(OFF(u.compact.flags), 52);
+	assert_int_equal(OFF(u.reclaim.nr_reclaimed), 40);
+	assert_int_equal(OFF(u.reclaim.kind), 48);
+	assert_int_equal(OFF(u.reclaim.order), 52);
+	assert_int_equal(OFF(u.reclaim.gfp), 56);
+	assert_int_equal(OFF(u.reclaim.reserved), 60);
+}
+
+/* Types and sources added later keep the numbers of the older ones. */
+static void enum_values(void **state)
+{
+	(void)state;
+	assert_int_equal(LATMON_EV_FAULT, 1);
+	assert_int_equal(LATMON_EV_LOST, 6);
+	assert_int_equal(LATMON_EV_ALLOC_ZERO, 7);
+	assert_int_equal(LATMON_EV_COMPACT, 8);
+	assert_int_equal(LATMON_EV_RECLAIM, 9);
+	assert_int_equal(LATMON_SRC_IRQ, 4);
+	assert_int_equal(LATMON_SRC_ALLOC_ZERO, 5);
+	assert_int_equal(LATMON_SRC_COMPACTION, 6);
+	assert_int_equal(LATMON_SRC_RECLAIM, 7);
+	assert_int_equal(__LATMON_SRC_F_ALL, 0x7f);
 }
 
 /*
@@ -143,6 +173,7 @@ int main(void)
 		cmocka_unit_test(header_offsets),
 		cmocka_unit_test(union_offsets),
 		cmocka_unit_test(reserved_is_last),
+		cmocka_unit_test(enum_values),
 		cmocka_unit_test(decode_sched_bytes),
 		cmocka_unit_test(decode_lost_bytes),
 	};

@@ -51,6 +51,9 @@ static const char *const type_names[] = {
 	[LATMON_EV_IRQ] = "irq",
 	[LATMON_EV_MIGRATE] = "migrate",
 	[LATMON_EV_LOST] = "lost",
+	[LATMON_EV_ALLOC_ZERO] = "alloc-zero",
+	[LATMON_EV_COMPACT] = "compact",
+	[LATMON_EV_RECLAIM] = "reclaim",
 };
 
 static const char *const irq_kinds[] = {
@@ -283,6 +286,21 @@ static void print_payload(const struct latmon_event *e)
 	case LATMON_EV_LOST:
 		printf(" count=%" PRIu64 " lost_cpu=%u", (uint64_t)e->u.lost.count,
 		       e->u.lost.cpu);
+		break;
+	case LATMON_EV_ALLOC_ZERO:
+		printf(" size=%" PRIu64 " order=%u zflags=0x%x gfp=0x%x",
+		       (uint64_t)e->u.zero.size, e->u.zero.order, e->u.zero.flags,
+		       e->u.zero.gfp);
+		break;
+	case LATMON_EV_COMPACT:
+		printf(" order=%u prio=%u status=%u cflags=0x%x", e->u.compact.order,
+		       e->u.compact.prio, e->u.compact.status, e->u.compact.flags);
+		break;
+	case LATMON_EV_RECLAIM:
+		printf(" kind=%s order=%u nr_reclaimed=%" PRIu64 " gfp=0x%x",
+		       e->u.reclaim.kind == LATMON_RECLAIM_MEMCG ? "memcg" : "direct",
+		       e->u.reclaim.order, (uint64_t)e->u.reclaim.nr_reclaimed,
+		       e->u.reclaim.gfp);
 		break;
 	}
 }

@@ -206,6 +206,13 @@ static void check_reserved(const struct latmon_event *e)
 		break;
 	case LATMON_EV_MIGRATE: zero_range(e, U(migrate), U_END, "migrate tail"); break;
 	case LATMON_EV_LOST: zero_range(e, U(lost) - 4, U_END, "lost reserved + tail"); break;
+	case LATMON_EV_ALLOC_ZERO:
+		zero_range(e, U(zero) - 4, U_END, "alloc-zero reserved + tail");
+		break;
+	case LATMON_EV_COMPACT: zero_range(e, U(compact), U_END, "compact tail"); break;
+	case LATMON_EV_RECLAIM:
+		zero_range(e, U(reclaim) - 4, U_END, "reclaim reserved + tail");
+		break;
 	default: fail("unknown record type %u", e->type);
 	}
 }

@@ -15,7 +15,7 @@ leftovers() {
 	[ -e /dev/latmon ] && echo "/dev/latmon exists"
 	[ -e /sys/class/misc/latmon ] && echo "misc device registered"
 	lmtool info >/dev/null 2>&1 && echo "genl family answers"
-	[ -r "$KPROBES" ] && grep -E 'handle_mm_fault|folio_zero_user|clear_huge_page' "$KPROBES"
+	[ -r "$KPROBES" ] && grep -E 'handle_mm_fault|folio_zero_user|clear_huge_page|post_alloc_hook' "$KPROBES"
 	lmtouch --pages 500 >/dev/null || echo "faults after the failed load broke"
 	return 0
 }
@@ -32,7 +32,7 @@ fail_load() {
 }
 
 [ -r "$KPROBES" ] || echo "# no $KPROBES: kprobe leftovers not checked"
-for step in 1 2 3 4 5 6 7 8 9; do
+for step in $(seq 1 12); do
 	fail_load "fail_init_step=$step" fail_init_step=$step
 	check "fail_init_step=$step: the kernel log names the failing step" \
 		"dmesg" 0 "init step $step .*fail_init_step=$step"
