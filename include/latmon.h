@@ -79,9 +79,9 @@ struct latmon_thp_clear {
  * large page-cache folios) while allocating it for a target thread, because
  * init_on_alloc is on or the caller passed __GFP_ZERO. With init_on_alloc a
  * huge page is zeroed here and, before Linux 6.13, once more by the THP clear.
- * The interval is the allocator's post-allocation hook (see compat.h), which
- * is that zeroing plus a few bookkeeping stores. Marks the fault huge like a
- * THP clear does.
+ * The interval is the allocation from the free lists, which ends with that
+ * zeroing (for a 2 MiB page nearly all of it; see the module's compat.h).
+ * Marks the fault huge like a THP clear does.
  */
 #define LATMON_ZERO_F_INIT_ON_ALLOC (1U << 0)	/* init_on_alloc is on */
 #define LATMON_ZERO_F_GFP_ZERO	(1U << 1)	/* the caller asked: __GFP_ZERO */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Source "alloc-zero": the zeroing the page allocator does itself, a
- * kretprobe on its post-allocation hook (post_alloc_hook, see compat.h).
+ * kretprobe on the allocation from the free lists that ends with it
+ * (get_page_from_freelist, see compat.h), recorded when a page came back.
  * Recorded for target threads, in task context, for folios of order > 0 of
  * user memory (__GFP_MOVABLE and __GFP_COMP: THP, mTHP, large page-cache
  * folios) that the allocator zeroes because init_on_alloc is on or the
@@ -66,8 +67,8 @@ static int zero_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct latmon_thread *t;
 	struct latmon_event ev;
 
-	if (!latmon_is_target(current))
-		return 0;		/* the session stopped meanwhile */
+	if (!regs_return_value(regs) || !latmon_is_target(current))
+		return 0;		/* no page, or the session stopped meanwhile */
 	t = latmon_thread_get(current->pid, true);
 	if (t)
 		WRITE_ONCE(t->thp_clears, t->thp_clears + 1);

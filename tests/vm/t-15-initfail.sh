@@ -15,7 +15,7 @@ leftovers() {
 	[ -e /dev/latmon ] && echo "/dev/latmon exists"
 	[ -e /sys/class/misc/latmon ] && echo "misc device registered"
 	lmtool info >/dev/null 2>&1 && echo "genl family answers"
-	[ -r "$KPROBES" ] && grep -E 'handle_mm_fault|folio_zero_user|clear_huge_page|post_alloc_hook' "$KPROBES"
+	[ -r "$KPROBES" ] && grep -E 'handle_mm_fault|folio_zero_user|clear_huge_page|get_page_from_freelist' "$KPROBES"
 	lmtouch --pages 500 >/dev/null || echo "faults after the failed load broke"
 	return 0
 }
