@@ -20,6 +20,7 @@ mount_all() {
 	mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+	mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null	# latctl --memcg
 	ip link set lo up 2>/dev/null
 	hostname latmon-vm
 }

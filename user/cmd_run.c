@@ -13,6 +13,7 @@
 #include "causes.h"
 #include "counters.h"
 #include "latctl.h"
+#include "mmenv.h"
 #include "monitor.h"
 #include "opts.h"
 #include "result.h"
@@ -254,6 +255,8 @@ static int prepare_system(struct run_ctx *c)
 		return LAT_EXIT_FAIL;
 	if (c->opts.no_thp && lat_thp_disable_self())
 		return LAT_EXIT_FAIL;
+	if (lat_mm_env_prepare(&c->opts))
+		return LAT_EXIT_FAIL;
 	return 0;
 }
 
@@ -308,6 +311,7 @@ static int finish(struct run_ctx *c)
 	cJSON_AddItemToObject(c->doc, "environment", lat_result_environment());
 	cJSON_AddItemToObject(c->doc, "options", options_json(&c->opts));
 	cJSON_AddItemToObject(c->doc, "run", run_json(&c->run));
+	cJSON_AddItemToObject(c->doc, "mm", lat_mm_env_json());
 	clock = cJSON_AddObjectToObject(c->doc, "clock");
 	cJSON_AddNumberToObject(clock, "pair_ns", c->pair_ns);
 	if (analyze(c))
@@ -331,6 +335,7 @@ static void cleanup(struct run_ctx *c)
 		munmap(c->run.samples, c->run.cap * sizeof(*c->run.samples));
 	lat_monitor_close(&c->mon);
 	lat_result_abort(&c->file);
+	lat_mm_env_restore();
 	lat_thp_restore();
 	cJSON_Delete(c->doc);
 }

@@ -11,6 +11,7 @@
 #include "monitor.h"
 #include "opts.h"
 #include "thp.h"
+#include "mmenv.h"
 #include "vm.h"
 
 int lat_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -148,10 +149,14 @@ void lat_opts_usage(FILE *out)
 "  -c, --cpu N          pin to CPU N (default: not pinned)\n"
 "      --events N       latmon records latctl keeps for the join (72 bytes\n"
 "                       each, default 1048576); more are counted as lost\n"
+"      --fragment       leave no free 2 MiB block before timing, THP defrag\n"
+"                       always for the run: huge-page faults compact (root)\n"
 "  -h, --help           this text\n"
 "  -i, --iters N        iterations (default: the workload's, see 'latctl list')\n"
 "  -j, --json FILE      also write the whole result as JSON (atomically)\n"
 "      --kernel SERIES  with --vm: Debian kernel 6.1 or 6.12 (default 6.12)\n"
+"      --memcg SIZE     run in a new memory cgroup limited to SIZE (64M, 1G)\n"
+"                       and full of memory to reclaim: faults reclaim (root)\n"
 "  -m, --mode MODE      the workload's mode (see 'latctl list')\n"
 "      --no-thp         no transparent huge pages for this process (prctl)\n"
 "  -q, --quiet          print nothing on success (use with --json)\n"
@@ -161,6 +166,8 @@ void lat_opts_usage(FILE *out)
 "      --thp MODE       set THP system-wide to always|madvise|never for the\n"
 "                       run (root); the previous value is restored on exit,\n"
 "                       on error and on SIGINT/SIGTERM/SIGHUP\n"
+"      --thp-size S=MODE  one huge-page size (mTHP, Linux 6.8+), e.g. 64K=always;\n"
+"                       repeatable, restored like --thp\n"
 "      --vm             run it in a QEMU VM with latmon loaded (when this\n"
 "                       kernel cannot load it); the report prints here\n"
 "options of some workloads (others reject them):\n"
@@ -176,6 +183,8 @@ void lat_opts_usage(FILE *out)
 "  latctl run grow --no-thp --json r.json   keep the result, print it later\n"
 "  latctl report r.json                     print the report of a saved run\n"
 "  latctl run grow --thp always --vm --kernel 6.1   in a VM, with causes\n"
+"  latctl run grow --thp always --fragment  huge-page faults that compact\n"
+"  latctl run grow --thp-size 64K=always    64 KiB folios\n"
 "\n"
 "exit status: 0 ok; 1 the run failed (no permission, out of memory, ...);\n"
 "2 bad command line or input file. Killed by a signal: THP is restored first.\n",
@@ -184,7 +193,8 @@ void lat_opts_usage(FILE *out)
 
 enum {
 	OPT_DURATION = 256, OPT_EVENTS, OPT_HUGEPAGE, OPT_NO_THP, OPT_PROCS, OPT_RATE,
-	OPT_SEED, OPT_THP, OPT_THREADS, OPT_KERNEL, OPT_VM,
+	OPT_SEED, OPT_THP, OPT_THREADS, OPT_KERNEL, OPT_VM, OPT_FRAGMENT, OPT_MEMCG,
+	OPT_THP_SIZE,
 };
 
 /* Alphabetical. */
@@ -192,11 +202,13 @@ static const struct option long_opts[] = {
 	{ "cpu",	required_argument, NULL, 'c' },
 	{ "duration",	required_argument, NULL, OPT_DURATION },
 	{ "events",	required_argument, NULL, OPT_EVENTS },
+	{ "fragment",	no_argument,	   NULL, OPT_FRAGMENT },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ "hugepage",	no_argument,	   NULL, OPT_HUGEPAGE },
 	{ "iters",	required_argument, NULL, 'i' },
 	{ "json",	required_argument, NULL, 'j' },
 	{ "kernel",	required_argument, NULL, OPT_KERNEL },
+	{ "memcg",	required_argument, NULL, OPT_MEMCG },
 	{ "mode",	required_argument, NULL, 'm' },
 	{ "no-thp",	no_argument,	   NULL, OPT_NO_THP },
 	{ "procs",	required_argument, NULL, OPT_PROCS },
@@ -205,6 +217,7 @@ static const struct option long_opts[] = {
 	{ "seed",	required_argument, NULL, OPT_SEED },
 	{ "slow",	required_argument, NULL, 's' },
 	{ "thp",	required_argument, NULL, OPT_THP },
+	{ "thp-size",	required_argument, NULL, OPT_THP_SIZE },
 	{ "threads",	required_argument, NULL, OPT_THREADS },
 	{ "vm",		no_argument,	   NULL, OPT_VM },
 	{ NULL, 0, NULL, 0 },
@@ -305,6 +318,14 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 		if (!lat_thp_valid(arg))
 			return bad_value("--thp", arg, -EINVAL, "always, madvise or never");
 		return 0;
+	case OPT_THP_SIZE:
+		if (o->n_thp_size == LAT_THP_SIZE_MAX) {
+			fprintf(stderr, "latctl: --thp-size given more than %d times\n", LAT_THP_SIZE_MAX);
+			return -EINVAL;
+		}
+		return lat_thp_size_parse(arg, &o->thp_size[o->n_thp_size++]);
+	case OPT_MEMCG:
+		return lat_mm_parse_size("--memcg", arg, &o->memcg_bytes);
 	case OPT_KERNEL:
 		o->kernel = arg;
 		if (!lat_vm_kernel_valid(arg))
@@ -362,6 +383,8 @@ int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
 			o->no_thp = 1;
 		} else if (c == OPT_VM) {
 			o->vm = 1;
+		} else if (c == OPT_FRAGMENT) {
+			o->fragment = 1;
 		} else if (c == '?' || c == ':') {
 			return getopt_error(c, argv);
 		} else if (parse_word(o, c, optarg)) {

@@ -11,6 +11,7 @@
 #include "hist.h"
 #include "join.h"
 #include "result.h"
+#include "mmenv.h"
 #include "workload.h"
 
 /* Lookup context: the first missing or mistyped key, for one error line. */
@@ -330,6 +331,7 @@ static int render_doc(const cJSON *doc, FILE *out, const char *origin)
 	unit = str(&r, sub(&r, doc, "run"), "unit");
 	plural(unit, units, sizeof(units));
 	render_header(mem, &r, doc);
+	lat_mm_env_print(cJSON_GetObjectItemCaseSensitive(doc, "mm"), mem);
 	render_run(mem, &r, doc, units);
 	render_table(mem, &r, doc, unit);
 	render_tail(mem, &r, doc, units);

@@ -39,6 +39,7 @@
 #include <cjson/cJSON.h>
 
 #include "json.h"
+#include "thp_size.h"
 
 /* One timed iteration. 24 bytes; the array is pre-faulted before timing. */
 struct lat_sample {
@@ -80,6 +81,10 @@ struct lat_opts {
 	int vm;			/* --vm: run it in the QEMU test bed (vm.c) */
 	const char *kernel;	/* --kernel SERIES for --vm, NULL = newest */
 	uint64_t events;	/* --events: latmon records latctl keeps, 0 = default */
+	struct lat_thp_size thp_size[LAT_THP_SIZE_MAX];	/* --thp-size, in order */
+	int n_thp_size;
+	int fragment;		/* --fragment: no free 2 MiB block (fragment.h) */
+	uint64_t memcg_bytes;	/* --memcg SIZE (memcg.h), 0 = none */
 };
 
 /* Streams of samples (LAT_SAMPLE_F_NEWSTREAM boundaries) a run can name. */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The memory environment of a run: --thp-size (thp_size.h), --fragment
+ * (fragment.h) and --memcg (memcg.h), set up before the workload, undone
+ * after it, and shown in the result as the "mm" object.
+ */
+#ifndef LATCTL_MMENV_H
+#define LATCTL_MMENV_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+struct lat_opts;
+
+/* "64M", "1G", "512K" or bytes into *bytes (at least 1 MiB). One line on
+ * stderr and -EINVAL when invalid. */
+int lat_mm_parse_size(const char *opt, const char *arg, uint64_t *bytes);
+
+/* Apply the options; one line and -errno on failure (then undone). */
+int lat_mm_env_prepare(const struct lat_opts *o);
+
+/* The "mm" object: thp_sizes, fragment, memcg (null when not used). */
+cJSON *lat_mm_env_json(void);
+
+/* Undo everything; idempotent. */
+void lat_mm_env_restore(void);
+
+/* The report lines of an "mm" object (nothing for NULL). */
+void lat_mm_env_print(const cJSON *mm, FILE *out);
+
+#endif /* LATCTL_MMENV_H */
