@@ -85,7 +85,10 @@ struct latmon_thp_clear {
  */
 #define LATMON_ZERO_F_INIT_ON_ALLOC (1U << 0)	/* init_on_alloc is on */
 #define LATMON_ZERO_F_GFP_ZERO	(1U << 1)	/* the caller asked: __GFP_ZERO */
-#define __LATMON_ZERO_F_ALL	((1U << 2) - 1)
+#define LATMON_ZERO_F_COMPACT	(1U << 2)	/* a page direct compaction captured:
+						 * the interval spans that compaction
+						 * (its records lie inside) */
+#define __LATMON_ZERO_F_ALL	((1U << 3) - 1)
 
 struct latmon_alloc_zero {
 	__u64 size;		/* bytes zeroed: PAGE_SIZE << order */

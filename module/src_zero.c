@@ -2,7 +2,10 @@
 /*
  * Source "alloc-zero": the zeroing the page allocator does itself, a
  * kretprobe on the allocation from the free lists that ends with it
- * (get_page_from_freelist, see compat.h), recorded when a page came back.
+ * (get_page_from_freelist, see compat.h), recorded when a page came back,
+ * and one on direct compaction, which prepares (zeroes) the page it captures
+ * itself: that record spans the compaction too (LATMON_ZERO_F_COMPACT), and
+ * the compaction records inside it tell that part.
  * Recorded for target threads, in task context, for folios of order > 0 of
  * user memory (__GFP_MOVABLE and __GFP_COMP: THP, mTHP, large page-cache
  * folios) that the allocator zeroes because init_on_alloc is on or the
@@ -22,11 +25,21 @@ struct zero_data {
 	u32 order;
 	u32 flags;
 	u32 gfp;
+	u32 mark;			/* thread's huge-page marks at entry */
 };
 
 static struct latmon_source_status zero_status;
-static struct kretprobe zero_rp;
-static bool zero_registered;
+
+/* The probed allocation paths, see compat.h; the first one is required. */
+static struct {
+	const char *symbol;
+	u32 flags;			/* LATMON_ZERO_F_* added to its records */
+	struct kretprobe rp;
+	bool registered;
+} zp[] = {
+	{ .symbol = LATMON_ALLOC_ZERO_SYMBOL },
+	{ .symbol = LATMON_ALLOC_ZERO_COMPACT_SYMBOL, .flags = LATMON_ZERO_F_COMPACT },
+};
 
 /* LATMON_ZERO_F_* if the allocator will zero this allocation, else 0. */
 static u32 zero_flags(unsigned int order, gfp_t gfp)
@@ -43,7 +56,15 @@ static u32 zero_flags(unsigned int order, gfp_t gfp)
 	return f;
 }
 
-static int zero_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+/* The thread's count of huge-page marks (threads.c), 0 if it has no slot. */
+static u32 zero_mark(void)
+{
+	struct latmon_thread *t = latmon_thread_get(current->pid, true);
+
+	return t ? READ_ONCE(t->thp_clears) : 0;
+}
+
+static int zero_entry(struct kretprobe_instance *ri, struct pt_regs *regs, u32 extra)
 {
 	struct zero_data *d = (struct zero_data *)ri->data;
 	unsigned int order = regs_get_kernel_argument(regs, LATMON_ALLOC_ZERO_ORDER_ARG);
@@ -54,10 +75,22 @@ static int zero_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	d->flags = zero_flags(order, gfp);
 	if (!d->flags)
 		return 1;
+	d->flags |= extra;
 	d->order = order;
 	d->gfp = (__force u32)gfp;
+	d->mark = zero_mark();
 	d->tsc = rdtsc_ordered();
 	return 0;
+}
+
+static int freelist_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return zero_entry(ri, regs, zp[0].flags);
+}
+
+static int compact_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return zero_entry(ri, regs, zp[1].flags);
 }
 
 static int zero_return(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -70,6 +103,8 @@ static int zero_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!regs_return_value(regs) || !latmon_is_target(current))
 		return 0;		/* no page, or the session stopped meanwhile */
 	t = latmon_thread_get(current->pid, true);
+	if (t && (d->flags & LATMON_ZERO_F_COMPACT) && READ_ONCE(t->thp_clears) != d->mark)
+		return 0;	/* not captured: taken from the free lists, recorded there */
 	if (t)
 		WRITE_ONCE(t->thp_clears, t->thp_clears + 1);
 	else
@@ -87,51 +122,97 @@ static int zero_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 static int zero_attach(void)
 {
-	zero_rp.nmissed = 0;
-	zero_rp.kp.nmissed = 0;
-	return enable_kretprobe(&zero_rp);
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(zp); i++) {
+		if (!zp[i].registered)
+			continue;
+		zp[i].rp.nmissed = 0;
+		zp[i].rp.kp.nmissed = 0;
+		ret = enable_kretprobe(&zp[i].rp);
+		if (ret) {
+			while (i-- > 0)
+				if (zp[i].registered)
+					disable_kretprobe(&zp[i].rp);
+			return ret;
+		}
+	}
+	return 0;
 }
 
 static void zero_detach(void)
 {
-	disable_kretprobe(&zero_rp);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(zp); i++)
+		if (zp[i].registered)
+			disable_kretprobe(&zp[i].rp);
 }
 
-/* Register the kretprobe, disabled; unavailable (with the reason) if it fails. */
-static int zero_resolve(struct latmon_source_status *st)
+/* Register the kretprobe of zp[i], disabled. 0 or -errno. */
+static int zero_register(unsigned int i, kretprobe_handler_t entry)
 {
+	struct kretprobe *rp = &zp[i].rp;
 	int ret;
 
-	zero_rp.kp.symbol_name = LATMON_ALLOC_ZERO_SYMBOL;
-	zero_rp.kp.flags = KPROBE_FLAG_DISABLED;
-	zero_rp.entry_handler = zero_entry;
-	zero_rp.handler = zero_return;
-	zero_rp.data_size = sizeof(struct zero_data);
-	zero_rp.maxactive = 64 + 4 * num_possible_cpus();
-	st->symbol = LATMON_ALLOC_ZERO_SYMBOL;
-	ret = register_kretprobe(&zero_rp);
+	rp->kp.symbol_name = zp[i].symbol;
+	rp->kp.flags = KPROBE_FLAG_DISABLED;
+	rp->entry_handler = entry;
+	rp->handler = zero_return;
+	rp->data_size = sizeof(struct zero_data);
+	rp->maxactive = 64 + 4 * num_possible_cpus();
+	ret = register_kretprobe(rp);
+	zp[i].registered = !ret;
+	return ret;
+}
+
+/*
+ * Unavailable without the free-list probe; without the compaction one
+ * (inlined, or no CONFIG_COMPACTION) the pages compaction captures are not
+ * seen, which the reason says.
+ */
+static int zero_resolve(struct latmon_source_status *st)
+{
+	int ret = zero_register(0, freelist_entry), ret2;
+
+	st->symbol = zp[0].symbol;
 	if (ret) {
 		st->missing = 1;
 		snprintf(st->reason, sizeof(st->reason),
-			 "register_kretprobe(%s) failed: %d",
-			 LATMON_ALLOC_ZERO_SYMBOL, ret);
+			 "register_kretprobe(%s) failed: %d", zp[0].symbol, ret);
 		return 0;
 	}
-	zero_registered = true;
 	st->available = true;
+	ret2 = zero_register(1, compact_entry);
+	if (ret2) {
+		st->missing = 1;
+		snprintf(st->reason, sizeof(st->reason),
+			 "register_kretprobe(%s) failed: %d; pages captured by compaction are not seen",
+			 zp[1].symbol, ret2);
+	}
 	return 0;
 }
 
 static void zero_release(void)
 {
-	if (zero_registered)
-		unregister_kretprobe(&zero_rp);
-	zero_registered = false;
+	unsigned int i;
+
+	for (i = ARRAY_SIZE(zp); i-- > 0;) {
+		if (zp[i].registered)
+			unregister_kretprobe(&zp[i].rp);
+		zp[i].registered = false;
+	}
 }
 
 static u64 zero_misses(void)
 {
-	return (u64)zero_rp.nmissed + zero_rp.kp.nmissed;
+	u64 n = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(zp); i++)
+		n += (u64)zp[i].rp.nmissed + zp[i].rp.kp.nmissed;
+	return n;
 }
 
 const struct latmon_source_ops latmon_src_zero = {

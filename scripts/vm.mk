@@ -13,7 +13,8 @@ VM_KERNELS ?= 6.1 6.12
 VM_KERNEL ?= 6.12
 VM_CMD ?= sh -c 'insmod /lib/modules/latmon.ko && lmtool info'
 VM_BIN := tests/vm/bin
-VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $(VM_BIN)/stress
+VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $(VM_BIN)/stress \
+	    $(VM_BIN)/lmmm
 # per kernel the suite, then the short stress run; then the debug kernel
 # (tests/vm/debug.t skips itself when that kernel is not built)
 VM_TESTS := $(foreach k,$(VM_KERNELS),tests/vm/kernel-$(k).t) \
@@ -51,6 +52,14 @@ $(VM_BIN)/stress: tests/vm/stress.c include/latmon.h
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(VM_NL_PKGS)) -o $@ \
 		tests/vm/stress.c $(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS))
+
+# latctl's --fragment/--memcg/--thp-size around a plain touch (t-3x groups)
+LMMM_SRCS := tests/vm/lmmm.c user/mmenv.c user/fragment.c user/memcg.c \
+	     user/thp_size.c user/sysset.c user/cleanup.c user/counters.c user/thp.c
+$(VM_BIN)/lmmm: $(LMMM_SRCS) tests/vm/sync.h
+	@mkdir -p $(VM_BIN)
+	$(CC) $(VM_CFLAGS) -Iuser $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ \
+		$(LMMM_SRCS) $(shell $(PKG_CONFIG) --libs libcjson)
 
 # the JSON checker of the join tests (t-9x), libcjson copied into the initramfs
 $(VM_BIN)/jcheck: tests/vm/jcheck.c

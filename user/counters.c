@@ -76,9 +76,15 @@ static int order_2m(void)
 
 long long lat_buddy_free_2m_blocks(void)
 {
+	return lat_buddy_free_2m_blocks_except(NULL);
+}
+
+long long lat_buddy_free_2m_blocks_except(const char *zone)
+{
 	long long total = -1, n;
 	int order, min_order = order_2m();
 	char line[512], *p, *end;
+	size_t zlen = zone ? strlen(zone) : 0;
 	FILE *f;
 
 	f = fopen("/proc/buddyinfo", "r");
@@ -91,9 +97,11 @@ long long lat_buddy_free_2m_blocks(void)
 		p += 4;
 		while (*p == ' ')
 			p++;
-		p += strcspn(p, " ");		/* skip the zone name */
 		if (total < 0)
 			total = 0;
+		if (zone && strcspn(p, " ") == zlen && !strncmp(p, zone, zlen))
+			continue;
+		p += strcspn(p, " ");		/* skip the zone name */
 		for (order = 0;; order++, p = end) {
 			n = strtoll(p, &end, 10);
 			if (end == p)

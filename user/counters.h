@@ -21,5 +21,7 @@ void lat_counters_delta(const struct lat_counters *before,
 
 /* Free blocks of 2 MiB or more in /proc/buddyinfo (all zones), -1 if unknown. */
 long long lat_buddy_free_2m_blocks(void);
+/* The same without the blocks of one zone ("DMA"; NULL: none left out). */
+long long lat_buddy_free_2m_blocks_except(const char *zone);
 
 #endif /* LATCTL_COUNTERS_H */

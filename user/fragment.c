@@ -42,7 +42,7 @@ static unsigned long long meminfo_kb(const char *key)
 	return v;
 }
 
-/* What may be filled: free memory less the min watermark and 8 MiB. */
+/* At most what may be filled: free memory less the min watermark and 24 MiB. */
 static unsigned long long fill_bytes(void)
 {
 	char buf[32];
@@ -50,9 +50,9 @@ static unsigned long long fill_bytes(void)
 
 	if (!lat_sysset_read("/proc/sys/vm/min_free_kbytes", buf, sizeof(buf)))
 		min_kb = strtoull(buf, NULL, 10);
-	if (free_kb <= min_kb + 16384)
+	if (free_kb <= min_kb + 32768)
 		return 0;
-	return (free_kb - min_kb - 8192) * 1024;
+	return (free_kb - min_kb - 24576) * 1024;
 }
 
 /* Free [first, last) pages of the mapping at base. */
@@ -102,10 +102,54 @@ static unsigned long keep_one_per_block(char *base, unsigned long pages, int pm)
 	return kept;
 }
 
+#define FILL_CHUNK	(8UL << 20)
+
+/*
+ * Populate [base, base + bytes) chunk by chunk with 4 KiB pages until no
+ * free 2 MiB block is left outside ZONE_DMA (which its lowmem reserve keeps
+ * from user pages) or the memory is full. Returns the bytes populated.
+ */
+static size_t populate(char *base, size_t bytes)
+{
+	size_t off, i;
+
+	for (off = 0; off + FILL_CHUNK <= bytes; off += FILL_CHUNK) {
+		if (!lat_buddy_free_2m_blocks_except("DMA"))
+			break;
+		if (madvise(base + off, FILL_CHUNK, MADV_POPULATE_WRITE))
+			for (i = 0; i < FILL_CHUNK; i += PAGE)
+				base[off + i] = 1;
+	}
+	return off;
+}
+
+#define SOAK_MAX	64UL
+
+/*
+ * Take the free 2 MiB blocks the fill left (in its safety margin) as huge
+ * pages of a MADV_HUGEPAGE mapping, one at a time while any is left; needs
+ * THP enabled (always or madvise). Returns the blocks taken.
+ */
+static unsigned long soak(void)
+{
+	size_t len = (SOAK_MAX + 1) << 21;
+	char *raw = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), *p;
+	unsigned long n = 0;
+
+	if (raw == MAP_FAILED)
+		return 0;
+	p = (char *)(((uintptr_t)raw + (2UL << 20) - 1) & ~((2UL << 20) - 1));
+	madvise(p, SOAK_MAX << 21, MADV_HUGEPAGE);
+	while (n < SOAK_MAX && lat_buddy_free_2m_blocks_except("DMA") > 0)
+		p[n++ << 21] = 1;
+	return n;
+}
+
 /* The child: fill, fragment, report the pages kept on fd, then wait. */
 static void filler(size_t bytes, int fd)
 {
-	unsigned long kept = 0, pages = bytes / PAGE;
+	unsigned long kept[2] = { 0, 0 };	/* pages kept, bytes filled */
 	char *base;
 	int pm;
 
@@ -114,12 +158,11 @@ static void filler(size_t bytes, int fd)
 	pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (base != MAP_FAILED && pm >= 0) {
 		madvise(base, bytes, MADV_NOHUGEPAGE);
-		if (madvise(base, bytes, MADV_POPULATE_WRITE))
-			for (unsigned long i = 0; i < pages; i++)
-				base[i * PAGE] = 1;
-		kept = keep_one_per_block(base, pages, pm);
+		kept[1] = populate(base, bytes);
+		kept[0] = keep_one_per_block(base, kept[1] / PAGE, pm);
+		kept[0] += soak() * BLOCK_PAGES;
 	}
-	if (write(fd, &kept, sizeof(kept)) != sizeof(kept))
+	if (write(fd, kept, sizeof(kept)) != sizeof(kept))
 		_exit(1);
 	close(fd);
 	pause();
@@ -141,7 +184,7 @@ static void oom_first(void)
 /* Fork the filler and wait for its count of kept pages. */
 static int spawn(struct lat_fragment *f, size_t bytes)
 {
-	unsigned long kept = 0;
+	unsigned long kept[2] = { 0, 0 };
 	int p[2];
 
 	if (pipe(p))
@@ -157,12 +200,12 @@ static int spawn(struct lat_fragment *f, size_t bytes)
 		filler(bytes, p[1]);
 	}
 	close(p[1]);
-	if (read(p[0], &kept, sizeof(kept)) != sizeof(kept) || !kept)
-		kept = 0;
+	if (read(p[0], kept, sizeof(kept)) != sizeof(kept))
+		kept[0] = 0;
 	close(p[0]);
-	f->filled_kb = bytes / 1024;
-	f->held_kb = kept * (PAGE / 1024);
-	return kept ? 0 : -ENOMEM;
+	f->filled_kb = kept[1] / 1024;
+	f->held_kb = kept[0] * (PAGE / 1024);
+	return kept[0] ? 0 : -ENOMEM;
 }
 
 /* THP defrag always and proactive compaction off for the run. */
@@ -184,7 +227,7 @@ int lat_fragment_start(struct lat_fragment *f)
 	int ret;
 
 	memset(f, 0, sizeof(*f));
-	f->free_2m_before = lat_buddy_free_2m_blocks();
+	f->free_2m_before = lat_buddy_free_2m_blocks_except("DMA");
 	if (geteuid()) {
 		fprintf(stderr, "latctl: --fragment needs root (it reads physical page numbers and sets THP defrag); run as root\n");
 		return -EPERM;
@@ -203,7 +246,7 @@ int lat_fragment_start(struct lat_fragment *f)
 		lat_fragment_stop(f);
 		return ret;
 	}
-	f->free_2m_after = lat_buddy_free_2m_blocks();
+	f->free_2m_after = lat_buddy_free_2m_blocks_except("DMA");
 	return 0;
 }
 

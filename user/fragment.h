@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --fragment: before timing, leave no free 2 MiB block, so that a huge-page
- * fault has to compact memory (direct compaction). A child process fills the
- * free memory with 4 KiB pages, then frees all but one page of every 2 MiB
- * physical block it got (pfns from /proc/self/pagemap, root), and holds
- * those pages until the run ends. For the run THP defrag is "always" (a
+ * fault has to compact memory (direct compaction). A child process fills
+ * free memory with 4 KiB pages until no free 2 MiB block is left (outside
+ * ZONE_DMA), then frees all but one page of every 2 MiB physical block it
+ * got (pfns from /proc/self/pagemap, root), and holds those pages until the
+ * run ends. For the run THP defrag is "always" (a
  * fault waits for compaction) and proactive compaction is off; both are
  * restored after (sysset.h).
  */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sysset.h"
 #include "thp.h"
@@ -89,9 +90,14 @@ static int list_sizes(unsigned int *kb, int max)
 
 	if (!d)
 		return -errno;
-	while ((e = readdir(d)) && n < max)
-		if ((kb[n] = entry_kb(e->d_name)))
+	while ((e = readdir(d)) && n < max) {
+		char path[PATH_MAX];
+
+		kb[n] = entry_kb(e->d_name);
+		size_path(path, sizeof(path), kb[n]);
+		if (kb[n] && !access(path, F_OK))	/* some have shmem_enabled only */
 			n++;
+	}
 	closedir(d);
 	qsort(kb, n, sizeof(*kb), cmp_uint);
 	return n;
@@ -185,5 +191,8 @@ void lat_thp_size_print(const cJSON *sizes, FILE *out)
 			cJSON_IsString(e) ? e->valuestring : "?");
 		sep = ",";
 	}
-	fprintf(out, "%s%s\n", *sep ? "; " : " ", never ? "the others never" : "");
+	if (!*sep)
+		fprintf(out, " all never\n");
+	else
+		fprintf(out, "%s\n", never ? "; the others never" : "");
 }
