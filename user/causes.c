@@ -100,6 +100,8 @@ static int merge_one(struct merge *m, size_t k, const struct join_result *p)
 		c->ticks += q->ticks;
 		c->n_own += q->n_own;
 		c->own_max = max64(c->own_max, q->own_max);
+		c->part_ticks += q->part_ticks;
+		c->n_twice += q->n_twice;
 		m->med[l * m->n_streams + k] = (struct own_med){ q->own_median, q->n_own };
 	}
 	a->slow_total += p->slow_total;

@@ -6,7 +6,7 @@
 #include "json.h"
 
 static const struct join_label_desc labels[] = {
-	{ JOIN_FAULT, "fault", "fault", 10 },
+	{ .id = JOIN_FAULT, .name = "fault", .own = "fault", .rank = 10 },
 };
 
 static void note(struct join_iter *it, const struct latmon_event *ev)

@@ -6,7 +6,7 @@
 #include "json.h"
 
 static const struct join_label_desc labels[] = {
-	{ JOIN_INTERRUPT, "interrupt", "handler", 50 },
+	{ .id = JOIN_INTERRUPT, .name = "interrupt", .own = "handler", .rank = 50 },
 };
 
 /* "hardirq", "softirq", ...; dflt for an unknown kind. */

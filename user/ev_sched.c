@@ -7,8 +7,8 @@
 
 /* runnable when switched out, or asleep */
 static const struct join_label_desc labels[] = {
-	{ JOIN_PREEMPTION, "preemption", "off-CPU", 30 },
-	{ JOIN_BLOCKED, "blocked", "asleep", 40 },
+	{ .id = JOIN_PREEMPTION, .name = "preemption", .own = "off-CPU", .rank = 30 },
+	{ .id = JOIN_BLOCKED, .name = "blocked", .own = "asleep", .rank = 40 },
 };
 
 static enum join_label label_of(const struct latmon_event *ev)

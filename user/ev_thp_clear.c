@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* Record type LATMON_EV_THP_CLEAR: zeroing of a huge page inside a fault. */
+/* Record type LATMON_EV_THP_CLEAR: the THP clear zeroing a huge page inside a fault. */
 #include <inttypes.h>
 
 #include "evtype.h"
 #include "json.h"
 
+/* Huge-page zeroing; its parts: here the clear, the page allocator's in ev_alloc_zero.c. */
 static const struct join_label_desc labels[] = {
-	{ JOIN_THP_ZERO, "thp-zero", "clear", 20 },
+	{ .id = JOIN_THP_ZERO, .name = "thp-zero", .own = "zeroing", .rank = 20, .part = "clear", .into = JOIN_THP_ZERO,
+	  .twice = "the page allocator zeroed each huge page (init_on_alloc=1, Debian's default) and the THP clear zeroed it again; boot with init_on_alloc=0, or use Linux 6.13 or later, which skips the second zeroing" },
 };
 
 static void note(struct join_iter *it, const struct latmon_event *ev)

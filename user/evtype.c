@@ -5,12 +5,16 @@
 #include "evtype.h"
 
 extern const struct lat_evtype lat_ev_fault, lat_ev_thp_clear, lat_ev_irq,
-	lat_ev_sched, lat_ev_migrate, lat_ev_lost;
+	lat_ev_sched, lat_ev_migrate, lat_ev_lost, lat_ev_alloc_zero, lat_ev_compact,
+	lat_ev_reclaim;
 
 /* In the order of an iteration's detail line and JSON keys. */
 const struct lat_evtype *const lat_evtypes[] = {
 	&lat_ev_fault,
 	&lat_ev_thp_clear,
+	&lat_ev_alloc_zero,
+	&lat_ev_compact,
+	&lat_ev_reclaim,
 	&lat_ev_irq,
 	&lat_ev_sched,
 	&lat_ev_migrate,

@@ -216,6 +216,14 @@ static enum join_label rest_label(const struct join_input *in,
 	return in->have_events ? JOIN_UNEXPLAINED : JOIN_UNATTRIBUTED;
 }
 
+/* A part's own durations count for the label it is a part of. */
+static enum join_label own_label(enum join_label l)
+{
+	const struct join_label_desc *d = join_label_desc(l);
+
+	return d && d->part ? d->into : l;
+}
+
 /* Own durations of the events a complete iteration used, once per event. */
 static int note_own(struct join_ctx *c, const struct lat_sample *s, uint64_t b,
 		    uint64_t e)
@@ -233,7 +241,8 @@ static int note_own(struct join_ctx *c, const struct lat_sample *s, uint64_t b,
 		c->stats.used++;
 		if (c->type[idx]->flags & LAT_EVT_INSTANT)
 			continue;
-		ret = join_vec_push(&c->own[c->lab[idx]], evs[idx].tsc_end - evs[idx].tsc_begin);
+		ret = join_vec_push(&c->own[own_label(c->lab[idx])],
+				    evs[idx].tsc_end - evs[idx].tsc_begin);
 		if (ret)
 			return ret;
 	}
@@ -280,6 +289,7 @@ static int join_one(struct join_ctx *c, size_t pos, struct join_iter *it)
 		return ret;
 	rest = rest_label(c->in, it);
 	join_sweep(c->pts, np, b, e, rest, &c->prec, it->ticks);
+	join_fold_parts(it);
 	it->primary = join_primary(it->ticks, it->incomplete, rest, &c->all);
 	if (it->incomplete) {
 		c->stats.incomplete++;

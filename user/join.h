@@ -39,6 +39,9 @@ enum join_label {
 	JOIN_PREEMPTION,
 	JOIN_BLOCKED,
 	JOIN_INTERRUPT,
+	JOIN_COMPACTION,
+	JOIN_RECLAIM,
+	JOIN_ZERO_ALLOC,	/* a part of thp-zero, folded into it after the sweep */
 	JOIN_MIGRATION,
 	JOIN_REALLOC,
 	JOIN_UNEXPLAINED,
@@ -58,6 +61,15 @@ struct join_label_desc {
 	const char *name;
 	const char *own;
 	int rank;
+	/*
+	 * Parts of one label: a label with part set is where (part) the ticks of
+	 * label into were spent; after the sweep its ticks fold into into's and
+	 * stay apart in join_iter.parts (into itself names its own part too).
+	 * twice: into's note when an iteration has ticks in two of its parts.
+	 */
+	const char *part;
+	enum join_label into;
+	const char *twice;
 };
 
 /* Labels by rank, highest first: event labels only, or all but incomplete. */
@@ -102,6 +114,13 @@ struct join_iter {
 	bool migrated;
 	bool thp;		/* a THP clear or a huge-page fault inside */
 	uint64_t ticks[JOIN_NR_LABELS];	/* net; sums exactly to duration */
+	uint64_t parts[JOIN_NR_LABELS];	/* net ticks of each part (label with
+					 * .part) before the fold; they sum
+					 * to ticks[into] */
+	uint32_t zero_flags;	/* LATMON_ZERO_F_* of the allocator's zeroing */
+	uint64_t zeroed_bytes;	/* bytes the allocator zeroed */
+	uint32_t reclaimed_pages;	/* pages reclaimed inside */
+	uint32_t memcg_reclaims;	/* reclaims for the memory cgroup */
 	uint32_t n_events;	/* events of this iteration that were used */
 	uint32_t n_type[__LATMON_EV_MAX];	/* ... by record type */
 	uint32_t n_addrs;
@@ -121,6 +140,8 @@ struct join_cause {
 	uint64_t n_own;		/* own durations: one per event (fault, */
 	uint64_t own_median;	/* thp-zero, preemption, blocked, interrupt) */
 	uint64_t own_max;	/* or one per iteration for the others */
+	uint64_t part_ticks;	/* a part: its net ticks (folded into into) */
+	uint64_t n_twice;	/* a label with parts: iterations with two */
 };
 
 struct join_stats {
@@ -154,6 +175,10 @@ void join_result_free(struct join_result *r);
 
 /* The descriptor of a label; NULL for an out-of-range one. */
 const struct join_label_desc *join_label_desc(enum join_label l);
+/* The label named name that is no part of another; -1 if none. */
+int join_label_by_name(const char *name);
+/* Fold the parts' ticks of it into the labels they are parts of. */
+void join_fold_parts(struct join_iter *it);
 /* Fill *p with the event labels (events_only) or all ranked labels. */
 void join_precedence(struct join_prec *p, bool events_only);
 /* "fault", "thp-zero", ...; NULL for an out-of-range label. */

@@ -24,6 +24,52 @@ static cJSON *breakdown_json(const struct join_iter *it, double tsc_hz, bool ns)
 	return o;
 }
 
+/* The object of label into in o ({"page allocator": x, ...}), made if new. */
+static cJSON *parts_of(cJSON *o, enum join_label into)
+{
+	const char *name = join_label_name(into);
+	cJSON *p = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!p && !lat_json_put(o, name, p = cJSON_CreateObject()))
+		return NULL;
+	return p;
+}
+
+/*
+ * {"thp-zero": {"page allocator": ticks, "clear": ticks}}: the parts of the
+ * labels that have them (non-zero ones), or NULL if none. In ns with tsc_hz
+ * > 0 and a cause table's totals (r), else an iteration's ticks.
+ */
+static cJSON *parts_json(const uint64_t *ticks, double tsc_hz)
+{
+	const struct join_label_desc *d;
+	cJSON *o = NULL, *p;
+	int l;
+
+	for (l = 0; l < JOIN_INCOMPLETE; l++) {
+		d = join_label_desc(l);
+		if (!d || !d->part || !ticks[l])
+			continue;
+		if (!o && !(o = cJSON_CreateObject()))
+			return NULL;
+		p = parts_of(o, d->into);
+		if (!p || !lat_json_put_num(p, d->part, tsc_hz > 0 ?
+					    join_ticks_to_ns(ticks[l], tsc_hz) : (double)ticks[l])) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+/* "parts_ticks" of an iteration when it has parts. */
+static bool iter_parts_json(cJSON *o, const struct join_iter *it)
+{
+	cJSON *p = parts_json(it->parts, 0);
+
+	return !p || lat_json_put(o, "parts_ticks", p);
+}
+
 /* Per record type its count and its details, present only when not zero. */
 static bool iter_detail_json(cJSON *o, const struct join_iter *it)
 {
@@ -57,7 +103,8 @@ static cJSON *iter_json(const struct join_iter *it, double tsc_hz)
 	    !lat_json_put(o, "thp", cJSON_CreateBool(it->thp)) ||
 	    !lat_json_put(o, "breakdown_ticks", breakdown_json(it, tsc_hz, false)) ||
 	    !lat_json_put(o, "breakdown_ns", breakdown_json(it, tsc_hz, true)) ||
-	    !lat_json_put_num(o, "events", it->n_events) || !iter_detail_json(o, it)) {
+	    !lat_json_put_num(o, "events", it->n_events) || !iter_parts_json(o, it) ||
+	    !iter_detail_json(o, it)) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -111,6 +158,31 @@ cJSON *join_to_json(const struct join_result *r)
 	return join_to_json_max(r, 0);
 }
 
+/* A label with parts: "parts_ns" {"page allocator": ns, ...} and "twice". */
+static bool cause_parts_json(cJSON *o, const struct join_result *r, int l)
+{
+	uint64_t ticks[JOIN_NR_LABELS] = { 0 };
+	const struct join_label_desc *d;
+	cJSON *all, *mine;
+	int p;
+
+	for (p = 0; p < JOIN_INCOMPLETE; p++) {
+		d = join_label_desc(p);
+		if (d && d->part && (int)d->into == l)
+			ticks[p] = r->causes[p].part_ticks;
+	}
+	all = parts_json(ticks, r->tsc_hz);
+	if (!all)
+		return true;
+	mine = cJSON_DetachItemFromObjectCaseSensitive(all, join_label_name(l));
+	cJSON_Delete(all);
+	d = join_label_desc(l);
+	return lat_json_put(o, "parts_ns", mine) &&
+	       lat_json_put_num(o, "twice", (double)r->causes[l].n_twice) &&
+	       (!r->causes[l].n_twice || !d->twice ||
+		lat_json_put(o, "twice_note", cJSON_CreateStringReference(d->twice)));
+}
+
 /* One row of the cause table. */
 static cJSON *cause_json(const struct join_result *r, int l)
 {
@@ -126,7 +198,8 @@ static cJSON *cause_json(const struct join_result *r, int l)
 	    !lat_json_put(o, "own", cJSON_CreateStringReference(join_label_own(l))) ||
 	    !lat_json_put_num(o, "own_count", (double)k->n_own) ||
 	    !lat_json_put_num(o, "own_median_ns", join_ticks_to_ns(k->own_median, r->tsc_hz)) ||
-	    !lat_json_put_num(o, "own_max_ns", join_ticks_to_ns(k->own_max, r->tsc_hz))) {
+	    !lat_json_put_num(o, "own_max_ns", join_ticks_to_ns(k->own_max, r->tsc_hz)) ||
+	    !cause_parts_json(o, r, l)) {
 		cJSON_Delete(o);
 		return NULL;
 	}

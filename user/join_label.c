@@ -3,15 +3,17 @@
  * The labels of the join: the event labels come from the record types'
  * descriptors (user/ev_*.c), the labels of ticks no event covers are here.
  */
+#include <string.h>
+
 #include "evtype.h"
 
 /* What user space knows of uncovered ticks, most specific first. */
 static const struct join_label_desc rest_labels[] = {
-	{ JOIN_REALLOC, "realloc", "net", -1 },
-	{ JOIN_MIGRATION, "migration", "net", -2 },
-	{ JOIN_UNEXPLAINED, "unexplained", "net", -3 },
-	{ JOIN_UNATTRIBUTED, "unattributed", "net", -4 },
-	{ JOIN_INCOMPLETE, "incomplete", "iteration", -100 },	/* primary only */
+	{ .id = JOIN_REALLOC, .name = "realloc", .own = "net", .rank = -1 },
+	{ .id = JOIN_MIGRATION, .name = "migration", .own = "net", .rank = -2 },
+	{ .id = JOIN_UNEXPLAINED, .name = "unexplained", .own = "net", .rank = -3 },
+	{ .id = JOIN_UNATTRIBUTED, .name = "unattributed", .own = "net", .rank = -4 },
+	{ .id = JOIN_INCOMPLETE, .name = "incomplete", .own = "iteration", .rank = -100 },	/* primary only */
 };
 
 const struct join_label_desc *join_label_desc(enum join_label l)
@@ -36,6 +38,36 @@ const char *join_label_own(enum join_label l)
 	const struct join_label_desc *d = join_label_desc(l);
 
 	return d ? d->own : NULL;
+}
+
+int join_label_by_name(const char *name)
+{
+	const struct join_label_desc *d;
+	int l;
+
+	for (l = 0; l < JOIN_NR_LABELS; l++) {
+		d = join_label_desc(l);
+		if (d && !strcmp(d->name, name) && (!d->part || (int)d->into == l))
+			return l;
+	}
+	return -1;
+}
+
+void join_fold_parts(struct join_iter *it)
+{
+	const struct join_label_desc *d;
+	int l;
+
+	for (l = 0; l < JOIN_NR_LABELS; l++) {
+		d = join_label_desc(l);
+		if (!d || !d->part)
+			continue;
+		it->parts[l] = it->ticks[l];
+		if ((int)d->into == l)
+			continue;
+		it->ticks[d->into] += it->ticks[l];
+		it->ticks[l] = 0;
+	}
 }
 
 void join_precedence(struct join_prec *p, bool events_only)

@@ -4,6 +4,23 @@
 
 #include "join_int.h"
 
+/* The parts' ticks, and which labels had two parts in this iteration. */
+static void tally_parts(const struct join_iter *it, struct join_result *r)
+{
+	unsigned int n[JOIN_NR_LABELS] = { 0 };
+	const struct join_label_desc *d;
+	int l;
+
+	for (l = 0; l < JOIN_INCOMPLETE; l++) {
+		d = join_label_desc(l);
+		if (!d || !d->part || !it->parts[l])
+			continue;
+		r->causes[l].part_ticks += it->parts[l];
+		if (++n[d->into] == 2)
+			r->causes[d->into].n_twice++;
+	}
+}
+
 /* Add one iteration to the cause table counters. */
 static int tally_iter(const struct join_iter *it, struct join_u64vec *own,
 		      struct join_result *r)
@@ -17,6 +34,7 @@ static int tally_iter(const struct join_iter *it, struct join_u64vec *own,
 		r->causes[JOIN_INCOMPLETE].ticks += it->duration;
 		return join_vec_push(&own[JOIN_INCOMPLETE], it->duration);
 	}
+	tally_parts(it, r);
 	for (l = 0; !ret && l < JOIN_INCOMPLETE; l++) {
 		if (it->ticks[l] || (l == JOIN_MIGRATION && it->migrated))
 			r->causes[l].n_any++;

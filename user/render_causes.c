@@ -36,6 +36,41 @@ static void print_cause_row(const cJSON *row, FILE *out)
 		lat_json_num(row, "own_count") ? own : "-");
 }
 
+/* The numbers of object o (at most JOIN_NR_LABELS) into v, largest first. */
+static int by_value(const cJSON *o, const cJSON **v)
+{
+	const cJSON *x;
+	int n = 0, j;
+
+	cJSON_ArrayForEach(x, o) {
+		if (n == JOIN_NR_LABELS || !cJSON_IsNumber(x))
+			continue;
+		for (j = n++; j > 0 && v[j - 1]->valuedouble < x->valuedouble; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return n;
+}
+
+/* "thp-zero twice in 11 of 11 slow iterations (page allocator 58%, clear
+ * 42% of it): <note>", the parts largest first. */
+static void print_twice(const cJSON *row, FILE *out)
+{
+	const cJSON *v[JOIN_NR_LABELS];
+	double total = lat_json_num(row, "total_ns");
+	int n, i;
+
+	if (!lat_json_num(row, "twice"))
+		return;
+	n = by_value(cJSON_GetObjectItemCaseSensitive(row, "parts_ns"), v);
+	fprintf(out, "%s twice in %.0f of %.0f slow iterations (", lat_json_str(row, "label"),
+		lat_json_num(row, "twice"), lat_json_num(row, "present"));
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%s %.0f%%", i ? ", " : "", v[i]->string,
+			total > 0 ? 100 * v[i]->valuedouble / total : 0);
+	fprintf(out, " of it): %s\n", lat_json_str(row, "twice_note"));
+}
+
 static void print_event_stats(const cJSON *causes, FILE *out)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(causes, "events");
@@ -76,6 +111,8 @@ static void print_causes(const cJSON *causes, FILE *out)
 		print_cause_row(row, out);
 	fprintf(out, "  primary: the largest part of an iteration; present: any part of it;\n"
 		"  share: of the total slow time, each tick counted once (innermost cause).\n");
+	cJSON_ArrayForEach(row, rows)
+		print_twice(row, out);
 	print_event_stats(causes, out);
 }
 
@@ -95,18 +132,10 @@ static int cmp_iter_desc(const void *a, const void *b)
 /* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first. */
 static void print_breakdown(const cJSON *it, FILE *out)
 {
-	const cJSON *bd = cJSON_GetObjectItemCaseSensitive(it, "breakdown_ticks"), *l;
 	const cJSON *v[JOIN_NR_LABELS];
 	double d = lat_json_num(it, "duration_ticks");
-	int n = 0, i, j;
+	int n = by_value(cJSON_GetObjectItemCaseSensitive(it, "breakdown_ticks"), v), i;
 
-	cJSON_ArrayForEach(l, bd) {
-		if (n == JOIN_NR_LABELS || !cJSON_IsNumber(l))
-			continue;
-		for (j = n++; j > 0 && v[j - 1]->valuedouble < l->valuedouble; j--)
-			v[j] = v[j - 1];
-		v[j] = l;
-	}
 	for (i = 0; i < n; i++) {
 		double pct = d > 0 ? 100 * v[i]->valuedouble / d : 0;
 

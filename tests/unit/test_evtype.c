@@ -60,7 +60,18 @@ static size_t pos(const struct join_prec *p, enum join_label l)
 	return i;
 }
 
-/* Every label has a name; event labels rank above the rest, without ties. */
+/* The label l is a part of, or l. */
+static int whole(int l)
+{
+	const struct join_label_desc *d = join_label_desc(l);
+
+	return d->part ? (int)d->into : l;
+}
+
+/*
+ * Every label has a name; event labels rank above the rest, without ties
+ * but between the parts of one label, which share its name and rank.
+ */
 static void test_labels(void **state)
 {
 	struct join_prec ev, all;
@@ -70,9 +81,18 @@ static void test_labels(void **state)
 	for (l = 0; l < JOIN_NR_LABELS; l++) {
 		assert_non_null(join_label_name(l));
 		assert_non_null(join_label_own(l));
-		for (m = l + 1; m < JOIN_NR_LABELS; m++)
+		for (m = l + 1; m < JOIN_NR_LABELS; m++) {
+			if (whole(l) == whole(m)) {
+				assert_int_equal(join_label_desc(l)->rank, join_label_desc(m)->rank);
+				assert_string_equal(join_label_name(l), join_label_name(m));
+				continue;
+			}
 			assert_int_not_equal(join_label_desc(l)->rank, join_label_desc(m)->rank);
+		}
 	}
+	assert_int_equal(join_label_by_name("thp-zero"), JOIN_THP_ZERO);
+	assert_int_equal(whole(JOIN_ZERO_ALLOC), JOIN_THP_ZERO);
+	assert_int_equal(join_label_by_name("bogus"), -1);
 	assert_null(join_label_name(JOIN_NR_LABELS));
 	join_precedence(&ev, true);
 	join_precedence(&all, false);
@@ -80,7 +100,10 @@ static void test_labels(void **state)
 	assert_int_equal(all.n, JOIN_NR_LABELS - 1);	/* all but incomplete */
 	assert_true(pos(&ev, JOIN_INTERRUPT) < pos(&ev, JOIN_BLOCKED));
 	assert_true(pos(&ev, JOIN_BLOCKED) < pos(&ev, JOIN_PREEMPTION));
-	assert_true(pos(&ev, JOIN_PREEMPTION) < pos(&ev, JOIN_THP_ZERO));
+	assert_true(pos(&ev, JOIN_PREEMPTION) < pos(&ev, JOIN_COMPACTION));
+	assert_true(pos(&ev, JOIN_COMPACTION) < pos(&ev, JOIN_RECLAIM));
+	assert_true(pos(&ev, JOIN_RECLAIM) < pos(&ev, JOIN_THP_ZERO));
+	assert_true(pos(&ev, JOIN_RECLAIM) < pos(&ev, JOIN_ZERO_ALLOC));
 	assert_true(pos(&ev, JOIN_THP_ZERO) < pos(&ev, JOIN_FAULT));
 	assert_int_equal(pos(&all, JOIN_REALLOC), ev.n);	/* the rest after events */
 	assert_true(pos(&all, JOIN_REALLOC) < pos(&all, JOIN_MIGRATION));
@@ -96,6 +119,9 @@ static void test_source_names(void **state)
 	assert_string_equal(lat_source_name(LATMON_SRC_THP_CLEAR), "thp-clear");
 	assert_string_equal(lat_source_name(LATMON_SRC_SCHED), "sched");
 	assert_string_equal(lat_source_name(LATMON_SRC_IRQ), "irq");
+	assert_string_equal(lat_source_name(LATMON_SRC_ALLOC_ZERO), "alloc-zero");
+	assert_string_equal(lat_source_name(LATMON_SRC_COMPACTION), "compaction");
+	assert_string_equal(lat_source_name(LATMON_SRC_RECLAIM), "reclaim");
 	assert_string_equal(lat_source_name(0), "?");
 	assert_string_equal(lat_source_name(__LATMON_SRC_MAX), "?");
 }

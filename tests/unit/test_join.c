@@ -628,7 +628,7 @@ static void test_json_and_text(void **state)
 	text = render(causes, iters);
 	assert_non_null(strstr(text, "Causes of the 1 slow iterations"));
 	assert_non_null(strstr(text, "thp-zero"));
-	assert_non_null(strstr(text, "clear 280.0 us / 280.0 us"));
+	assert_non_null(strstr(text, "zeroing 280.0 us / 280.0 us"));
 	assert_non_null(strstr(text, "at 0x7f1234600000"));
 	assert_non_null(strstr(text, "pid 321 (stress-ng)"));
 	assert_non_null(strstr(text, "interrupts: timer LOC x1"));

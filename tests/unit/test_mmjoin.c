@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the join for the memory-management records: huge-page
+ * zeroing in the page allocator and in the THP clear (one label, thp-zero,
+ * split by where; zeroed twice), direct compaction and reclaim inside a
+ * fault (innermost wins), and their JSON and text.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "evtype.h"
+#include "join.h"
+#include "lm_event.h"
+
+#define TID	777
+#define HZ	1e9
+
+struct run {
+	struct lat_sample s[8];
+	size_t ns;
+	struct latmon_event ev[32];
+	size_t nev;
+	uint64_t seq;
+	struct join_result r;
+};
+
+static struct latmon_event *event(struct run *t, int type, uint64_t b, uint64_t e)
+{
+	return lm_event_fill(&t->ev[t->nev++], type, 0, TID, TID, t->seq++, b, e);
+}
+
+static void sample(struct run *t, uint64_t b, uint64_t e)
+{
+	t->s[t->ns++] = (struct lat_sample){ b, e, 0, 0, 0 };
+}
+
+static void zero(struct run *t, uint64_t b, uint64_t e, uint32_t flags)
+{
+	struct latmon_event *ev = event(t, LATMON_EV_ALLOC_ZERO, b, e);
+
+	ev->u.zero.size = 2 << 20;
+	ev->u.zero.order = 9;
+	ev->u.zero.flags = flags;
+}
+
+static void join(struct run *t)
+{
+	struct join_input in = {
+		.samples = t->s, .n_samples = t->ns, .tid = TID, .events = t->ev,
+		.n_events = t->nev, .have_events = true, .tsc_hz = HZ,
+	};
+
+	assert_int_equal(join_run(&in, &t->r), 0);
+}
+
+static uint64_t sum_ticks(const struct join_iter *it)
+{
+	uint64_t sum = 0;
+	int l;
+
+	for (l = 0; l < JOIN_NR_LABELS; l++)
+		sum += it->ticks[l];
+	return sum;
+}
+
+/* A fault zeroed twice, an interrupt inside the allocator's zeroing. */
+static void build_twice(struct run *t)
+{
+	struct latmon_event *ev;
+
+	sample(t, 0, 10000);
+	event(t, LATMON_EV_FAULT, 500, 9900)->u.fault.flags = LATMON_FAULT_F_HUGE;
+	zero(t, 1000, 6000, LATMON_ZERO_F_INIT_ON_ALLOC);
+	ev = event(t, LATMON_EV_IRQ, 2000, 2400);
+	ev->u.irq.kind = LATMON_IRQ_TIMER;
+	event(t, LATMON_EV_THP_CLEAR, 6100, 9800)->u.thp.size = 2 << 20;
+}
+
+/* One label; its parts add up to it exactly; the interrupt is not zeroing. */
+static void test_zeroed_twice(void **state)
+{
+	struct run t = { 0 };
+	const struct join_iter *it;
+
+	(void)state;
+	build_twice(&t);
+	join(&t);
+	it = &t.r.iters[0];
+	assert_int_equal(it->primary, JOIN_THP_ZERO);
+	assert_int_equal(it->parts[JOIN_ZERO_ALLOC], 5000 - 400);
+	assert_int_equal(it->parts[JOIN_THP_ZERO], 3700);
+	assert_int_equal(it->ticks[JOIN_THP_ZERO], 4600 + 3700);
+	assert_int_equal(it->ticks[JOIN_ZERO_ALLOC], 0);
+	assert_int_equal(it->ticks[JOIN_INTERRUPT], 400);
+	assert_int_equal(sum_ticks(it), 10000);
+	assert_true(it->thp);
+	assert_int_equal(it->zeroed_bytes, 2 << 20);
+	assert_int_equal(t.r.causes[JOIN_THP_ZERO].n_twice, 1);
+	assert_int_equal(t.r.causes[JOIN_ZERO_ALLOC].part_ticks, 4600);
+	assert_int_equal(t.r.causes[JOIN_THP_ZERO].part_ticks, 3700);
+	assert_int_equal(t.r.causes[JOIN_THP_ZERO].n_own, 2);	/* both zeroings */
+	assert_int_equal(t.r.causes[JOIN_ZERO_ALLOC].n_own, 0);
+	join_result_free(&t.r);
+}
+
+/* Since 6.13 only the allocator zeroes: still thp-zero, not twice. */
+static void test_allocator_only(void **state)
+{
+	struct run t = { 0 };
+	const struct join_iter *it;
+
+	(void)state;
+	sample(&t, 0, 10000);
+	event(&t, LATMON_EV_FAULT, 100, 9900);
+	zero(&t, 200, 9700, LATMON_ZERO_F_INIT_ON_ALLOC);
+	join(&t);
+	it = &t.r.iters[0];
+	assert_int_equal(it->primary, JOIN_THP_ZERO);
+	assert_int_equal(it->ticks[JOIN_THP_ZERO], 9500);
+	assert_int_equal(it->parts[JOIN_ZERO_ALLOC], 9500);
+	assert_int_equal(it->parts[JOIN_THP_ZERO], 0);
+	assert_true(it->thp);
+	assert_int_equal(t.r.causes[JOIN_THP_ZERO].n_twice, 0);
+	join_result_free(&t.r);
+}
+
+/* A page compaction captured: compaction inside the zeroing record wins. */
+static void test_compaction_capture(void **state)
+{
+	struct run t = { 0 };
+	const struct join_iter *it;
+
+	(void)state;
+	sample(&t, 0, 10000);
+	event(&t, LATMON_EV_FAULT, 100, 9900);
+	zero(&t, 200, 9000, LATMON_ZERO_F_INIT_ON_ALLOC | LATMON_ZERO_F_COMPACT);
+	event(&t, LATMON_EV_COMPACT, 300, 3300)->u.compact.order = 9;
+	event(&t, LATMON_EV_COMPACT, 3400, 6400)->u.compact.order = 9;
+	join(&t);
+	it = &t.r.iters[0];
+	assert_int_equal(it->ticks[JOIN_COMPACTION], 6000);
+	assert_int_equal(it->ticks[JOIN_THP_ZERO], 8800 - 6000);
+	assert_int_equal(it->primary, JOIN_COMPACTION);
+	assert_int_equal(it->n_type[LATMON_EV_COMPACT], 2);
+	assert_int_equal(sum_ticks(it), 10000);
+	join_result_free(&t.r);
+}
+
+/* Reclaim inside a fault, asleep for part of it: blocked is innermost. */
+static void test_reclaim_blocked(void **state)
+{
+	struct run t = { 0 };
+	struct latmon_event *ev;
+	const struct join_iter *it;
+
+	(void)state;
+	sample(&t, 0, 10000);
+	event(&t, LATMON_EV_FAULT, 100, 9900);
+	ev = event(&t, LATMON_EV_RECLAIM, 1000, 8000);
+	ev->u.reclaim.kind = LATMON_RECLAIM_MEMCG;
+	ev->u.reclaim.nr_reclaimed = 64;
+	event(&t, LATMON_EV_SCHED, 2000, 3000);		/* blocked: flags 0 */
+	join(&t);
+	it = &t.r.iters[0];
+	assert_int_equal(it->ticks[JOIN_RECLAIM], 6000);
+	assert_int_equal(it->ticks[JOIN_BLOCKED], 1000);
+	assert_int_equal(it->ticks[JOIN_FAULT], 9800 - 7000);
+	assert_int_equal(it->primary, JOIN_RECLAIM);
+	assert_int_equal(it->reclaimed_pages, 64);
+	assert_int_equal(it->memcg_reclaims, 1);
+	join_result_free(&t.r);
+}
+
+/* Render the cause table and the iterations of t into buf. */
+static void render(struct run *t, char *buf, size_t len)
+{
+	cJSON *c = cause_table_to_json(&t->r), *its = join_to_json(&t->r);
+	FILE *f = fmemopen(buf, len, "w");
+
+	assert_non_null(c);
+	assert_non_null(its);
+	join_print(c, its, f);
+	fclose(f);
+	cJSON_Delete(c);
+	cJSON_Delete(its);
+}
+
+/* The JSON carries the split and the twice count; the text says both. */
+static void test_json_and_text(void **state)
+{
+	struct run t = { 0 };
+	cJSON *its, *c, *row, *z;
+	char text[4096];
+
+	(void)state;
+	build_twice(&t);
+	join(&t);
+	its = join_to_json(&t.r);
+	z = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetArrayItem(its, 0), "parts_ticks"), "thp-zero");
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(z, "page allocator")->valuedouble, 4600);
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(z, "clear")->valuedouble, 3700);
+	c = cause_table_to_json(&t.r);
+	row = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "causes"), 0);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring, "thp-zero");
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(row, "twice")->valuedouble, 1);
+	assert_non_null(strstr(cJSON_GetObjectItemCaseSensitive(row, "twice_note")->valuestring,
+			       "init_on_alloc=0"));
+	render(&t, text, sizeof(text));
+	assert_non_null(strstr(text, "thp-zero twice in 1 of 1 slow iterations (page allocator 55%, clear 45% of it)"));
+	assert_non_null(strstr(text, "zeroed twice: 2048 KiB in the page allocator (init_on_alloc) 46%, in the THP clear 37%"));
+	cJSON_Delete(its);
+	cJSON_Delete(c);
+	join_result_free(&t.r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zeroed_twice),
+		cmocka_unit_test(test_allocator_only),
+		cmocka_unit_test(test_compaction_capture),
+		cmocka_unit_test(test_reclaim_blocked),
+		cmocka_unit_test(test_json_and_text),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests_name("mmjoin", tests, NULL, NULL);
+}
