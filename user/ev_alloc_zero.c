@@ -2,7 +2,7 @@
 /*
  * Record type LATMON_EV_ALLOC_ZERO: the page allocator zeroing a large folio
  * (init_on_alloc or __GFP_ZERO). Its ticks are huge-page zeroing (thp-zero),
- * the "page allocator" part of it; a page compaction captured spans that
+ * the "allocator" part of it; a page compaction captured spans that
  * compaction, whose own records outrank it.
  */
 #include <inttypes.h>
@@ -11,7 +11,7 @@
 #include "json.h"
 
 static const struct join_label_desc labels[] = {
-	{ .id = JOIN_ZERO_ALLOC, .name = "thp-zero", .own = "zeroing", .rank = 20, .part = "page allocator",
+	{ .id = JOIN_ZERO_ALLOC, .name = "thp-zero", .own = "zeroing", .rank = 20, .part = "allocator",
 	  .into = JOIN_THP_ZERO },
 };
 
@@ -43,7 +43,7 @@ static void detail(const cJSON *it, FILE *out, int *parts)
 	const cJSON *pt = cJSON_GetObjectItemCaseSensitive(it, "parts_ticks");
 	const cJSON *z = cJSON_GetObjectItemCaseSensitive(pt, "thp-zero");
 	double d = lat_json_num(it, "duration_ticks");
-	double alloc = lat_json_num(z, "page allocator"), clear = lat_json_num(z, "clear");
+	double alloc = lat_json_num(z, "allocator"), clear = lat_json_num(z, "clear");
 
 	if (!(alloc > 0) || !(d > 0))
 		return;

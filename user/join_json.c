@@ -24,7 +24,7 @@ static cJSON *breakdown_json(const struct join_iter *it, double tsc_hz, bool ns)
 	return o;
 }
 
-/* The object of label into in o ({"page allocator": x, ...}), made if new. */
+/* The object of label into in o ({"allocator": x, ...}), made if new. */
 static cJSON *parts_of(cJSON *o, enum join_label into)
 {
 	const char *name = join_label_name(into);
@@ -36,7 +36,7 @@ static cJSON *parts_of(cJSON *o, enum join_label into)
 }
 
 /*
- * {"thp-zero": {"page allocator": ticks, "clear": ticks}}: the parts of the
+ * {"thp-zero": {"allocator": ticks, "clear": ticks}}: the parts of the
  * labels that have them (non-zero ones), or NULL if none. In ns with tsc_hz
  * > 0 and a cause table's totals (r), else an iteration's ticks.
  */
@@ -158,7 +158,7 @@ cJSON *join_to_json(const struct join_result *r)
 	return join_to_json_max(r, 0);
 }
 
-/* A label with parts: "parts_ns" {"page allocator": ns, ...} and "twice". */
+/* A label with parts: "parts_ns" {"allocator": ns, ...} and "twice". */
 static bool cause_parts_json(cJSON *o, const struct join_result *r, int l)
 {
 	uint64_t ticks[JOIN_NR_LABELS] = { 0 };

@@ -52,7 +52,7 @@ static int by_value(const cJSON *o, const cJSON **v)
 	return n;
 }
 
-/* "thp-zero twice in 11 of 11 slow iterations (page allocator 58%, clear
+/* "thp-zero twice in 11 of 11 slow iterations (allocator 58%, clear
  * 42% of it): <note>", the parts largest first. */
 static void print_twice(const cJSON *row, FILE *out)
 {

@@ -204,7 +204,7 @@ static void test_json_and_text(void **state)
 	its = join_to_json(&t.r);
 	z = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetArrayItem(its, 0), "parts_ticks"), "thp-zero");
-	assert_int_equal(cJSON_GetObjectItemCaseSensitive(z, "page allocator")->valuedouble, 4600);
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(z, "allocator")->valuedouble, 4600);
 	assert_int_equal(cJSON_GetObjectItemCaseSensitive(z, "clear")->valuedouble, 3700);
 	c = cause_table_to_json(&t.r);
 	row = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "causes"), 0);
@@ -213,7 +213,7 @@ static void test_json_and_text(void **state)
 	assert_non_null(strstr(cJSON_GetObjectItemCaseSensitive(row, "twice_note")->valuestring,
 			       "init_on_alloc=0"));
 	render(&t, text, sizeof(text));
-	assert_non_null(strstr(text, "thp-zero twice in 1 of 1 slow iterations (page allocator 55%, clear 45% of it)"));
+	assert_non_null(strstr(text, "thp-zero twice in 1 of 1 slow iterations (allocator 55%, clear 45% of it)"));
 	assert_non_null(strstr(text, "zeroed twice: 2048 KiB in the page allocator (init_on_alloc) 46%, in the THP clear 37%"));
 	cJSON_Delete(its);
 	cJSON_Delete(c);
