@@ -177,10 +177,21 @@ static void test_reclaim_blocked(void **state)
 	join_result_free(&t.r);
 }
 
+/* Through the text of a saved document, as `latctl report` reads it. */
+static cJSON *saved(cJSON *j)
+{
+	char *text = cJSON_PrintUnformatted(j);
+	cJSON *back = cJSON_Parse(text);
+
+	free(text);
+	cJSON_Delete(j);
+	return back;
+}
+
 /* Render the cause table and the iterations of t into buf. */
 static void render(struct run *t, char *buf, size_t len)
 {
-	cJSON *c = cause_table_to_json(&t->r), *its = join_to_json(&t->r);
+	cJSON *c = saved(cause_table_to_json(&t->r)), *its = saved(join_to_json(&t->r));
 	FILE *f = fmemopen(buf, len, "w");
 
 	assert_non_null(c);
