@@ -168,7 +168,14 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The label an event contributes for thread tid, or LAB_SKIP (counted). */
+/* A threaded interrupt handler (PREEMPT_RT, threadirqs): "irq/N-name". */
+static bool irq_thread(const char *comm)
+{
+	return !strncmp(comm, "irq/", 4);
+}
+
+/* The label an event contributes for thread tid, or LAB_SKIP (counted);
+ * a preemption by an interrupt thread is interrupt work. */
 static uint8_t event_label(const struct latmon_event *ev, uint32_t tid,
 			   struct join_stats *st)
 {
@@ -189,8 +196,9 @@ static uint8_t event_label(const struct latmon_event *ev, uint32_t tid,
 	case LATMON_EV_THP_CLEAR:
 		return JOIN_THP_ZERO;
 	case LATMON_EV_SCHED:
-		return ev->u.sched.flags & LATMON_SCHED_F_PREEMPTED ?
-			JOIN_PREEMPTION : JOIN_BLOCKED;
+		if (!(ev->u.sched.flags & LATMON_SCHED_F_PREEMPTED))
+			return JOIN_BLOCKED;
+		return irq_thread(ev->u.sched.other_comm) ? JOIN_INTERRUPT : JOIN_PREEMPTION;
 	case LATMON_EV_IRQ:
 		return JOIN_INTERRUPT;
 	default:
@@ -1172,6 +1180,8 @@ static void print_preempter(const cJSON *p, FILE *out)
 
 	if (lat_json_num(p, "pid") == 0 && (!*comm || !strcmp(comm, "?")))
 		fputs("switched out (the idle task or an unnamed one ran)", out);
+	else if (irq_thread(comm))
+		fprintf(out, "interrupt thread %s (pid %.0f)", comm, lat_json_num(p, "pid"));
 	else
 		fprintf(out, "switched out for pid %.0f (%s)", lat_json_num(p, "pid"), comm);
 }

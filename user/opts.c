@@ -151,7 +151,7 @@ void lat_opts_usage(FILE *out)
 "  -h, --help           this text\n"
 "  -i, --iters N        iterations (default: the workload's, see 'latctl list')\n"
 "  -j, --json FILE      also write the whole result as JSON (atomically)\n"
-"      --kernel SERIES  with --vm: Debian kernel 6.1 or 6.12 (default 6.12)\n"
+"      --kernel SERIES  with --vm: Debian kernel 6.1, 6.12 or 7.3 (default 7.3)\n"
 "  -m, --mode MODE      the workload's mode (see 'latctl list')\n"
 "      --no-thp         no transparent huge pages for this process (prctl)\n"
 "  -q, --quiet          print nothing on success (use with --json)\n"
@@ -308,7 +308,7 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 	case OPT_KERNEL:
 		o->kernel = arg;
 		if (!lat_vm_kernel_valid(arg))
-			return bad_value("--kernel", arg, -EINVAL, "6.1 or 6.12");
+			return bad_value("--kernel", arg, -EINVAL, "6.1, 6.12 or 7.3");
 		return 0;
 	}
 	return parse_numeric(o, c, arg);
