@@ -2,7 +2,7 @@
 /*
  * Every kernel-version difference latmon depends on, in one place.
  * Supported: Linux 6.1 (Debian bookworm), 6.12 (bookworm-backports) and 7.3
- * (trixie-backports).
+ * (trixie-backports, also its PREEMPT_RT flavour).
  */
 #ifndef LATMON_COMPAT_H
 #define LATMON_COMPAT_H
@@ -99,6 +99,17 @@ struct compact_control;
 #define LATMON_NL_RANGE_CONST	const
 #else
 #define LATMON_NL_RANGE_CONST
+#endif
+
+/*
+ * The unbound system workqueue: system_unbound_wq was renamed system_dfl_wq
+ * in 6.17, and 7.x logs a deprecation line for work queued on the old name.
+ * Stable kernels that got the new name as an alias (6.12.y) keep the old one.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define LATMON_UNBOUND_WQ	system_dfl_wq
+#else
+#define LATMON_UNBOUND_WQ	system_unbound_wq
 #endif
 
 #endif /* LATMON_COMPAT_H */

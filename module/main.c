@@ -76,7 +76,7 @@ static void wake_reader(struct work_struct *work)
 {
 	if (!latmon_rings_empty() && wq_has_sleeper(&latmon_read_wq))
 		wake_up_interruptible(&latmon_read_wq);
-	queue_delayed_work(system_unbound_wq, &wake_work, WAKE_PERIOD);
+	queue_delayed_work(LATMON_UNBOUND_WQ, &wake_work, WAKE_PERIOD);
 }
 
 /* @task's tid as seen from the session's pid namespace (0 if invisible). */
@@ -245,7 +245,7 @@ static int start_locked(u32 nr, u32 mask, u32 slots,
 	}
 	attached_mask = mask;
 	latmon_state = LATMON_RUNNING;
-	queue_delayed_work(system_unbound_wq, &wake_work, WAKE_PERIOD);
+	queue_delayed_work(LATMON_UNBOUND_WQ, &wake_work, WAKE_PERIOD);
 	return 0;
 
 err_target:

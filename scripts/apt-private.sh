@@ -15,6 +15,8 @@ apt_setup() {
 	cat >"$APTDIR/sources.list.tmp" <<-EOT
 	deb [signed-by=$KEYRING] $MIRROR bookworm main
 	deb [signed-by=$KEYRING] $MIRROR bookworm-backports main
+	deb [signed-by=$KEYRING] $MIRROR trixie main
+	deb [signed-by=$KEYRING] $MIRROR trixie-backports main
 	EOT
 	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
 	: >"$APTDIR/state/status"

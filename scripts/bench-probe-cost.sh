@@ -3,7 +3,7 @@
 # The cost latmon's probes add to a 4 KiB page fault and to a huge-page
 # fault.
 #
-#   scripts/bench-probe-cost.sh [--kernel 6.1|6.12] [--rounds R] [--pages N] [--huge M]
+#   scripts/bench-probe-cost.sh [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--huge M]
 #
 # Boots the test bed once (stock boot arguments unless LATMON_VM_APPEND says
 # otherwise) and runs tests/vm/bench.sh there: the same fault-heavy programs
@@ -13,7 +13,7 @@
 # cycles are emulated: compare the ratios only.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SERIES=6.12 ROUNDS=5 PAGES=20000 HUGE=32
+SERIES=7.3 ROUNDS=5 PAGES=20000 HUGE=32
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
 	--rounds) ROUNDS=${2:?}; shift 2 ;;
 	--pages) PAGES=${2:?}; shift 2 ;;
 	--huge) HUGE=${2:?}; shift 2 ;;
-	*) echo "usage: $0 [--kernel 6.1|6.12] [--rounds R] [--pages N] [--huge M]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--huge M]" >&2; exit 2 ;;
 	esac
 done
 make -s -C "$ROOT" vm-initramfs VM_KERNELS="$SERIES" >&2

@@ -173,7 +173,7 @@ guest_cmd() {
 boot_judge() {
 	local initrd=$1 cmd=$2 out=$3 rc=0
 	"$ROOT/scripts/vm-run.sh" --kernel debug --vmlinuz "$VMLINUZ" --initramfs "$initrd" \
-		--timeout "${LATMON_DEBUG_TIMEOUT:-3600}" --append "init_on_alloc=0 loglevel=5" \
+		--timeout "${LATMON_DEBUG_TIMEOUT:-3600}" --append "${LATCTL_VM_APPEND:-} loglevel=5" \
 		--console "$out-console.log" -- sh -c "$(guest_cmd "$cmd")" >"$out.log" || rc=$?
 	sed -n '/^@@KMEMLEAK/,/^@@END/p' "$out.log" | cat - "$out-console.log" |
 		grep -E "$SPLAT" | sed 's/^\[ *[0-9.]*\] //' | sort -u || true

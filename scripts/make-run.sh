@@ -6,7 +6,8 @@
 #
 # on this machine with latmon loaded when its kernel can load the module
 # (root, module support, headers at KDIR, the module builds and loads), else
-# in the QEMU test bed (latctl run ... --vm) on Debian's newest kernel. One
+# in the QEMU test bed (latctl run ... --vm) on Debian's newest kernel (7.3,
+# latctl's default), booted with its stock arguments. One
 # line says which and why. Exit status: latctl's.
 #
 #   scripts/make-run.sh [--vm|--host] [EXTRA LATCTL ARGS...]
@@ -60,7 +61,7 @@ main() {
 		exit 1
 	fi
 	if [ -n "$WHY" ]; then
-		say "$WHY: running in a QEMU VM with Debian 6.12"
+		say "$WHY: running in a QEMU VM with Debian 7.3"
 		exec "$ROOT/user/latctl" "${JOB[@]}" --vm "$@"
 	fi
 	say "running on this machine ($KERNELRELEASE) with latmon loaded"

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 # Stress tests of the VM test bed (tests/vm/s-*.sh): races under load,
 # privilege matrix, leaks to user space, malformed netlink. `make check`
-# runs a short version (tests/vm/stress-SERIES.t: 10 cycles, seed 4242).
+# runs a short version on the newest kernel (tests/vm/stress-7.3.t: 10
+# cycles, seed 4242).
 # Included by scripts/vm.mk.
 #
-#   make check-stress [VM_KERNELS="6.1 6.12"] [STRESS_CYCLES=100] [STRESS_SEED=N]
+#   make check-stress [VM_KERNELS="6.1 6.12 7.3"] [STRESS_CYCLES=100] [STRESS_SEED=N]
 #
 # Boots each kernel and runs tests/vm/suite.sh over the s-*.sh groups
 # (scripts/vm-test.sh SERIES s); the TAP goes to stdout and

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Build the initramfs of the QEMU test bed for one kernel.
 #
-#   scripts/vm-initramfs.sh --kernel 6.1|6.12 [--module KO] [--out FILE]
+#   scripts/vm-initramfs.sh --kernel 6.1|6.12|7.3|7.3-rt [--module KO] [--out FILE]
 #
 # Contents: busybox-static with its applets, /init (scripts/vm-init.sh),
 # latmon.ko built for that kernel (/lib/modules/latmon.ko), user/latctl and
@@ -17,7 +17,7 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 die() { echo "vm-initramfs: $*" >&2; exit 1; }
 
 usage() {
-	echo "usage: $0 --kernel 6.1|6.12 [--module KO] [--out FILE]" >&2
+	echo "usage: $0 --kernel 6.1|6.12|7.3|7.3-rt [--module KO] [--out FILE]" >&2
 	exit 2
 }
 

@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: MIT
 # Build module/latmon.ko against one Debian kernel of the test bed.
 #
-#   scripts/vm-module.sh 6.1|6.12
+#   scripts/vm-module.sh 6.1|6.12|7.3|7.3-rt
 #   LATMON_VM_KDIR=/path/to/build scripts/vm-module.sh NAME   (another kernel)
 #
+# Kernels whose kbuild tools need trixie's user space (TOOLCHAIN=trixie in
+# scripts/kernel-fetch.sh --env: Debian 7.x) are built inside the chroot of
+# scripts/trixie-chroot.sh, with the kernel tree and the build directory
+# bind-mounted at their own paths.
 # The sources (Kbuild, module/, include/) are mirrored into
 # build/vm/SERIES/src so that the two kernels' objects never clobber each
 # other nor a `make module` in the checkout. Prints the path of the .ko,
@@ -32,18 +36,34 @@ mirror() {
 	done
 }
 
+# make modules against $1 in $2 on the host, or for TOOLCHAIN=trixie ($3)
+# in the trixie chroot; its output into $4.
+build() {
+	local kdir=$1 src=$2 toolchain=$3 log=$4
+	case $toolchain in
+	host) make -s -C "$kdir" M="$src" modules >"$log" 2>&1 ;;
+	trixie) "$ROOT/scripts/trixie-chroot.sh" --run "${kdir%/usr/src/*}" "$src" -- \
+		make -s -C "$kdir" M="$src" modules >"$log" 2>&1 ;;
+	*) die "unknown TOOLCHAIN=$toolchain of $kdir" ;;
+	esac
+}
+
 main() {
-	local series=${1:-} kdir out
-	[ -n "$series" ] || { echo "usage: $0 6.1|6.12" >&2; exit 2; }
+	local series=${1:-} kdir out env KDIR="" TOOLCHAIN=host
+	[ -n "$series" ] || { echo "usage: $0 6.1|6.12|7.3|7.3-rt" >&2; exit 2; }
 	kdir=${LATMON_VM_KDIR:-}
-	[ -n "$kdir" ] || kdir=$("$ROOT/scripts/kernel-fetch.sh" "$series") || exit 1
+	if [ -z "$kdir" ]; then
+		env=$("$ROOT/scripts/kernel-fetch.sh" --env "$series") || exit 1
+		eval "$env"	# KDIR VMLINUZ KREL TOOLCHAIN
+		kdir=$KDIR
+	fi
 	out=$ROOT/build/vm/$series
 	mkdir -p "$out"
 	# One build per kernel at a time (several make checks may share a checkout).
 	exec 9>"$out/.lock"
 	flock 9
 	mirror "$out/src"
-	if ! make -s -C "$kdir" M="$out/src" modules >"$out/build.log" 2>&1; then
+	if ! build "$kdir" "$out/src" "${TOOLCHAIN:-host}" "$out/build.log"; then
 		cat "$out/build.log" >&2
 		die "latmon.ko does not build against $series ($kdir)"
 	fi

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Boot a Debian kernel in QEMU and run one command inside it.
 #
-#   scripts/vm-run.sh --kernel 6.1|6.12 [options] -- COMMAND [ARG...]
+#   scripts/vm-run.sh --kernel 6.1|6.12|7.3|7.3-rt [options] -- COMMAND [ARG...]
 #
 # The command runs as root in the test-bed initramfs (scripts/vm-initramfs.sh)
 # with cwd /root. Its stdout and stderr come back on this script's stdout and
@@ -16,9 +16,9 @@ CACHE=$ROOT/.cache/vm
 
 usage() {
 	cat >&2 <<-EOF
-	usage: $0 --kernel 6.1|6.12 [options] -- COMMAND [ARG...]
+	usage: $0 --kernel 6.1|6.12|7.3|7.3-rt [options] -- COMMAND [ARG...]
 	  --accel kvm|tcg|auto   accelerator (default auto: KVM only if it boots)
-	  --append ARGS          more kernel command-line arguments (init_on_alloc=0)
+	  --append ARGS          more kernel arguments (default none: Debian's stock boot)
 	  --console FILE         keep the guest kernel log (ttyS0) in FILE
 	  --cpus N               guest CPUs (default 2)
 	  --in FILE              copy FILE into the guest's /in (repeatable)
@@ -27,7 +27,7 @@ usage() {
 	  --out-dir DIR          where files from the guest's /out go (default .)
 	  --timeout SECONDS      kill the guest after this long (default 600)
 	  --vmlinuz FILE         boot this kernel image instead of Debian's SERIES
-	example: $0 --kernel 6.12 -- sh -c 'insmod /lib/modules/latmon.ko && lsmod'
+	example: $0 --kernel 7.3 -- sh -c 'insmod /lib/modules/latmon.ko && lsmod'
 	EOF
 	exit 2
 }

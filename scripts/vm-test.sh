@@ -2,24 +2,28 @@
 # SPDX-License-Identifier: MIT
 # Run the VM test suite (tests/vm/suite.sh) on one kernel, as TAP.
 #
-#   scripts/vm-test.sh 6.1|6.12 [t|s]
+#   scripts/vm-test.sh 6.1|6.12|7.3|7.3-rt [t|s|r]
 #
 # t (default): the module and join groups tests/vm/t-*.sh, guest kernel log
 # in build/vm/SERIES/console.log; used by tests/vm/kernel-SERIES.t.
+# r: the PREEMPT_RT groups tests/vm/r-*.sh, kernel log in
+# build/vm/SERIES/rt-console.log; used by tests/vm/kernel-7.3-rt.t.
 # s: the stress groups tests/vm/s-*.sh with LATMON_STRESS_CYCLES race cycles
 # (default 100) and LATMON_STRESS_SEED (default: a fresh one), kernel log in
 # build/vm/SERIES/stress-console.log; used by tests/vm/stress-SERIES.t and
 # make check-stress.
 # Builds what is missing (kernel, latmon.ko, test programs, initramfs), boots
-# the guest and relays its TAP.
+# the guest with Debian's stock kernel arguments (LATCTL_VM_APPEND adds more,
+# for example init_on_alloc=0) and relays its TAP.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SERIES=${1:?usage: $0 6.1|6.12 [t|s]}
+SERIES=${1:?usage: $0 6.1|6.12|7.3|7.3-rt [t|s|r]}
 GROUP=${2:-t}
 LOG=$ROOT/build/vm/$SERIES
 case $GROUP in
 t) CONSOLE=$LOG/console.log TIMEOUT=${LATMON_VM_TIMEOUT:-600} ;;
 s) CONSOLE=$LOG/stress-console.log TIMEOUT=${LATMON_STRESS_TIMEOUT:-3000} ;;
-*) echo "usage: $0 6.1|6.12 [t|s]" >&2; exit 2 ;;
+r) CONSOLE=$LOG/rt-console.log TIMEOUT=${LATMON_VM_TIMEOUT:-600} ;;
+*) echo "usage: $0 6.1|6.12|7.3|7.3-rt [t|s|r]" >&2; exit 2 ;;
 esac
 
 mkdir -p "$LOG"
@@ -27,11 +31,8 @@ if ! make -s -C "$ROOT" vm-initramfs VM_KERNELS="$SERIES" >"$LOG.build.log" 2>&1
 	echo "Bail out! cannot build the $SERIES test bed; see $LOG.build.log"
 	exit 1
 fi
-# init_on_alloc=0: Debian's kernels zero every page when it is allocated
-# (CONFIG_INIT_ON_ALLOC_DEFAULT_ON), so a huge page would be zeroed twice,
-# the first time outside the THP clear latmon probes (see t-91-join-thp.sh).
 "$ROOT/scripts/vm-run.sh" --kernel "$SERIES" --timeout "$TIMEOUT" \
-	--append "${LATMON_VM_APPEND-init_on_alloc=0}" --console "$CONSOLE" -- \
+	--append "${LATCTL_VM_APPEND:-}" --console "$CONSOLE" -- \
 	env LATMON_STRESS_CYCLES="${LATMON_STRESS_CYCLES:-100}" \
 	LATMON_STRESS_SEED="${LATMON_STRESS_SEED:-}" /tests/suite.sh "$GROUP"
 rc=$?

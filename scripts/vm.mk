@@ -2,23 +2,29 @@
 # QEMU test bed: Debian kernels, latmon.ko per kernel, test programs,
 # initramfs, VM tests. Included by the top Makefile.
 #
-#   make vm-kernels      fetch the Debian 6.1 and 6.12 kernels + headers
+#   make vm-kernels      fetch the Debian 6.1, 6.12 and 7.3 kernels + headers
 #   make vm-modules      build latmon.ko against each (build/vm/SERIES/)
 #   make vm-initramfs    build each kernel's initramfs (needs the above)
 #   make vm-check        run the VM test suite on every kernel
 #   make vm-bench        the probe-cost benchmark (scripts/bench-probe-cost.sh)
 #   make vm-shell [VM_KERNEL=6.1] [VM_CMD="sh -c '...'"]  one command in the VM (default: insmod + lmtool info)
+#
+# 7.3-rt (PREEMPT_RT) is not in VM_KERNELS: make check boots it once for its
+# own short groups (tests/vm/kernel-7.3-rt.t builds what it needs).
 
-VM_KERNELS ?= 6.1 6.12
-VM_KERNEL ?= 6.12
+VM_KERNELS ?= 6.1 6.12 7.3
+VM_NEWEST := 7.3
+VM_RT_KERNEL := 7.3-rt
+VM_KERNEL ?= $(VM_NEWEST)
 VM_CMD ?= sh -c 'insmod /lib/modules/latmon.ko && lmtool info'
 VM_BIN := tests/vm/bin
 VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $(VM_BIN)/stress \
 	    $(VM_BIN)/lmmm
-# per kernel the suite, then the short stress run; then the debug kernel
-# (tests/vm/debug.t skips itself when that kernel is not built)
+# per kernel the suite; the short stress run on the newest kernel only; the
+# PREEMPT_RT boot; then the debug kernel (tests/vm/debug.t skips itself when
+# that kernel is not built)
 VM_TESTS := $(foreach k,$(VM_KERNELS),tests/vm/kernel-$(k).t) \
-	$(foreach k,$(VM_KERNELS),tests/vm/stress-$(k).t) tests/vm/debug.t
+	tests/vm/stress-$(VM_NEWEST).t tests/vm/kernel-$(VM_RT_KERNEL).t tests/vm/debug.t
 VM_NL_PKGS := libnl-genl-3.0
 VM_CFLAGS = $(CFLAGS) -Itests/vm
 

@@ -11,9 +11,18 @@ static const struct join_label_desc labels[] = {
 	{ .id = JOIN_BLOCKED, .name = "blocked", .own = "asleep", .rank = 40 },
 };
 
+/* A threaded interrupt handler (PREEMPT_RT, threadirqs): "irq/N-name". */
+static bool irq_thread(const char *comm)
+{
+	return !strncmp(comm, "irq/", 4);
+}
+
+/* Blocked, preempted, or preempted by an interrupt thread: interrupt work. */
 static enum join_label label_of(const struct latmon_event *ev)
 {
-	return ev->u.sched.flags & LATMON_SCHED_F_PREEMPTED ? JOIN_PREEMPTION : JOIN_BLOCKED;
+	if (!(ev->u.sched.flags & LATMON_SCHED_F_PREEMPTED))
+		return JOIN_BLOCKED;
+	return irq_thread(ev->u.sched.other_comm) ? JOIN_INTERRUPT : JOIN_PREEMPTION;
 }
 
 /* Back on another CPU; the task of the longest switch-out. */
@@ -52,6 +61,8 @@ static void detail(const cJSON *it, FILE *out, int *parts)
 	comm = lat_json_str(p, "comm");
 	if (lat_json_num(p, "pid") == 0 && (!*comm || !strcmp(comm, "?")))
 		fputs("switched out (the idle task or an unnamed one ran)", out);
+	else if (irq_thread(comm))
+		fprintf(out, "interrupt thread %s (pid %.0f)", comm, lat_json_num(p, "pid"));
 	else
 		fprintf(out, "switched out for pid %.0f (%s)", lat_json_num(p, "pid"), comm);
 }

@@ -9,6 +9,7 @@
  * Net time: each tick of an iteration goes to exactly one label, the one of
  * highest precedence active at that tick:
  *   interrupt > blocked > preemption > thp-zero > fault
+ * (a preemption by an interrupt thread, "irq/N-name", is interrupt)
  * and the ticks no event covers go to the remainder label:
  *   realloc (LAT_SAMPLE_F_REALLOC) > migration (cpu_end != cpu_begin or a
  *   LATMON_EV_MIGRATE of the thread inside) > unexplained (events were

@@ -154,7 +154,7 @@ void lat_opts_usage(FILE *out)
 "  -h, --help           this text\n"
 "  -i, --iters N        iterations (default: the workload's, see 'latctl list')\n"
 "  -j, --json FILE      also write the whole result as JSON (atomically)\n"
-"      --kernel SERIES  with --vm: Debian kernel 6.1 or 6.12 (default 6.12)\n"
+"      --kernel SERIES  with --vm: Debian kernel 6.1, 6.12 or 7.3 (default 7.3)\n"
 "      --memcg SIZE     run in a new memory cgroup limited to SIZE (64M, 1G)\n"
 "                       and full of memory to reclaim: faults reclaim (root)\n"
 "  -m, --mode MODE      the workload's mode (see 'latctl list')\n"
@@ -329,7 +329,7 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 	case OPT_KERNEL:
 		o->kernel = arg;
 		if (!lat_vm_kernel_valid(arg))
-			return bad_value("--kernel", arg, -EINVAL, "6.1 or 6.12");
+			return bad_value("--kernel", arg, -EINVAL, "6.1, 6.12 or 7.3");
 		return 0;
 	}
 	return parse_numeric(o, c, arg);

@@ -28,14 +28,13 @@
 
 #define GUEST_RESULT	"result.json"
 #define VM_TIMEOUT_S	"1800"
-/* Debian's kernels zero each page at allocation (CONFIG_INIT_ON_ALLOC_DEFAULT_ON):
- * a huge page would be zeroed twice, first outside the THP clear latmon
- * probes, and the report would call most of it "fault". LATCTL_VM_APPEND
- * replaces these kernel arguments ("" = Debian's defaults). */
-#define VM_APPEND	"init_on_alloc=0"
+/* The guest boots with Debian's stock kernel arguments; LATCTL_VM_APPEND
+ * adds more (for example "init_on_alloc=0"). */
+#define VM_APPEND	""
 #define MAX_NAME	32
 
-const char *const lat_vm_kernels[] = { "6.1", "6.12", NULL };
+/* Oldest first: the last one, the newest, is the default. */
+const char *const lat_vm_kernels[] = { "6.1", "6.12", "7.3", NULL };
 
 /* Paths of one --vm run. */
 struct vm_ctx {

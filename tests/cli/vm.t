@@ -14,7 +14,7 @@ THP=/sys/kernel/mm/transparent_hugepage/enabled
 
 check_err "--kernel without --vm is refused" "$L run grow --kernel 6.1" 2 '--kernel .*add --vm'
 check_err "an unknown --kernel is refused" "$L run grow --vm --kernel 5.4" 2 \
-	"--kernel '5.4' is not valid; give 6.1 or 6.12"
+	"--kernel '5.4' is not valid; give 6.1, 6.12 or 7.3"
 check_err "a bad workload option is refused before booting" "$L run grow --vm --rate 10" 2 \
 	'--rate does not apply to grow'
 check_err "an unwritable --json is refused before booting" \
@@ -48,6 +48,9 @@ printf '%s\n' "$OUT" >"$TMPD/run.txt"
 krel=$(json_get "$J" kernel_release)
 ok "--json got the guest's result: kernel_release $krel" [ "${krel#6.1.}" != "$krel" ]
 ok "... with where it ran: vm.kernel 6.1" [ "$(json_get "$J" vm kernel)" = 6.1 ]
+# vm.kernel_args is present and empty: Debian's stock boot line, nothing added
+stock_args() { local a; a=$(json_get "$J" vm kernel_args) && [ -z "$a" ]; }
+ok "... booted with Debian's stock kernel arguments (vm.kernel_args empty)" stock_args
 cmd=$(json_get "$J" command_line)
 ok "... and the host's command line ($cmd)" [ "${cmd#*--vm --kernel 6.1 }" != "$cmd" ]
 ok "latctl report prints it as the run did" bash -c "'$L' report $J | diff - $TMPD/run.txt"
@@ -73,7 +76,7 @@ ok "SIGINT while the VM runs: no QEMU, vm-run.sh or --json file left behind" int
 
 # make run's line on a root host without module support, and the VM's causes.
 make_run_line() {
-	printf '%s\n' "$ERR" | grep -q '^make run: this kernel (.*) cannot load modules (no /proc/modules): running in a QEMU VM with Debian 6\.12$'
+	printf '%s\n' "$ERR" | grep -q '^make run: this kernel (.*) cannot load modules (no /proc/modules): running in a QEMU VM with Debian 7\.3$'
 }
 make_run_causes() { printf '%s\n' "$OUT" | grep -q '^Causes of the'; }
 if [ "$(id -u)" = 0 ] && [ ! -e /proc/modules ]; then

@@ -706,6 +706,42 @@ static void test_text_lost_and_no_module(void **state)
 	join_result_free(&u.r);
 }
 
+/* PREEMPT_RT: a preemption by an interrupt thread is interrupt work and
+ * names the thread; other preempters and a sleep stay what they were. */
+static void test_irq_thread(void **state)
+{
+	struct run t = { 0 };
+	const struct join_iter *it;
+	cJSON *iters, *causes;
+	char *text;
+
+	(void)state;
+	sample(&t, 0, 10000, 0, 0, 0);
+	sched(&t, 0, 0, 2000, 8000, true, 77, "irq/24-virtio0");
+	sample(&t, 20000, 30000, 0, 0, 0);
+	sched(&t, 0, 0, 22000, 28000, true, 78, "irqbalance");
+	sample(&t, 40000, 50000, 0, 0, 0);
+	sched(&t, 0, 0, 42000, 48000, false, 77, "irq/24-virtio0");
+	join(&t, true);
+	it = t.r.iters;
+	assert_int_equal(it[0].ticks[JOIN_INTERRUPT], 6000);
+	assert_int_equal(it[0].ticks[JOIN_PREEMPTION], 0);
+	assert_int_equal(it[0].primary, JOIN_INTERRUPT);
+	assert_string_equal(it[0].other_comm, "irq/24-virtio0");
+	assert_int_equal(it[1].primary, JOIN_PREEMPTION);
+	assert_int_equal(it[1].ticks[JOIN_INTERRUPT], 0);
+	assert_int_equal(it[2].primary, JOIN_BLOCKED);
+	iters = join_to_json(&t.r);
+	causes = cause_table_to_json(&t.r);
+	text = render(causes, iters);
+	assert_non_null(strstr(text, "interrupt thread irq/24-virtio0 (pid 77)"));
+	assert_non_null(strstr(text, "switched out for pid 78 (irqbalance)"));
+	free(text);
+	cJSON_Delete(iters);
+	cJSON_Delete(causes);
+	join_result_free(&t.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -726,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_selection_and_bad_input),
 		cmocka_unit_test(test_property_random),
 		cmocka_unit_test(test_json_and_text),
+		cmocka_unit_test(test_irq_thread),
 		cmocka_unit_test(test_json_max),
 		cmocka_unit_test(test_text_lost_and_no_module),
 	};

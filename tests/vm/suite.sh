@@ -22,6 +22,6 @@ done
 
 unload
 dmesg >"$TMPD/dmesg"
-check "no WARNING, BUG or call trace in the kernel log" \
-	"! grep -E 'WARNING:|BUG:|Call Trace:|Oops|general protection|RIP:' $TMPD/dmesg" 0 ''
+check "no WARNING, BUG, call trace or deprecation line in the kernel log" \
+	"! grep -E 'WARNING:|BUG:|Call Trace:|Oops|general protection|RIP:|[Dd]eprecat' $TMPD/dmesg" 0 ''
 done_testing

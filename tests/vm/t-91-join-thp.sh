@@ -3,8 +3,9 @@
 # grow with THP always: the pushes that clear a huge page are the slowest,
 # mostly labelled thp-zero, each with the clear (and its fault) inside it; in mode
 # reserved (capacity allocated untouched: no realloc copy in the tail) most
-# of the very slowest pushes are thp-zero. Sourced by suite.sh. With
-# init_on_alloc on, the page allocator's zeroing counts as thp-zero too.
+# of the very slowest pushes are thp-zero. Sourced by suite.sh; the guest
+# boots with Debian's stock arguments, where the page allocator's zeroing
+# (init_on_alloc) counts as thp-zero too.
 . "$(dirname "${BASH_SOURCE[0]}")/join-lib.sh"
 
 # thp_checks NAME WHAT: the pushes that cleared a huge page are in the top
