@@ -13,6 +13,9 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 CC ?= cc
 CFLAGS ?= -O2 -g
 override CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iuser
+# One version for latctl, latmon and the DKMS package: the module's.
+VERSION := $(shell sed -n 's/^\#define LATMON_MODULE_VERSION[^"]*"\(.*\)"/\1/p' module/latmon.h)
+override CFLAGS += -DLATCTL_VERSION='"$(VERSION)"'
 PKG_CONFIG ?= pkg-config
 
 .PHONY: all user module load unload run check deps clean

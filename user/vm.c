@@ -23,6 +23,7 @@
 #include "cleanup.h"
 #include "latctl.h"
 #include "opts.h"
+#include "progress.h"
 #include "result.h"
 #include "vm.h"
 
@@ -384,6 +385,16 @@ static int make_tmp(struct vm_ctx *v)
 	return 0;
 }
 
+/* The progress line for one phase of the Debian SERIES run; always 0. */
+static int show_phase(const struct vm_ctx *v, const char *what)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "--vm, Debian %s: %s", v->series, what);
+	lat_progress(line);
+	return 0;
+}
+
 int lat_vm_run(const struct lat_opts *o, int argc, char **argv, const cJSON *host_doc)
 {
 	struct lat_result_file file = { .fd = -1 };
@@ -393,17 +404,22 @@ int lat_vm_run(const struct lat_opts *o, int argc, char **argv, const cJSON *hos
 	if (o->json_path && lat_result_open(&file, o->json_path))
 		return LAT_EXIT_USAGE;
 	ret = LAT_EXIT_FAIL;
-	if (find_scripts(&v) || make_tmp(&v) || build_testbed(&v))
+	if (find_scripts(&v) || make_tmp(&v) || show_phase(&v, "checking the test bed") ||
+	    build_testbed(&v))
 		goto out;
 	describe_guest(&v);
+	lat_progress_done();
 	announce(&v);
+	show_phase(&v, "booting the VM and running there");
 	ret = boot(&v, o, argc, argv);
+	lat_progress_done();
 	if (ret < 0 || ret >= 124) {
 		fprintf(stderr, "latctl: --vm: the VM did not finish the run (vm-run.sh status %d)\n", ret);
 		ret = LAT_EXIT_FAIL;
 	}
 	ret = deliver(&v, o, &file, ret, host_doc);
 out:
+	lat_progress_done();
 	remove_tmp();
 	lat_cleanup_remove(remove_tmp);
 	lat_cleanup_remove(stop_vm);
