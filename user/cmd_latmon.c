@@ -46,18 +46,23 @@ static int fail(struct latmon_nl *nl, const char *what, int err)
 	return LAT_EXIT_FAIL;
 }
 
-static void print_sources(const struct latmon_nl_source *s, unsigned int n, int misses)
+static void print_sources(const struct latmon_nl_source *s, unsigned int n)
 {
 	unsigned int i;
 
-	printf("  %-10s %-12s %s\n", "source", "state", misses ? "probe misses" : "symbol or reason");
-	for (i = 0; i < n; i++, s++) {
-		if (misses)
-			printf("  %-10s %-12s %" PRIu64 "\n", s->name, latmon_nl_state_name(s->state), s->misses);
-		else
-			printf("  %-10s %-12s %s\n", s->name, latmon_nl_state_name(s->state),
-			       *s->reason ? s->reason : s->symbol);
-	}
+	printf("  %-10s %-12s %s\n", "source", "state", "symbol or reason");
+	for (i = 0; i < n; i++, s++)
+		printf("  %-10s %-12s %s\n", s->name, latmon_nl_state_name(s->state),
+		       *s->reason ? s->reason : s->symbol);
+}
+
+static void print_misses(const struct latmon_nl_source *s, unsigned int n)
+{
+	unsigned int i;
+
+	printf("  %-10s %s\n", "source", "probe misses (events never recorded)");
+	for (i = 0; i < n; i++, s++)
+		printf("  %-10s %" PRIu64 "\n", s->name, s->misses);
 }
 
 static int do_info(struct latmon_nl *nl)
@@ -73,7 +78,7 @@ static int do_info(struct latmon_nl *nl)
 	if (info.running)
 		printf(" (target pid %u)", info.tgid);
 	putchar('\n');
-	print_sources(info.sources, info.nsources, 0);
+	print_sources(info.sources, info.nsources);
 	return LAT_EXIT_OK;
 }
 
@@ -97,7 +102,7 @@ static int do_stats(struct latmon_nl *nl)
 	}
 	printf("  %-5s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", "all",
 	       sum.recorded, sum.dropped, sum.read, sum.lost_records);
-	print_sources(st.sources, st.nsources, 1);
+	print_misses(st.sources, st.nsources);
 	return LAT_EXIT_OK;
 }
 

@@ -22,7 +22,7 @@
 #include "svg.h"
 
 #define W		1000
-#define H		780
+#define H		800
 #define PX0		90	/* plot area, both panels */
 #define PX1		730
 #define HY0		90	/* histogram */
@@ -31,6 +31,7 @@
 #define TY1		700
 #define NLAB		(JOIN_NR_LABELS + 1)	/* the last: a label this latctl does not know */
 #define FAST_FILL	"#d9d9d9"
+#define GRID		"#b0c4de"	/* not a grey: never mistaken for FAST_FILL */
 #define MAX_SLOTS	64
 
 /* Cause styles: Okabe-Ito colours, a hatch and a marker each. */
@@ -167,6 +168,15 @@ static void read_slow(struct plot *p, const cJSON *slow)
 	}
 }
 
+/* "es" after s, x, z, ch and sh ("pushes"), else "s". */
+static const char *plural_suffix(const char *unit)
+{
+	size_t n = strlen(unit);
+
+	return n && (strchr("sxz", unit[n - 1]) ||
+		     (n > 1 && unit[n - 1] == 'h' && strchr("cs", unit[n - 2]))) ? "es" : "s";
+}
+
 static int read_plot(struct plot *p, const cJSON *doc)
 {
 	const cJSON *run = need(p, doc, "run", cJSON_Object);
@@ -180,9 +190,9 @@ static int read_plot(struct plot *p, const cJSON *doc)
 	p->cmd = need_str(p, doc, "command_line");
 	p->iterations = need_num(p, run, "iterations");
 	snprintf(p->units, sizeof(p->units), "%s", need_str(p, run, "unit"));
-	snprintf(p->what, sizeof(p->what), "%s%s%s: %.0f %ss, kernel %s", need_str(p, run, "workload"),
+	snprintf(p->what, sizeof(p->what), "%s%s%s: %.0f %s%s, kernel %s", need_str(p, run, "workload"),
 		 cJSON_IsString(mode) ? ", mode " : "", cJSON_IsString(mode) ? mode->valuestring : "",
-		 p->iterations, p->units, need_str(p, doc, "kernel_release"));
+		 p->iterations, p->units, plural_suffix(p->units), need_str(p, doc, "kernel_release"));
 	p->p50 = need_num(p, sum, "p50_ns");
 	p->max = need_num(p, sum, "max_ns");
 	p->threshold = need_num(p, slow, "threshold_ns");
@@ -223,7 +233,7 @@ static void draw_hist_axes(FILE *out, const struct plot *p, double top)
 		 "Histogram: every iteration by duration; slow ones by primary cause");
 	for (t = 1; t <= top; t *= 10) {
 		y = HY1 - bar_px(t, top);
-		svg_line(out, PX0, y, PX1, y, "#bbbbbb", 0.6, "2,3");
+		svg_line(out, PX0, y, PX1, y, GRID, 0.6, "2,3");
 		snprintf(buf, sizeof(buf), "%.0f", t);
 		svg_text(out, PX0 - 6, y + 4, 11, "end", NULL, buf);
 	}
@@ -235,8 +245,7 @@ static void draw_hist_axes(FILE *out, const struct plot *p, double top)
 	}
 	svg_text(out, (PX0 + PX1) / 2.0, HY1 + 36, 12, "middle", NULL,
 		 "duration (each bar a bucket twice as wide as the one before; label: its lower bound)");
-	snprintf(buf, sizeof(buf), "%ss (log)", p->units);
-	svg_text(out, PX0 - 6, HY0 - 2, 11, "end", NULL, buf);
+	svg_text(out, PX0 - 10, HY0 - 14, 11, "end", NULL, "count");
 }
 
 /* One bar: the fast part at the bottom, then each cause, in label order. */
@@ -304,14 +313,14 @@ static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi
 	svg_text(out, PX0, TY0 - 14, 15, "start", "bold",
 		 "Timeline: the slow iterations in run order, by primary cause");
 	for (t = lo; t <= hi * 1.0001; t *= 10) {
-		svg_line(out, PX0, time_y(t, lo, hi), PX1, time_y(t, lo, hi), "#bbbbbb", 0.6, "2,3");
+		svg_line(out, PX0, time_y(t, lo, hi), PX1, time_y(t, lo, hi), GRID, 0.6, "2,3");
 		fmt_ns(buf, sizeof(buf), t);
 		svg_text(out, PX0 - 6, time_y(t, lo, hi) + 4, 11, "end", NULL, buf);
 	}
 	svg_line(out, PX0, TY1, PX1, TY1, "#000000", 1, NULL);
 	svg_line(out, PX0, TY0, PX0, TY1, "#000000", 1, NULL);
 	for (i = 0; i <= 4; i++) {
-		x = PX0 + (PX1 - PX0) * i / 4.0;
+		x = PX0 + 8 + (PX1 - PX0 - 16) * i / 4.0;
 		snprintf(buf, sizeof(buf), "%.0f", p->iterations * i / 4.0);
 		svg_line(out, x, TY1, x, TY1 + 4, "#000000", 1, NULL);
 		svg_text(out, x, TY1 + 16, 10, "middle", NULL, buf);
@@ -346,7 +355,7 @@ static void draw_timeline(FILE *out, const struct plot *p)
 	for (i = 0; i < p->nslow; i++) {
 		const struct slow_it *s = &p->slow[i];
 
-		svg_marker(out, styles[s->label].marker, PX0 + (PX1 - PX0) * s->index / span,
+		svg_marker(out, styles[s->label].marker, PX0 + 8 + (PX1 - PX0 - 16) * s->index / span,
 			   time_y(s->ns, lo, hi), 3.6, styles[s->label].colour);
 	}
 }
@@ -381,8 +390,8 @@ static void draw_notes(FILE *out, const struct plot *p)
 	snprintf(buf, sizeof(buf), "%.0f slow iterations (slower than the dashed threshold), %zu of them "
 		 "in the result and drawn; faster ones are not stored: the p50 line stands for them.",
 		 p->slow_count, p->nslow);
-	svg_text(out, PX0, H - 38, 11, "start", NULL, buf);
-	svg_text(out, PX0, H - 22, 11, "start", NULL,
+	svg_text(out, PX0, H - 34, 11, "start", NULL, buf);
+	svg_text(out, PX0, H - 18, 11, "start", NULL,
 		 "Bar height: log10 of the count; within a bar, each part is its share of the count.");
 }
 
@@ -406,7 +415,8 @@ static void draw(FILE *out, const struct plot *p)
 	svg_end(out);
 }
 
-/* Write the picture to path through a temporary file and rename. */
+/* Write the picture to path through a temporary file and rename; a path
+ * that cannot be written is bad input (exit 2), as for run --json. */
 static int write_svg(const struct plot *p, const char *path)
 {
 	char tmp[4096];
@@ -495,7 +505,7 @@ int cmd_plot(int argc, char **argv)
 	ret = LAT_EXIT_FAIL;
 	if (p) {
 		p->path = in;
-		ret = read_plot(p, doc) ? LAT_EXIT_USAGE : write_svg(p, out) ? LAT_EXIT_FAIL : LAT_EXIT_OK;
+		ret = read_plot(p, doc) || write_svg(p, out) ? LAT_EXIT_USAGE : LAT_EXIT_OK;
 		free(p->slow);
 	}
 	free(p);
