@@ -17,6 +17,7 @@
 #include "latctl.h"
 #include "result.h"
 #include "sysinfo.h"
+#include "vm.h"
 
 #define THP_DIR		"/sys/kernel/mm/transparent_hugepage"
 #define CPU_DIR		"/sys/devices/system/cpu"
@@ -285,7 +286,7 @@ static const char *latmon_blocker(char *buf, size_t len)
 
 static void check_latmon(struct finding *f)
 {
-	char buf[320];
+	char buf[800];
 	const char *why;
 
 	if (!access("/sys/module/latmon", F_OK)) {
@@ -301,7 +302,7 @@ static void check_latmon(struct finding *f)
 		SET(f, V_OK, "make module && make load, then latctl latmon info");
 		return;
 	}
-	snprintf(f->value, sizeof(f->value), "cannot load: %s", why);
+	snprintf(f->value, sizeof(f->value), "cannot load: %.380s", why);
 	SET(f, V_WARN, "latctl run works without causes (only migration and realloc are named); "
 	    "latctl run ... --vm runs it in a QEMU VM with latmon");
 }
@@ -344,6 +345,27 @@ static void check_tsc(struct finding *f)
 		SET(f, V_OK, "invariant TSC, used by the kernel too: times are good to the clock line of the report");
 }
 
+/* Whether --vm can run: its scripts, QEMU, KVM. */
+static void check_vm(struct finding *f)
+{
+	char dir[4096], tried[4200];
+	int qemu = !access("/usr/bin/qemu-system-x86_64", X_OK);
+	int kvm = !access("/dev/kvm", R_OK | W_OK);
+
+	if (lat_vm_scripts_dir(dir, sizeof(dir), tried, sizeof(tried))) {
+		snprintf(f->value, sizeof(f->value), "no test bed (%.300s not found)", tried);
+		SET(f, V_NOTE, "run latctl from its source tree or an installed copy, or set LATCTL_SCRIPTS");
+		return;
+	}
+	snprintf(f->value, sizeof(f->value), "test bed at %.300s; QEMU %s; /dev/kvm %s", dir,
+		 qemu ? "present" : "missing", kvm ? "present (used when a KVM guest boots, else TCG)" : "absent (TCG: emulated times)");
+	if (qemu)
+		SET(f, V_OK, "latctl run WORKLOAD --vm runs there with latmon loaded (the first run "
+		    "fetches a Debian kernel and builds the module for it)");
+	else
+		SET(f, V_NOTE, "apt-get install qemu-system-x86 (scripts/deps.sh installs it) for --vm");
+}
+
 static const struct check checks[] = {
 	{ "thp",		check_thp },
 	{ "thp-defrag",		check_defrag },
@@ -358,6 +380,7 @@ static const struct check checks[] = {
 	{ "latmon",		check_latmon },
 	{ "bpf",		check_bpf },
 	{ "tsc",		check_tsc },
+	{ "vm",			check_vm },
 };
 
 #define NCHECKS (sizeof(checks) / sizeof(checks[0]))
