@@ -53,7 +53,7 @@ static void print_sources(const struct latmon_nl_source *s, unsigned int n)
 	printf("  %-10s %-12s %s\n", "source", "state", "symbol or reason");
 	for (i = 0; i < n; i++, s++)
 		printf("  %-10s %-12s %s\n", s->name, latmon_nl_state_name(s->state),
-		       *s->reason ? s->reason : s->symbol);
+		       *s->reason ? s->reason : *s->symbol ? s->symbol : "(tracepoints)");
 }
 
 static void print_misses(const struct latmon_nl_source *s, unsigned int n)
