@@ -18,6 +18,7 @@
 
 #include "join.h"
 #include "latctl.h"
+#include "plot.h"
 #include "result.h"
 #include "svg.h"
 
@@ -60,7 +61,7 @@ struct slow_it {
 };
 
 struct plot {
-	const char *path;		/* the input, for messages */
+	const char *path;		/* the input, for messages; NULL: none */
 	int bad;			/* a key was missing or of the wrong type */
 	char what[160], units[48];
 	const char *cmd;
@@ -79,7 +80,7 @@ static const cJSON *need(struct plot *p, const cJSON *o, const char *key, int ty
 
 	if (v && (v->type & 0xff) == type)
 		return v;
-	if (!p->bad)
+	if (!p->bad && p->path)
 		fprintf(stderr, "latctl plot: %s: key '%s' is missing or not %s\n", p->path, key,
 			type == cJSON_Number ? "a number" : type == cJSON_String ? "a string" :
 			type == cJSON_Array ? "an array" : "an object");
@@ -128,7 +129,8 @@ static void read_buckets(struct plot *p, const cJSON *hist)
 			p->k0 = k;
 		first = 0;
 		if (p->bad || k < p->k0 || k - p->k0 >= MAX_SLOTS) {
-			fprintf(stderr, "latctl plot: %s: histogram buckets out of order or out of range\n", p->path);
+			if (p->path && !p->bad)
+				fprintf(stderr, "latctl plot: %s: histogram buckets out of order or out of range\n", p->path);
 			p->bad = 1;
 			return;
 		}
@@ -415,34 +417,49 @@ static void draw(FILE *out, const struct plot *p)
 	svg_end(out);
 }
 
-/* Write the picture to path through a temporary file and rename; a path
- * that cannot be written is bad input (exit 2), as for run --json. */
-static int write_svg(const struct plot *p, const char *path)
+int lat_plot_svg(const cJSON *doc, const char *origin, FILE *out)
+{
+	struct plot *p = calloc(1, sizeof(*p));
+	int ret = -ENOMEM;
+
+	if (p) {
+		p->path = origin;
+		ret = read_plot(p, doc);
+		if (!ret)
+			draw(out, p);
+		free(p->slow);
+	}
+	free(p);
+	return ret;
+}
+
+/* Draw into path through a temporary file and rename; a path that cannot
+ * be written is bad input (exit 2), as for run --json. */
+static int write_svg(const cJSON *doc, const char *in, const char *path)
 {
 	char tmp[4096];
 	FILE *f;
-	int fd;
+	int fd, ret;
 
-	if (!path) {
-		draw(stdout, p);
-		return fflush(stdout) ? -EIO : 0;
-	}
+	if (!path)
+		return lat_plot_svg(doc, in, stdout) || fflush(stdout) ? -EIO : 0;
 	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		fprintf(stderr, "latctl plot: cannot write %s: %s\n", path, strerror(errno));
 		if (fd >= 0)
 			close(fd), unlink(tmp);
-		return -errno;
-	}
-	fchmod(fd, 0644);
-	draw(f, p);
-	if (fclose(f) || rename(tmp, path)) {
-		fprintf(stderr, "latctl plot: cannot write %s: %s\n", path, strerror(errno));
-		unlink(tmp);
 		return -EIO;
 	}
-	return 0;
+	fchmod(fd, 0644);
+	ret = lat_plot_svg(doc, in, f);
+	if ((fclose(f) || (!ret && rename(tmp, path))) && !ret) {
+		fprintf(stderr, "latctl plot: cannot write %s: %s\n", path, strerror(errno));
+		ret = -EIO;
+	}
+	if (ret)
+		unlink(tmp);
+	return ret;
 }
 
 static int usage(int ok)
@@ -493,7 +510,6 @@ static int parse_args(int argc, char **argv, const char **in, const char **out)
 int cmd_plot(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
-	struct plot *p;
 	cJSON *doc = NULL;
 	int ret = parse_args(argc, argv, &in, &out);
 
@@ -501,14 +517,7 @@ int cmd_plot(int argc, char **argv)
 		return ret > 0 ? usage(1) : LAT_EXIT_USAGE;
 	if (lat_result_read(in, &doc))
 		return LAT_EXIT_USAGE;
-	p = calloc(1, sizeof(*p));
-	ret = LAT_EXIT_FAIL;
-	if (p) {
-		p->path = in;
-		ret = read_plot(p, doc) || write_svg(p, out) ? LAT_EXIT_USAGE : LAT_EXIT_OK;
-		free(p->slow);
-	}
-	free(p);
+	ret = write_svg(doc, in, out);
 	cJSON_Delete(doc);
-	return ret;
+	return ret == -ENOMEM ? LAT_EXIT_FAIL : ret ? LAT_EXIT_USAGE : LAT_EXIT_OK;
 }
