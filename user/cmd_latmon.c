@@ -21,15 +21,6 @@
 
 #define BATCH		512
 
-static const char *const type_names[] = {
-	[LATMON_EV_FAULT] = "fault",
-	[LATMON_EV_THP_CLEAR] = "thp-clear",
-	[LATMON_EV_SCHED] = "sched",
-	[LATMON_EV_IRQ] = "irq",
-	[LATMON_EV_MIGRATE] = "migrate",
-	[LATMON_EV_LOST] = "lost",
-};
-
 /* One line for a failed connect or request, with what to do. */
 static int fail(struct latmon_nl *nl, const char *what, int err)
 {
@@ -119,21 +110,13 @@ struct rec {
 /* "fault,sched" into source bits; 0 and one line if a name is unknown. */
 static uint32_t parse_sources(const char *s)
 {
-	char *copy = strdup(s), *tok, *save = NULL;
-	uint32_t mask = 0, id;
+	char bad[64] = "";
+	uint32_t mask;
 
-	for (tok = strtok_r(copy, ",", &save); copy && tok; tok = strtok_r(NULL, ",", &save)) {
-		for (id = 1; id < __LATMON_SRC_MAX && strcmp(tok, latmon_nl_source_name(id)); id++)
-			;
-		if (id == __LATMON_SRC_MAX) {
-			fprintf(stderr, "latctl latmon: unknown source '%s'; give fault, thp-clear, sched or irq\n", tok);
-			mask = 0;
-			break;
-		}
-		mask |= LATMON_SRC_BIT(id);
-	}
-	free(copy);
-	return mask;
+	if (!latmon_nl_parse_sources(s, &mask, bad, sizeof(bad)))
+		return mask;
+	fprintf(stderr, "latctl latmon: unknown source '%s'; give fault, thp-clear, sched or irq\n", bad);
+	return 0;
 }
 
 /* Read what the device has now into the counts (and the file). */
@@ -220,7 +203,7 @@ static void print_record(const struct rec *r)
 
 	printf("latmon record: pid %d, %" PRIu64 " records:", (int)r->req.tgid, r->records);
 	for (t = 1; t < __LATMON_EV_MAX; t++)
-		printf(" %s %" PRIu64, type_names[t], r->types[t]);
+		printf(" %s %" PRIu64, latmon_nl_event_name(t), r->types[t]);
 	if (r->types[__LATMON_EV_MAX])
 		printf(" unknown %" PRIu64, r->types[__LATMON_EV_MAX]);
 	printf("\nlost: %" PRIu64 " events in %" PRIu64 " lost records%s\n", r->lost_events,

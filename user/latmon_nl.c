@@ -63,6 +63,43 @@ const char *latmon_nl_state_name(uint32_t state)
 	return "?";
 }
 
+static const char *const event_names[] = {
+	[LATMON_EV_FAULT] = "fault",
+	[LATMON_EV_THP_CLEAR] = "thp-clear",
+	[LATMON_EV_SCHED] = "sched",
+	[LATMON_EV_IRQ] = "irq",
+	[LATMON_EV_MIGRATE] = "migrate",
+	[LATMON_EV_LOST] = "lost",
+};
+
+const char *latmon_nl_event_name(uint32_t type)
+{
+	if (type < sizeof(event_names) / sizeof(event_names[0]) && event_names[type])
+		return event_names[type];
+	return "?";
+}
+
+int latmon_nl_parse_sources(const char *list, uint32_t *mask, char *bad, size_t len)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	uint32_t id;
+	int ret = copy ? 0 : -ENOMEM;
+
+	*mask = 0;
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
+		for (id = 1; id < __LATMON_SRC_MAX && strcmp(tok, latmon_nl_source_name(id)); id++)
+			;
+		if (id == __LATMON_SRC_MAX) {
+			snprintf(bad, len, "%s", tok);
+			ret = -EINVAL;
+			break;
+		}
+		*mask |= LATMON_SRC_BIT(id);
+	}
+	free(copy);
+	return ret ? ret : *mask ? 0 : -EINVAL;
+}
+
 const char *latmon_nl_errmsg(const struct latmon_nl *nl)
 {
 	return nl ? nl->errmsg : "";

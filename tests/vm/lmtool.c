@@ -44,15 +44,6 @@ struct filter {
 	int count;			/* print per-type counts, not records */
 };
 
-static const char *const type_names[] = {
-	[LATMON_EV_FAULT] = "fault",
-	[LATMON_EV_THP_CLEAR] = "thp-clear",
-	[LATMON_EV_SCHED] = "sched",
-	[LATMON_EV_IRQ] = "irq",
-	[LATMON_EV_MIGRATE] = "migrate",
-	[LATMON_EV_LOST] = "lost",
-};
-
 static const char *const irq_kinds[] = {
 	[LATMON_IRQ_HARD] = "hardirq",
 	[LATMON_IRQ_SOFT] = "softirq",
@@ -95,24 +86,15 @@ static int report(struct latmon_nl *nl, const char *what, int ret)
 /* "fault,sched" or a number into a LATMON_SRC_BIT mask; 0 if invalid. */
 static uint32_t parse_mask(const char *s)
 {
-	char *copy, *tok, *save = NULL;
-	uint32_t mask = 0, id;
+	char bad[64] = "";
+	uint32_t mask;
 
 	if (*s >= '0' && *s <= '9')
 		return strtoul(s, NULL, 0);
-	copy = strdup(s);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (id = 1; id < __LATMON_SRC_MAX; id++)
-			if (!strcmp(tok, latmon_nl_source_name(id)))
-				break;
-		if (id == __LATMON_SRC_MAX) {
-			fprintf(stderr, "lmtool: unknown source '%s'\n", tok);
-			mask = 0;
-			break;
-		}
-		mask |= LATMON_SRC_BIT(id);
+	if (latmon_nl_parse_sources(s, &mask, bad, sizeof(bad))) {
+		fprintf(stderr, "lmtool: unknown source '%s'\n", bad);
+		return 0;
 	}
-	free(copy);
 	return mask;
 }
 
@@ -290,7 +272,7 @@ static void print_payload(const struct latmon_event *e)
 static void print_event(const struct latmon_event *e)
 {
 	printf("%s cpu=%u seq=%" PRIu64 " pid=%u tid=%u begin=%" PRIu64 " end=%" PRIu64
-	       " dur=%" PRId64, name_of(type_names, NELEM(type_names), e->type), e->cpu,
+	       " dur=%" PRId64, latmon_nl_event_name(e->type), e->cpu,
 	       (uint64_t)e->seq, e->pid, e->tid, (uint64_t)e->tsc_begin,
 	       (uint64_t)e->tsc_end, (int64_t)(e->tsc_end - e->tsc_begin));
 	print_payload(e);
@@ -339,7 +321,7 @@ static void print_counts(const struct counts *n)
 
 	printf("records=%" PRIu64, n->total);
 	for (t = 1; t < __LATMON_EV_MAX; t++)
-		printf(" %s=%" PRIu64, type_names[t], n->type[t]);
+		printf(" %s=%" PRIu64, latmon_nl_event_name(t), n->type[t]);
 	printf(" unknown=%" PRIu64 " lost_events=%" PRIu64 "\n", n->type[__LATMON_EV_MAX],
 	       n->lost_events);
 }
@@ -387,7 +369,7 @@ static int parse_type(const char *s)
 	unsigned int t;
 
 	for (t = 1; t < __LATMON_EV_MAX; t++)
-		if (!strcmp(s, type_names[t]))
+		if (!strcmp(s, latmon_nl_event_name(t)))
 			return t;
 	fprintf(stderr, "lmtool: unknown record type '%s'\n", s);
 	return -1;
