@@ -431,27 +431,31 @@ static int print_json(const struct finding *f, int argc, char **argv)
 	return LAT_EXIT_OK;
 }
 
+static int doctor_usage(void)
+{
+	puts("usage: latctl doctor [--json]\n\n"
+	     "Shows what on this machine shapes the tail latency and what latctl can do\n"
+	     "here: THP and mTHP, defrag, init_on_alloc, governor, boost, SMT, isolated\n"
+	     "and nohz_full CPUs, mitigations, lockdown, whether latmon is loaded or can\n"
+	     "load (and why not), whether BPF tracing programs load, and the TSC. Each\n"
+	     "line: ok, note or warn, the setting, and below it what to do.\n\n"
+	     "options:\n"
+	     "  -h, --help   this text\n"
+	     "      --json   the same as a JSON document (schema latctl.doctor)\n\n"
+	     "examples:\n"
+	     "  latctl doctor\n"
+	     "  latctl doctor --json > doctor.json");
+	return LAT_EXIT_OK;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	struct finding found[NCHECKS];
 	int json = argc == 2 && !strcmp(argv[1], "--json");
 	size_t i;
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: latctl doctor [--json]\n\n"
-		     "Shows what on this machine shapes the tail latency and what latctl can do\n"
-		     "here: THP and mTHP, defrag, init_on_alloc, governor, boost, SMT, isolated\n"
-		     "and nohz_full CPUs, mitigations, lockdown, whether latmon is loaded or can\n"
-		     "load (and why not), whether BPF tracing programs load, and the TSC. Each\n"
-		     "line: ok, note or warn, the setting, and below it what to do.\n\n"
-		     "options:\n"
-		     "  -h, --help   this text\n"
-		     "      --json   the same as a JSON document (schema latctl.doctor)\n\n"
-		     "examples:\n"
-		     "  latctl doctor\n"
-		     "  latctl doctor --json > doctor.json");
-		return LAT_EXIT_OK;
-	}
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return doctor_usage();
 	if (argc > 2 || (argc == 2 && !json)) {
 		fprintf(stderr, "latctl doctor: unknown argument '%s'; see 'latctl doctor --help'\n", argv[1]);
 		return LAT_EXIT_USAGE;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include "latctl.h"
 #include "latmon_nl.h"
+#include "opts.h"
 
 #define BATCH		512
 
@@ -217,31 +219,43 @@ static int record_usage(void)
 	return LAT_EXIT_USAGE;
 }
 
-/* --buffer, --events, --sources; the index of COMMAND, -1 (usage) or -2
- * (one line printed). */
+/* --buffer, --events, --sources; the index of COMMAND, -1 (usage), -2 (one
+ * line printed) or -3 (--help). */
 static int parse_record(int argc, char **argv, struct rec *r, const char **file)
 {
-	int i;
-	char *end;
+	static const struct option longopts[] = {
+		{ "buffer",	required_argument, NULL, 'b' },
+		{ "events",	required_argument, NULL, 'e' },
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ "sources",	required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i += 2) {
-		if (i + 1 >= argc)
-			return -1;
-		if (!strcmp(argv[i], "--buffer")) {
-			r->req.buffer_events = (uint32_t)strtoul(argv[i + 1], &end, 10);
-			if (*end || !r->req.buffer_events || argv[i + 1][0] == '-')
-				return -1;
-		} else if (!strcmp(argv[i], "--events")) {
-			*file = argv[i + 1];
-		} else if (!strcmp(argv[i], "--sources")) {
-			r->req.source_mask = parse_sources(argv[i + 1]);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (c == 'h')
+			return -3;
+		if (c == 'e') {
+			*file = optarg;
+		} else if (c == 's') {
+			r->req.source_mask = parse_sources(optarg);
 			if (!r->req.source_mask)
 				return -2;	/* said why */
+		} else if (c == 'b' && !lat_parse_u64(optarg, LATMON_MIN_BUFFER_EVENTS,
+						      LATMON_MAX_BUFFER_EVENTS, &v)) {
+			r->req.buffer_events = (uint32_t)v;
+		} else if (c == 'b') {
+			fprintf(stderr, "latctl latmon: --buffer '%s': give a whole number from %u to %u\n",
+				optarg, LATMON_MIN_BUFFER_EVENTS, LATMON_MAX_BUFFER_EVENTS);
+			return -2;
 		} else {
 			return -1;
 		}
 	}
-	return i + 1 < argc ? i + 1 : -1;
+	return optind < argc ? optind : -1;
 }
 
 static int do_record(struct latmon_nl *nl, int argc, char **argv)
@@ -342,6 +356,8 @@ int cmd_latmon(int argc, char **argv)
 	}
 	if (subcommands[i].takes_args) {	/* bad input before asking the module */
 		ret = parse_record(argc - 1, argv + 1, &probe, &file);
+		if (ret == -3)
+			return latmon_usage(stdout);
 		if (ret < 0)
 			return ret == -1 ? record_usage() : LAT_EXIT_USAGE;
 	}

@@ -9,6 +9,7 @@
  * Written as SVG text (see svg.h), atomically.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -483,26 +484,37 @@ static int usage(int ok)
 /* RESULT.json and -o FILE, in any order. 0, 1 (help) or -EINVAL. */
 static int parse_args(int argc, char **argv, const char **in, const char **out)
 {
-	int i;
+	static const struct option longopts[] = {
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ "output",	required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		if (c == 'h')
 			return 1;
-		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (++i == argc) {
-				fprintf(stderr, "latctl plot: %s needs a file name\n", argv[i - 1]);
-				return -EINVAL;
-			}
-			*out = argv[i];
-		} else if (argv[i][0] == '-' || *in) {
-			fprintf(stderr, "latctl plot: unexpected argument '%s'; see 'latctl plot --help'\n", argv[i]);
+		if (c == 'o') {
+			*out = optarg;
+		} else if (c == ':') {
+			fprintf(stderr, "latctl plot: %s needs a file name\n", argv[optind - 1]);
 			return -EINVAL;
 		} else {
-			*in = argv[i];
+			fprintf(stderr, "latctl plot: unknown option '%s'; see 'latctl plot --help'\n",
+				argv[optind - 1]);
+			return -EINVAL;
 		}
 	}
-	if (*in)
+	if (optind + 1 < argc) {
+		fprintf(stderr, "latctl plot: unexpected argument '%s'; give one result file\n", argv[optind + 1]);
+		return -EINVAL;
+	}
+	if (optind < argc) {
+		*in = argv[optind];
 		return 0;
+	}
 	fprintf(stderr, "latctl plot: give one result file: latctl plot RESULT.json -o FILE.svg\n");
 	return -EINVAL;
 }
