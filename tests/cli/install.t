@@ -7,7 +7,8 @@
 . "$(dirname "$0")/engine.sh"
 
 D=$TMPD/root
-MK="make -s -C $TESTS_DIR"
+# (a make of its own, as fuzz.t: not the jobserver of the make check that runs us)
+MK="env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C $TESTS_DIR"
 VERSION=$(sed -n 's/^#define LATMON_MODULE_VERSION[^"]*"\(.*\)"/\1/p' "$TESTS_DIR/module/latmon.h")
 check "make install DESTDIR PREFIX=/usr" "$MK install DESTDIR=$D PREFIX=/usr" 0 ''
 for f in bin/latctl share/man/man8/latctl.8 share/man/man5/latctl-result.5 share/man/man4/latmon.4 \
