@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -448,18 +449,44 @@ static int doctor_usage(void)
 	return LAT_EXIT_OK;
 }
 
+/* --help and --json. 0 (run), 1 (help printed) or -EINVAL (one line said why). */
+static int parse_args(int argc, char **argv, int *json)
+{
+	static const struct option longopts[] = {
+		{ "help",	no_argument, NULL, 'h' },
+		{ "json",	no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			doctor_usage();
+			return 1;
+		}
+		if (c != 'j') {
+			fprintf(stderr, "latctl doctor: unknown argument '%s'; see 'latctl doctor --help'\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+		*json = 1;
+	}
+	if (optind == argc)
+		return 0;
+	fprintf(stderr, "latctl doctor: unknown argument '%s'; see 'latctl doctor --help'\n", argv[optind]);
+	return -EINVAL;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	struct finding found[NCHECKS];
-	int json = argc == 2 && !strcmp(argv[1], "--json");
+	int json = 0, ret = parse_args(argc, argv, &json);
 	size_t i;
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
-		return doctor_usage();
-	if (argc > 2 || (argc == 2 && !json)) {
-		fprintf(stderr, "latctl doctor: unknown argument '%s'; see 'latctl doctor --help'\n", argv[1]);
-		return LAT_EXIT_USAGE;
-	}
+	if (ret)
+		return ret > 0 ? LAT_EXIT_OK : LAT_EXIT_USAGE;
 	libbpf_set_print(print_libbpf);
 	for (i = 0; i < NCHECKS; i++) {
 		memset(&found[i], 0, sizeof(found[i]));
