@@ -11,7 +11,8 @@ R=$TESTS_DIR/README.md
 head -n 100 "$R" > "$TMPD/head"
 for want in 'make run' 'make check' '## Requirements' 'x86-64' '5.18' 'CONFIG_KPROBES' \
 	    'CONFIG_KRETPROBES' 'CONFIG_TRACEPOINTS' '**Root**' '## What a report says' \
-	    'thp-zero' 'unexplained' 'unattributed'; do
+	    'thp-zero' 'unexplained' 'unattributed' '**Lab course**' '**Test box**' \
+	    '**Kernel bisect**'; do
 	ok "the first 100 lines have '$want'" grep -qF -- "$want" "$TMPD/head"
 done
 ok "no temporary or build-machine paths" bash -c "! grep -nE '/tmp/|/work/|/home/|/root/' '$R'"
