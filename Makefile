@@ -6,6 +6,7 @@
 #   make load       insmod the module on this machine
 #   make run        set up what is missing, build, run the main job
 #   make check      set up what is missing, build, run every test
+#   make install    latctl, man pages, completion, test bed (scripts/install.mk)
 #
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
@@ -13,6 +14,9 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 CC ?= cc
 CFLAGS ?= -O2 -g
 override CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iuser
+# One version for latctl, latmon and the DKMS package: the module's.
+VERSION := $(shell sed -n 's/^\#define LATMON_MODULE_VERSION[^"]*"\(.*\)"/\1/p' module/latmon.h)
+override CFLAGS += -DLATCTL_VERSION='"$(VERSION)"'
 PKG_CONFIG ?= pkg-config
 
 .PHONY: all user module load unload run check deps clean
@@ -21,6 +25,7 @@ all: user
 include user/user.mk
 include tests/tests.mk
 include scripts/vm.mk
+include scripts/install.mk
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules

@@ -14,5 +14,13 @@ extern char **lat_main_argv;
 int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_latmon(int argc, char **argv);
+
+/* Set by the Makefile from the module's version (module/latmon.h). */
+#ifndef LATCTL_VERSION
+#define LATCTL_VERSION "unknown"
+#endif
 
 #endif /* LATCTL_LATCTL_H */

@@ -55,6 +55,27 @@ const char *latmon_nl_state_name(uint32_t state)
 	return "?";
 }
 
+int latmon_nl_parse_sources(const char *list, uint32_t *mask, char *bad, size_t len)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	uint32_t id;
+	int ret = copy ? 0 : -ENOMEM;
+
+	*mask = 0;
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
+		for (id = 1; id < __LATMON_SRC_MAX && strcmp(tok, latmon_nl_source_name(id)); id++)
+			;
+		if (id == __LATMON_SRC_MAX) {
+			snprintf(bad, len, "%s", tok);
+			ret = -EINVAL;
+			break;
+		}
+		*mask |= LATMON_SRC_BIT(id);
+	}
+	free(copy);
+	return ret ? ret : *mask ? 0 : -EINVAL;
+}
+
 const char *latmon_nl_errmsg(const struct latmon_nl *nl)
 {
 	return nl ? nl->errmsg : "";

@@ -8,6 +8,7 @@
 #ifndef LATMON_NL_H
 #define LATMON_NL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <latmon.h>
 
@@ -101,5 +102,8 @@ int latmon_nl_request(struct latmon_nl *nl, int cmd, int flags,
 /* Name of a source id or a source state ("?" if unknown). */
 const char *latmon_nl_source_name(uint32_t id);
 const char *latmon_nl_state_name(uint32_t state);
+/* "fault,sched" into LATMON_SRC_BIT()s. 0; -EINVAL with the unknown name
+ * in bad (or an empty list); -ENOMEM. */
+int latmon_nl_parse_sources(const char *list, uint32_t *mask, char *bad, size_t len);
 
 #endif /* LATMON_NL_H */

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <latmon.h>
+
 #include "latctl.h"
 
 int lat_main_argc;
@@ -18,6 +20,9 @@ static const struct {
 	{ "run",    cmd_run,    "run a workload and report its tail latency" },
 	{ "report", cmd_report, "print the report of a saved JSON result" },
 	{ "list",   cmd_list,   "list the workloads, their modes and options" },
+	{ "plot",   cmd_plot,   "draw a saved result as an SVG picture" },
+	{ "doctor", cmd_doctor, "what on this machine shapes the tail, what to do" },
+	{ "latmon", cmd_latmon, "inspect the latmon module: info, stats, record" },
 	{ "help",   cmd_help,   "show this help" },
 };
 
@@ -33,11 +38,16 @@ static void usage(FILE *out)
 	      "context switches and huge pages.\n\ncommands:\n", out);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fputs("\noptions:\n"
+	      "  -h, --help     this text ('latctl COMMAND --help' for a command)\n"
+	      "  -V, --version  print the version of latctl and of the latmon UAPI\n", out);
 	fputs("\nexamples:\n"
 	      "  latctl run grow --thp always       (root) huge pages on for the run\n"
 	      "  latctl run grow --mode touched     memory written before timing\n"
 	      "  latctl run grow --json r.json && latctl report r.json\n"
 	      "  latctl run --help                  every option of run\n"
+	      "  latctl doctor                      what this machine does to the tail\n"
+	      "  latctl plot r.json -o r.svg        histogram and timeline, by cause\n"
 	      "\nexit status: 0 ok, 1 the run failed, 2 bad command line or input file\n",
 	      out);
 }
@@ -62,6 +72,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return cmd_help(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("latctl %s (latmon UAPI %d)\n", LATCTL_VERSION, LATMON_UAPI_VERSION);
+		return LAT_EXIT_OK;
+	}
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);

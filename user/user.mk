@@ -2,7 +2,7 @@
 # latctl, the user-space controller. Included by the top Makefile.
 USER_SRCS := $(wildcard user/*.c)
 USER_OBJS := $(USER_SRCS:.c=.o)
-USER_PKGS := libnl-genl-3.0 libcjson
+USER_PKGS := libnl-genl-3.0 libcjson libbpf zlib
 USER_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(USER_PKGS))
 USER_LIBS = $(shell $(PKG_CONFIG) --libs $(USER_PKGS)) -lm
 

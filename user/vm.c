@@ -23,6 +23,7 @@
 #include "cleanup.h"
 #include "latctl.h"
 #include "opts.h"
+#include "progress.h"
 #include "result.h"
 #include "vm.h"
 
@@ -137,29 +138,44 @@ static int capture_line(char *const argv[], char *buf, size_t len)
 	return ret;
 }
 
-/* The test bed's scripts: $LATCTL_SCRIPTS, else ../scripts from this
- * executable (user/latctl in the source tree). */
-static int find_scripts(struct vm_ctx *v)
+/* Where the test bed's scripts are, relative to this executable: the source
+ * tree (user/latctl) or an installation (bin/latctl, lib/latctl). */
+static const char *const scripts_near_exe[] = { "/../scripts", "/../lib/latctl/scripts" };
+
+int lat_vm_scripts_dir(char *dir, size_t len, char *tried, size_t tried_len)
 {
 	const char *env = getenv("LATCTL_SCRIPTS");
-	char exe[PATH_MAX], probe[PATH_MAX + 16];
-	ssize_t n;
+	char exe[PATH_MAX], cand[PATH_MAX + 32], probe[PATH_MAX + 48];
+	size_t i, n = env && *env ? 1 : sizeof(scripts_near_exe) / sizeof(scripts_near_exe[0]);
+	ssize_t got = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	if (env && *env) {
-		snprintf(exe, sizeof(exe), "%s", env);
-	} else {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n < 0)
-			n = 0;
-		exe[n] = '\0';
-		*(strrchr(exe, '/') ? strrchr(exe, '/') : exe) = '\0';
-		strncat(exe, "/../scripts", sizeof(exe) - strlen(exe) - 1);
+	exe[got > 0 ? got : 0] = '\0';
+	*(strrchr(exe, '/') ? strrchr(exe, '/') : exe) = '\0';
+	for (i = 0; i < n; i++) {
+		if (env && *env)
+			snprintf(cand, sizeof(cand), "%s", env);
+		else
+			snprintf(cand, sizeof(cand), "%s%s", exe, scripts_near_exe[i]);
+		snprintf(probe, sizeof(probe), "%s/vm-run.sh", cand);
+		snprintf(tried, tried_len, "%s", probe);
+		if (!access(probe, X_OK) && realpath(cand, probe)) {
+			snprintf(dir, len, "%s", probe);
+			return 0;
+		}
 	}
-	snprintf(probe, sizeof(probe), "%s/vm-run.sh", exe);
-	if (!realpath(exe, v->scripts) || access(probe, X_OK)) {
+	return -ENOENT;
+}
+
+/* The test bed's scripts ($LATCTL_SCRIPTS, else near this executable) and
+ * the source tree above them. */
+static int find_scripts(struct vm_ctx *v)
+{
+	char tried[PATH_MAX + 48];
+
+	if (lat_vm_scripts_dir(v->scripts, sizeof(v->scripts), tried, sizeof(tried))) {
 		fprintf(stderr, "latctl: --vm needs the QEMU test bed scripts (%s not found); "
 			"run latctl from its source tree or set LATCTL_SCRIPTS=/path/to/latctl/scripts\n",
-			probe);
+			tried);
 		return -ENOENT;
 	}
 	snprintf(v->root, sizeof(v->root), "%s", v->scripts);
@@ -383,6 +399,16 @@ static int make_tmp(struct vm_ctx *v)
 	return 0;
 }
 
+/* The progress line for one phase of the Debian SERIES run; always 0. */
+static int show_phase(const struct vm_ctx *v, const char *what)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "--vm, Debian %s: %s", v->series, what);
+	lat_progress(line);
+	return 0;
+}
+
 int lat_vm_run(const struct lat_opts *o, int argc, char **argv, const cJSON *host_doc)
 {
 	struct lat_result_file file = { .fd = -1 };
@@ -392,17 +418,22 @@ int lat_vm_run(const struct lat_opts *o, int argc, char **argv, const cJSON *hos
 	if (o->json_path && lat_result_open(&file, o->json_path))
 		return LAT_EXIT_USAGE;
 	ret = LAT_EXIT_FAIL;
-	if (find_scripts(&v) || make_tmp(&v) || build_testbed(&v))
+	if (find_scripts(&v) || make_tmp(&v) || show_phase(&v, "checking the test bed") ||
+	    build_testbed(&v))
 		goto out;
 	describe_guest(&v);
+	lat_progress_done();
 	announce(&v);
+	show_phase(&v, "booting the VM and running there");
 	ret = boot(&v, o, argc, argv);
+	lat_progress_done();
 	if (ret < 0 || ret >= 124) {
 		fprintf(stderr, "latctl: --vm: the VM did not finish the run (vm-run.sh status %d)\n", ret);
 		ret = LAT_EXIT_FAIL;
 	}
 	ret = deliver(&v, o, &file, ret, host_doc);
 out:
+	lat_progress_done();
 	remove_tmp();
 	lat_cleanup_remove(remove_tmp);
 	lat_cleanup_remove(stop_vm);

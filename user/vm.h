@@ -7,6 +7,8 @@
 #ifndef LATCTL_VM_H
 #define LATCTL_VM_H
 
+#include <stddef.h>
+
 #include "workload.h"
 
 /* Kernel series the test bed can boot, oldest first; the last is the default. */
@@ -14,6 +16,11 @@ extern const char *const lat_vm_kernels[];
 
 /* 1 if name is one of lat_vm_kernels. */
 int lat_vm_kernel_valid(const char *name);
+
+/* The directory of the test bed's scripts: $LATCTL_SCRIPTS, else ../scripts
+ * or ../lib/latctl/scripts from this executable. 0, or -ENOENT with the last
+ * path tried in tried. */
+int lat_vm_scripts_dir(char *dir, size_t len, char *tried, size_t tried_len);
 
 /* Run `latctl run` with the options of o (parsed from argc/argv) in the VM.
  * Builds what is missing first. host_doc: the host's new result document,

@@ -438,7 +438,7 @@ static void alloc_teardown(struct lat_run *run)
 
 const struct workload_ops wl_alloc = {
 	.name = "alloc",
-	.summary = "formatted string and 256 KiB buffer, new vs reused allocation; --threads (seed 003)",
+	.summary = "formatted string and 256 KiB buffer, new vs reused allocation; --threads",
 	.modes = NULL,
 	.unit_name = "call",
 	.default_iters = 100000,

@@ -250,7 +250,7 @@ static void chase_teardown(struct lat_run *run)
 
 const struct workload_ops wl_chase = {
 	.name = "chase",
-	.summary = "8 dependent random read-modify-writes in a 64 MiB table (seed 001)",
+	.summary = "8 dependent random read-modify-writes in a 64 MiB table",
 	.modes = "cold|warm|populate",
 	.unit_name = "iteration",
 	.default_iters = 1000000,

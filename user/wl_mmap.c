@@ -497,7 +497,7 @@ static void mmap_teardown(struct lat_run *run)
 
 const struct workload_ops wl_mmap = {
 	.name = "mmap",
-	.summary = "N processes mapping 1-20 pages and unmapping at random (seed 004, LKML)",
+	.summary = "N processes mapping 1-20 pages and unmapping at random (an LKML report)",
 	.modes = NULL,
 	.unit_name = "operation",
 	.default_iters = 1000000,

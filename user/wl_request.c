@@ -312,7 +312,7 @@ static void request_teardown(struct lat_run *run)
 
 const struct workload_ops wl_request = {
 	.name = "request",
-	.summary = "request handler, 1 in 100 requests 10000x slower; --rate for open loop (seeds 000, 002)",
+	.summary = "request handler, 1 in 100 requests 10000x slower; --rate for open loop",
 	.modes = NULL,
 	.unit_name = "request",
 	.default_iters = 20000,

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: MIT
+# Installation. Included by the top Makefile.
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=]    latctl, man pages, bash
+#        completion, and the QEMU test bed (PREFIX/lib/latctl) for --vm
+#   make uninstall                                 removes exactly those
+#   make dkms-install [DESTDIR=]   the module source in /usr/src/latmon-VERSION
+#        with its dkms.conf; without DESTDIR also `dkms add`, so DKMS builds
+#        latmon for every kernel installed from now on
+#   make dkms-uninstall            `dkms remove` and the source
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+COMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# The test bed is built from this copy of the sources (make -C it
+# vm-initramfs): latctl --vm finds it at ../lib/latctl from its binary.
+TESTBEDDIR ?= $(PREFIX)/lib/latctl
+DKMSDIR ?= /usr/src/latmon-$(VERSION)
+INSTALL ?= install
+
+MAN_PAGES := user/latctl.8 user/latctl-result.5 module/latmon.4
+MODULE_SRC := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch])) \
+	$(wildcard include/*.h)
+TESTBED_SRC := Makefile LICENSE $(MODULE_SRC) user/user.mk $(wildcard user/*.[ch]) \
+	tests/tests.mk tests/fuzz/fuzz.mk $(wildcard tests/vm/*.[ch] tests/vm/*.sh tests/vm/*.t) \
+	$(wildcard tests/vm/debug-ctl/*) tests/cli/engine.sh $(wildcard scripts/*)
+
+.PHONY: install uninstall dkms-install dkms-uninstall
+
+install: user/latctl
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(MANDIR)/man4 $(DESTDIR)$(COMPDIR)
+	$(INSTALL) -m 755 user/latctl $(DESTDIR)$(BINDIR)/latctl
+	@for m in $(MAN_PAGES); do \
+		d=$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; \
+		echo "  MAN $$d"; sed 's/@VERSION@/$(VERSION)/' $$m > $$d && chmod 644 $$d || exit 1; \
+	done
+	$(INSTALL) -m 644 user/latctl.bash-completion $(DESTDIR)$(COMPDIR)/latctl
+	@for f in $(TESTBED_SRC); do \
+		$(INSTALL) -D -m $$(test -x $$f && echo 755 || echo 644) $$f $(DESTDIR)$(TESTBEDDIR)/$$f || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/latctl $(DESTDIR)$(MANDIR)/man8/latctl.8 \
+		$(DESTDIR)$(MANDIR)/man5/latctl-result.5 $(DESTDIR)$(MANDIR)/man4/latmon.4 \
+		$(DESTDIR)$(COMPDIR)/latctl
+	rm -rf $(DESTDIR)$(TESTBEDDIR)
+
+dkms-install:
+	@for f in $(MODULE_SRC); do \
+		$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; \
+	done
+	sed 's/@VERSION@/$(VERSION)/' scripts/dkms.conf.in > $(DESTDIR)$(DKMSDIR)/dkms.conf
+	@if [ -z "$(DESTDIR)" ]; then \
+		echo "dkms add -m latmon -v $(VERSION)"; dkms add -m latmon -v $(VERSION) || exit 1; \
+	fi
+
+dkms-uninstall:
+	-[ -n "$(DESTDIR)" ] || dkms remove -m latmon -v $(VERSION) --all
+	rm -rf $(DESTDIR)$(DKMSDIR)

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# latctl doctor: one finding per setting with what to do, agreeing with
+# sysfs and the kernel config; --json the same; this machine explained.
+. "$(dirname "$0")/engine.sh"
+
+L=$LATCTL
+NAMES="thp thp-defrag mthp init_on_alloc governor boost smt isolation mitigations lockdown latmon bpf tsc vm"
+check "doctor runs" "$L doctor > $TMPD/d.txt" 0 ''
+for n in $NAMES; do
+	ok "a finding for $n, with advice below it" \
+		awk -v n="$n" '$2 == n && $1 ~ /^(ok|note|warn)$/ { getline; if ($0 ~ /^      +[^ ]/) f = 1 } END { exit !f }' "$TMPD/d.txt"
+done
+field() { awk -v n="$1" '$2 == n { $1 = $2 = ""; sub(/^ +/, ""); print; exit }' "$TMPD/d.txt"; }
+advice() { awk -v n="$1" '$2 == n { getline; sub(/^ +/, ""); print; exit }' "$TMPD/d.txt"; }
+T=/sys/kernel/mm/transparent_hugepage/enabled
+[ -r $T ] && ok "thp is the [selected] word of $T" \
+	test "$(field thp)" = "$(sed 's/.*\[\(.*\)\].*/\1/' $T)"
+
+if [ ! -e /proc/modules ]; then
+	ok "no module support here: latmon says so and points to --vm" \
+		bash -c "grep -q '^warn  latmon *cannot load: this kernel has no module support' '$TMPD/d.txt' && grep -q 'latctl run ... --vm' '$TMPD/d.txt'"
+fi
+if [ -r /sys/kernel/security/lockdown ]; then
+	ok "lockdown is the [selected] level" \
+		test "$(field lockdown)" = "$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/security/lockdown)"
+else
+	ok "lockdown without securityfs: the config's level, and that it is not mounted" \
+		bash -c "grep -Eq '^(ok|warn|note)  lockdown +(none|integrity|confidentiality|unknown) \(kernel config; /sys/kernel/security is not mounted\)' '$TMPD/d.txt'"
+fi
+
+# The kernel config decides init_on_alloc (unless the command line sets it)
+# and, without securityfs, the lockdown level.
+printf 'CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y\nCONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY=y\nCONFIG_KPROBES=y\n' > "$TMPD/config"
+LATCTL_KCONFIG=$TMPD/config "$L" doctor > "$TMPD/d.txt"
+if ! grep -qw 'init_on_alloc' /proc/cmdline; then
+	ok "init_on_alloc on by config: a warning that says to boot with init_on_alloc=0" \
+		bash -c "grep -q '^warn  init_on_alloc  on (kernel config default)' '$TMPD/d.txt' && grep -q 'boot with init_on_alloc=0' '$TMPD/d.txt'"
+fi
+[ -r /sys/kernel/security/lockdown ] ||
+	ok "confidentiality lockdown: latmon cannot attach, use --vm" \
+		bash -c "grep -q '^warn  lockdown *confidentiality' '$TMPD/d.txt' && test '$(advice lockdown)' = \"kprobes, tracefs and kernel reads are refused, so latmon cannot attach: use latctl run ... --vm\""
+printf '# CONFIG_INIT_ON_ALLOC_DEFAULT_ON is not set\n' > "$TMPD/config"
+grep -qw 'init_on_alloc' /proc/cmdline ||
+	check "init_on_alloc off by config" "LATCTL_KCONFIG=$TMPD/config $L doctor" 0 '^ok    init_on_alloc  off \(kernel config default\)'
+
+check "doctor --json" "$L doctor --json > $TMPD/d.json" 0 ''
+ok "JSON: schema latctl.doctor, one check per finding, in the same order" \
+	test "$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<>);
+		die unless $d->{schema} eq "latctl.doctor" && $d->{schema_version} == 1;
+		for (@{$d->{checks}}) { die unless $_->{verdict} =~ /^(ok|note|warn)$/ && length $_->{value} && length $_->{advice} }
+		print join " ", map { $_->{name} } @{$d->{checks}}' "$TMPD/d.json")" = "$NAMES"
+check_err "an unknown argument" "$L doctor --yaml" 2 "^latctl doctor: unknown argument '--yaml'"
+check "doctor --help" "$L doctor --help" 0 '^usage: latctl doctor \[--json\]'
+done_testing

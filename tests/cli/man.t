@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The man pages render without a warning (man --warnings, groff -ww), and
+# latctl(8) lists exactly the commands and the options that --help shows.
+. "$(dirname "$0")/engine.sh"
+
+command -v groff >/dev/null || skip_all "groff is not installed; scripts/deps.sh installs it"
+L=$LATCTL
+PAGES="$TESTS_DIR/user/latctl.8 $TESTS_DIR/user/latctl-result.5 $TESTS_DIR/module/latmon.4"
+for p in $PAGES; do
+	check "groff -ww: no warning in ${p##*/}" "groff -ww -man -Tutf8 -z '$p'" 0 ''
+	ok "groff -ww printed nothing for ${p##*/}" test -z "$ERR"
+	if command -v man >/dev/null; then
+		check "man --warnings -l ${p##*/}: no warning" \
+			"LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l '$p' 2>&1 >/dev/null" 0 ''
+		ok "man printed no warning for ${p##*/}" test -z "$OUT"
+	fi
+	ok "${p##*/} has NAME, SYNOPSIS or DESCRIPTION, and SEE ALSO" \
+		bash -c "grep -q '^\.SH NAME' '$p' && grep -Eq '^\.SH (SYNOPSIS|DESCRIPTION)' '$p' && grep -q '^\.SH SEE ALSO' '$p'"
+done
+M=$TESTS_DIR/user/latctl.8
+for s in COMMANDS OPTIONS ENVIRONMENT "EXIT STATUS" EXAMPLES; do
+	ok "latctl(8) has $s" grep -q "^\.SH $s" "$M"
+done
+
+# The page as text, then the long options of one "Options of X" subsection.
+groff -man -Tutf8 -P-c -rLL=200n "$M" 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g; s/.\x08//g' > "$TMPD/man.txt"
+man_opts() {
+	awk -v want="Options of $1" '/^   [A-Z]/ || /^[A-Z]/ { on = ($0 ~ "^ *" want "$") ; next }
+		on && /^       (-[A-Za-z], )?--[a-z]/ { print }' "$TMPD/man.txt" |
+		grep -oE -- '--[a-z][a-z-]*' | head -n 100 | sort -u
+}
+help_opts() {	# the option lines of a --help text
+	grep -E '^ {2,}(-[A-Za-z], )?--[a-z]' | grep -oE -- '^ +(-[A-Za-z], )?--[a-z][a-z-]*' |
+		grep -oE -- '--[a-z-]+' | sort -u
+}
+for c in latctl run plot doctor "latmon record"; do
+	case $c in
+	latctl) help=$("$L" --help) ;;
+	"latmon record") help=$("$L" latmon --help) ;;
+	*) help=$("$L" $c --help) ;;
+	esac
+	h=$(printf '%s\n' "$help" | help_opts | tr '\n' ' ')
+	m=$(man_opts "$c" | tr '\n' ' ')
+	ok "options of $c: --help and latctl(8) agree (${h:-none})" \
+		bash -c "[ -n '$h' ] && [ '$h' = '$m' ] || { echo 'help: $h'; echo 'man:  $m'; exit 1; }"
+done
+# Short options too: each -x of run --help appears with its long name in the page.
+"$L" run --help | grep -oE '^ +-[a-z], --[a-z-]+' | sed 's/^ *//' | sort > "$TMPD/short.help"
+grep -oE '^       -[a-z], --[a-z-]+' "$TMPD/man.txt" | sed 's/^ *//' | sort -u > "$TMPD/short.man"
+ok "every short option of run is in the page with its long name" \
+	bash -c "comm -23 '$TMPD/short.help' '$TMPD/short.man' | grep -q . && exit 1 || exit 0"
+cmds_help=$("$L" --help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on { print $1 }' | sort | tr '\n' ' ')
+cmds_man=$(awk '/^COMMANDS/ { on = 1; next } /^[A-Z]/ { on = 0 } on && /^       [a-z]/ { print $1 }' "$TMPD/man.txt" | sort -u | tr '\n' ' ')
+ok "every command of --help has its entry in COMMANDS (${cmds_help})" \
+	test "$cmds_help" = "$cmds_man"
+done_testing

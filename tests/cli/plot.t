@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# latctl plot: the SVG renders (rsvg-convert) to a picture whose histogram
+# and timeline show each cause's colour where its iterations are, and only
+# there; bad input is refused with one line.
+. "$(dirname "$0")/engine.sh"
+
+command -v rsvg-convert >/dev/null || skip_all "rsvg-convert (librsvg2-bin) is not installed; scripts/deps.sh installs it"
+L=$LATCTL
+PNG=$(dirname "$0")/png_colours.pl
+CORPUS=$(dirname "$0")/../fuzz/corpus/fuzz_result
+# Plot areas (see user/cmd_plot.c): histogram and timeline, inside the axes.
+HIST=92,92,729,368
+TIME=92,452,729,698
+# Okabe-Ito colours of user/cmd_plot.c; d9d9d9 the iterations that are not slow.
+REALLOC=56B4E9 THPZERO=D55E00 FAULT=E69F00 UNATTR=999999 FAST=D9D9D9
+
+# RESULT.json NAME: plot, render to PNG, count the colours of every query
+# below in one decode into $TMPD/NAME.counts; sets SVG, NAME.
+render() {
+	SVG=$TMPD/$2.svg NAME=$2
+	"$L" plot "$1" -o "$SVG" && rsvg-convert "$SVG" -o "$TMPD/$2.png" &&
+		"$PNG" "$TMPD/$2.png" $(for a in $HIST $TIME; do
+			for c in $REALLOC $THPZERO $FAULT $UNATTR $FAST; do echo "$a:$c"; done; done) \
+		>"$TMPD/$2.counts"
+}
+count() {	# AREA COLOUR: pixels of that colour in that area of the last render
+	local i=0 a c
+	for a in $HIST $TIME; do
+		for c in $REALLOC $THPZERO $FAULT $UNATTR $FAST; do
+			i=$((i + 1))
+			[ "$a:$c" = "$1:$2" ] && sed -n "${i}p" "$TMPD/$NAME.counts"
+		done
+	done
+}
+
+# A saved VM run: slow iterations realloc (3) and unexplained (1).
+ok "plot writes an SVG that rsvg-convert renders" render "$CORPUS/valid-vm-latmon.json" vm
+ok "the picture is 1000 x 800" \
+	test "$(perl -e 'open F, "<:raw", shift; read F, $h, 24; print join "x", unpack "x16NN", $h' "$TMPD/vm.png")" = 1000x800
+ok "histogram: bars of iterations that are not slow (grey)" test "$(count "$HIST" $FAST)" -gt 1000
+ok "histogram: the realloc part of the slow bars is drawn in its colour" test "$(count "$HIST" $REALLOC)" -gt 50
+ok "timeline: realloc iterations are marked in its colour" test "$(count "$TIME" $REALLOC)" -gt 10
+ok "no thp-zero colour: no iteration has that cause" test "$(count "$HIST" $THPZERO)" = 0
+ok "the legend names each cause with its count" grep -q '>realloc (3)<' "$SVG"
+
+# The same run with its realloc iterations relabelled thp-zero: the colour moves.
+perl -MJSON::PP -e 'local $/; my $d = decode_json(<>);
+	$_->{primary} eq "realloc" and $_->{primary} = "thp-zero" for @{$d->{slow}{iterations}};
+	print encode_json($d)' "$CORPUS/valid-vm-latmon.json" > "$TMPD/thp.json"
+ok "a relabelled result renders" render "$TMPD/thp.json" thp
+ok "histogram: now thp-zero's colour" test "$(count "$HIST" $THPZERO)" -gt 50
+ok "timeline: now thp-zero's colour" test "$(count "$TIME" $THPZERO)" -gt 10
+ok "and no realloc colour left in either panel" \
+	test "$(count "$HIST" $REALLOC)" = 0 -a "$(count "$TIME" $REALLOC)" = 0
+
+# A run on this machine where every iteration is slow: no grey part in any bar.
+check "run grow with every iteration slow" "$L run grow --iters 20000 --slow 1ns --quiet --json $TMPD/all.json" 0 ''
+ok "that result renders" render "$TMPD/all.json" all
+# (a few edge pixels of the grey unattributed bars blend to that grey)
+ok "histogram: no part that is not slow" test "$(count "$HIST" $FAST)" -lt 40
+ok "histogram: unattributed (no latmon here) fills the bars" test "$(count "$HIST" $UNATTR)" -gt 1000
+ok "no fault colour without the module" test "$(count "$HIST" $FAULT)" = 0
+ok "plot writes to stdout without -o" bash -c "'$L' plot '$TMPD/all.json' | cmp -s - '$SVG'"
+
+check_err "no file given" "$L plot" 2 '^latctl plot: give one result file'
+check_err "a file that does not exist" "$L plot $TMPD/none.json -o $TMPD/x.svg" 2 'none\.json'
+check_err "a result without its histogram" \
+	"perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>); delete \$d->{histogram}; print encode_json(\$d)' $TMPD/all.json > $TMPD/nohist.json; $L plot $TMPD/nohist.json -o $TMPD/x.svg" \
+	2 "key 'histogram' is missing or not an object"
+ok "nothing written for a refused input" test ! -e "$TMPD/x.svg"
+check_err "an unwritable output path" "$L plot $TMPD/all.json -o $TMPD/no/such/dir.svg" 2 '^latctl plot: cannot write'
+check_err "-o without a file" "$L plot $TMPD/all.json -o" 2 'needs a file name'
+check "plot --help" "$L plot --help" 0 '^usage: latctl plot RESULT.json'
+done_testing

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `latctl plot RESULT.json [-o FILE.svg]`: one SVG picture of a saved run.
+ * Top: the log2 histogram of every iteration (bar height log10 of the
+ * count), each bar split by count into the iterations faster than the slow
+ * threshold and the slow ones by primary cause. Bottom: the timeline of
+ * the slow iterations (iteration index against duration, log scale), each
+ * a mark coloured and shaped by its cause, with the p50 and the threshold.
+ * Written as SVG text (see svg.h), atomically.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "join.h"
+#include "latctl.h"
+#include "plot.h"
+#include "result.h"
+#include "svg.h"
+
+#define W		1000
+#define H		800
+#define PX0		90	/* plot area, both panels */
+#define PX1		730
+#define HY0		90	/* histogram */
+#define HY1		370
+#define TY0		450	/* timeline */
+#define TY1		700
+#define NLAB		(JOIN_NR_LABELS + 1)	/* the last: a label this latctl does not know */
+#define FAST_FILL	"#d9d9d9"
+#define GRID		"#b0c4de"	/* not a grey: never mistaken for FAST_FILL */
+#define MAX_SLOTS	64
+
+/* Cause styles: Okabe-Ito colours, a hatch and a marker each. */
+static const struct svg_style styles[NLAB] = {
+	[JOIN_FAULT]        = { "#E69F00", HATCH_DIAG,     MARK_CIRCLE },
+	[JOIN_THP_ZERO]     = { "#D55E00", HATCH_CROSS,    MARK_SQUARE },
+	[JOIN_PREEMPTION]   = { "#0072B2", HATCH_HORIZ,    MARK_TRIANGLE },
+	[JOIN_BLOCKED]      = { "#CC79A7", HATCH_VERT,     MARK_DIAMOND },
+	[JOIN_INTERRUPT]    = { "#009E73", HATCH_DOTS,     MARK_TRIANGLE_DOWN },
+	[JOIN_MIGRATION]    = { "#F0E442", HATCH_BACKDIAG, MARK_PLUS },
+	[JOIN_REALLOC]      = { "#56B4E9", HATCH_GRID,     MARK_DIAMOND },
+	[JOIN_UNEXPLAINED]  = { "#ffffff", HATCH_DOTS,     MARK_CIRCLE },
+	[JOIN_UNATTRIBUTED] = { "#999999", HATCH_NONE,     MARK_SQUARE },
+	[JOIN_INCOMPLETE]   = { "#000000", HATCH_NONE,     MARK_CROSS },
+	[JOIN_NR_LABELS]    = { "#666666", HATCH_BACKDIAG, MARK_CROSS },
+};
+
+struct slot {
+	double lo, hi, count;
+	double slow[NLAB];
+};
+
+struct slow_it {
+	double index, ns;
+	int label;
+};
+
+struct plot {
+	const char *path;		/* the input, for messages; NULL: none */
+	int bad;			/* a key was missing or of the wrong type */
+	char what[160], units[48];
+	const char *cmd;
+	double iterations, p50, max, threshold, slow_count;
+	int k0, nslots;			/* log2 slot of the first bar, number of bars */
+	struct slot slots[MAX_SLOTS];
+	struct slow_it *slow;
+	size_t nslow;
+	double per_label[NLAB];
+};
+
+/* o[key] of the given cJSON type, or NULL and one line naming the key. */
+static const cJSON *need(struct plot *p, const cJSON *o, const char *key, int type)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (v && (v->type & 0xff) == type)
+		return v;
+	if (!p->bad && p->path)
+		fprintf(stderr, "latctl plot: %s: key '%s' is missing or not %s\n", p->path, key,
+			type == cJSON_Number ? "a number" : type == cJSON_String ? "a string" :
+			type == cJSON_Array ? "an array" : "an object");
+	p->bad = 1;
+	return NULL;
+}
+
+static double need_num(struct plot *p, const cJSON *o, const char *key)
+{
+	const cJSON *v = need(p, o, key, cJSON_Number);
+
+	return v ? v->valuedouble : 0;
+}
+
+static const char *need_str(struct plot *p, const cJSON *o, const char *key)
+{
+	const cJSON *v = need(p, o, key, cJSON_String);
+
+	return v ? v->valuestring : "";
+}
+
+static int label_of(const char *name)
+{
+	int l;
+
+	for (l = 0; l < JOIN_NR_LABELS; l++)
+		if (join_label_name(l) && !strcmp(name, join_label_name(l)))
+			return l;
+	return JOIN_NR_LABELS;
+}
+
+/* log2 slot of a bucket or a duration: [0,1] is 0, [2,3] 1, [4,7] 2, ... */
+static int slot_of(double ns)
+{
+	return ns < 2 ? 0 : (int)floor(log2(ns));
+}
+
+static void read_buckets(struct plot *p, const cJSON *hist)
+{
+	const cJSON *b, *arr = need(p, hist, "buckets", cJSON_Array);
+	int k, first = 1;
+
+	cJSON_ArrayForEach(b, arr) {
+		k = slot_of(need_num(p, b, "lo"));
+		if (first)
+			p->k0 = k;
+		first = 0;
+		if (p->bad || k < p->k0 || k - p->k0 >= MAX_SLOTS) {
+			if (p->path && !p->bad)
+				fprintf(stderr, "latctl plot: %s: histogram buckets out of order or out of range\n", p->path);
+			p->bad = 1;
+			return;
+		}
+		p->slots[k - p->k0].lo = need_num(p, b, "lo");
+		p->slots[k - p->k0].hi = need_num(p, b, "hi");
+		p->slots[k - p->k0].count = need_num(p, b, "count");
+		p->nslots = k - p->k0 + 1;
+	}
+	for (k = 0; k < p->nslots; k++)
+		if (!p->slots[k].hi) {		/* an empty bucket between two others */
+			p->slots[k].lo = k + p->k0 ? ldexp(1, k + p->k0) : 0;
+			p->slots[k].hi = ldexp(1, k + p->k0 + 1) - 1;
+		}
+}
+
+/* The listed slow iterations, counted into their bucket by cause. */
+static void read_slow(struct plot *p, const cJSON *slow)
+{
+	const cJSON *it, *arr = need(p, slow, "iterations", cJSON_Array);
+	struct slow_it *s;
+	int k;
+
+	p->slow = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof(*p->slow));
+	if (!p->slow) {
+		p->bad = 1;
+		return;
+	}
+	cJSON_ArrayForEach(it, arr) {
+		s = &p->slow[p->nslow++];
+		s->index = need_num(p, it, "index");
+		s->ns = need_num(p, it, "duration_ns");
+		s->label = label_of(need_str(p, it, "primary"));
+		p->per_label[s->label]++;
+		k = slot_of(floor(s->ns)) - p->k0;
+		if (k >= 0 && k < p->nslots)
+			p->slots[k].slow[s->label]++;
+	}
+}
+
+/* "es" after s, x, z, ch and sh ("pushes"), else "s". */
+static const char *plural_suffix(const char *unit)
+{
+	size_t n = strlen(unit);
+
+	return n && (strchr("sxz", unit[n - 1]) ||
+		     (n > 1 && unit[n - 1] == 'h' && strchr("cs", unit[n - 2]))) ? "es" : "s";
+}
+
+static int read_plot(struct plot *p, const cJSON *doc)
+{
+	const cJSON *run = need(p, doc, "run", cJSON_Object);
+	const cJSON *sum = need(p, doc, "summary", cJSON_Object);
+	const cJSON *slow = need(p, doc, "slow", cJSON_Object);
+	const cJSON *hist = need(p, doc, "histogram", cJSON_Object);
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(run, "mode");
+
+	if (p->bad)
+		return -EINVAL;
+	p->cmd = need_str(p, doc, "command_line");
+	p->iterations = need_num(p, run, "iterations");
+	snprintf(p->units, sizeof(p->units), "%s", need_str(p, run, "unit"));
+	snprintf(p->what, sizeof(p->what), "%s%s%s: %.0f %s%s, kernel %s", need_str(p, run, "workload"),
+		 cJSON_IsString(mode) ? ", mode " : "", cJSON_IsString(mode) ? mode->valuestring : "",
+		 p->iterations, p->units, plural_suffix(p->units), need_str(p, doc, "kernel_release"));
+	p->p50 = need_num(p, sum, "p50_ns");
+	p->max = need_num(p, sum, "max_ns");
+	p->threshold = need_num(p, slow, "threshold_ns");
+	p->slow_count = need_num(p, slow, "count");
+	if (!p->bad)
+		read_buckets(p, hist);
+	if (!p->bad)
+		read_slow(p, slow);
+	return p->bad ? -EINVAL : 0;
+}
+
+/* "512 ns", "16 us", "1.5 ms" */
+static void fmt_ns(char *buf, size_t len, double ns)
+{
+	static const struct { double div; const char *unit; } u[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+	size_t i;
+
+	for (i = 0; i < 3 && ns < u[i].div; i++)
+		;
+	snprintf(buf, len, "%.3g %s", ns / u[i].div, u[i].unit);
+}
+
+/* Bar height in pixels for a count: log10(1 + count) against the top. */
+static double bar_px(double count, double top)
+{
+	return (HY1 - HY0) * log10(1 + count) / log10(1 + top);
+}
+
+static void draw_hist_axes(FILE *out, const struct plot *p, double top)
+{
+	double t, y, slot_w = (double)(PX1 - PX0) / p->nslots;
+	char buf[64];
+	int k, every = slot_w < 34 ? 2 : 1;
+
+	svg_text(out, PX0, HY0 - 14, 15, "start", "bold",
+		 "Histogram: every iteration by duration; slow ones by primary cause");
+	for (t = 1; t <= top; t *= 10) {
+		y = HY1 - bar_px(t, top);
+		svg_line(out, PX0, y, PX1, y, GRID, 0.6, "2,3");
+		snprintf(buf, sizeof(buf), "%.0f", t);
+		svg_text(out, PX0 - 6, y + 4, 11, "end", NULL, buf);
+	}
+	svg_line(out, PX0, HY1, PX1, HY1, "#000000", 1, NULL);
+	svg_line(out, PX0, HY0, PX0, HY1, "#000000", 1, NULL);
+	for (k = 0; k < p->nslots; k += every) {
+		fmt_ns(buf, sizeof(buf), p->slots[k].lo);
+		svg_text(out, PX0 + (k + 0.5) * slot_w, HY1 + 16, 10, "middle", NULL, buf);
+	}
+	svg_text(out, (PX0 + PX1) / 2.0, HY1 + 36, 12, "middle", NULL,
+		 "duration (each bar a bucket twice as wide as the one before; label: its lower bound)");
+	svg_text(out, PX0 - 10, HY0 - 14, 11, "end", NULL, "count");
+}
+
+/* One bar: the fast part at the bottom, then each cause, in label order. */
+static void draw_bar(FILE *out, const struct slot *s, double x, double w, double top)
+{
+	double slow = 0, h = bar_px(s->count, top), y = HY1, part;
+	int l;
+
+	if (s->count <= 0)
+		return;
+	for (l = 0; l < NLAB; l++)
+		slow += s->slow[l];
+	part = h * fmax(s->count - slow, 0) / s->count;
+	svg_rect(out, x, y - part, w, part, FAST_FILL);
+	y -= part;
+	for (l = 0; l < NLAB; l++) {
+		char fill[16];
+
+		if (!s->slow[l])
+			continue;
+		part = h * s->slow[l] / fmax(s->count, slow);
+		snprintf(fill, sizeof(fill), "url(#p%d)", l);
+		svg_rect(out, x, y - part, w, part, fill);
+		y -= part;
+	}
+	fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
+		"stroke=\"#000000\" stroke-width=\"0.7\"/>\n", x, HY1 - h, w, h);
+}
+
+static void draw_histogram(FILE *out, const struct plot *p)
+{
+	double top = 1, slot_w = (double)(PX1 - PX0) / p->nslots, x;
+	char buf[64];
+	int k;
+
+	for (k = 0; k < p->nslots; k++)
+		while (top < p->slots[k].count)
+			top *= 10;
+	draw_hist_axes(out, p, top);
+	for (k = 0; k < p->nslots; k++)
+		draw_bar(out, &p->slots[k], PX0 + k * slot_w + 1, slot_w - 2, top);
+	if (p->threshold > 0) {
+		x = PX0 + (log2(fmax(p->threshold, 1)) - p->k0) * slot_w;
+		if (x >= PX0 && x <= PX1) {
+			svg_line(out, x, HY0, x, HY1, "#000000", 1.2, "6,3");
+			fmt_ns(buf, sizeof(buf), p->threshold);
+			svg_text(out, x + 4, HY0 + 10, 11, "start", NULL, "slow >");
+			svg_text(out, x + 4, HY0 + 23, 11, "start", NULL, buf);
+		}
+	}
+}
+
+/* Timeline y of a duration: log10 between lo and hi. */
+static double time_y(double ns, double lo, double hi)
+{
+	return TY1 - (TY1 - TY0) * (log10(fmax(ns, lo)) - log10(lo)) / (log10(hi) - log10(lo));
+}
+
+static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi)
+{
+	char buf[64];
+	double t, x;
+	int i;
+
+	svg_text(out, PX0, TY0 - 14, 15, "start", "bold",
+		 "Timeline: the slow iterations in run order, by primary cause");
+	for (t = lo; t <= hi * 1.0001; t *= 10) {
+		svg_line(out, PX0, time_y(t, lo, hi), PX1, time_y(t, lo, hi), GRID, 0.6, "2,3");
+		fmt_ns(buf, sizeof(buf), t);
+		svg_text(out, PX0 - 6, time_y(t, lo, hi) + 4, 11, "end", NULL, buf);
+	}
+	svg_line(out, PX0, TY1, PX1, TY1, "#000000", 1, NULL);
+	svg_line(out, PX0, TY0, PX0, TY1, "#000000", 1, NULL);
+	for (i = 0; i <= 4; i++) {
+		x = PX0 + 8 + (PX1 - PX0 - 16) * i / 4.0;
+		snprintf(buf, sizeof(buf), "%.0f", p->iterations * i / 4.0);
+		svg_line(out, x, TY1, x, TY1 + 4, "#000000", 1, NULL);
+		svg_text(out, x, TY1 + 16, 10, "middle", NULL, buf);
+	}
+	snprintf(buf, sizeof(buf), "%s number", p->units);
+	svg_text(out, (PX0 + PX1) / 2.0, TY1 + 34, 12, "middle", NULL, buf);
+}
+
+static void draw_level(FILE *out, double y, const char *name, double ns, const char *dash)
+{
+	char buf[64], v[32];
+
+	fmt_ns(v, sizeof(v), ns);
+	snprintf(buf, sizeof(buf), "%s %s", name, v);
+	svg_line(out, PX0, y, PX1, y, "#000000", 1.2, dash);
+	svg_text(out, PX1 + 4, y + 4, 11, "start", NULL, buf);
+}
+
+static void draw_timeline(FILE *out, const struct plot *p)
+{
+	double lo = 1, hi = 10, span = fmax(p->iterations - 1, 1);
+	size_t i;
+
+	while (lo * 10 <= fmin(p->p50 > 0 ? p->p50 : 1, p->threshold > 0 ? p->threshold : 1))
+		lo *= 10;
+	while (hi < p->max)
+		hi *= 10;
+	draw_time_axes(out, p, lo, hi);
+	draw_level(out, time_y(p->p50, lo, hi), "p50", p->p50, "2,2");
+	if (p->threshold > 0)
+		draw_level(out, time_y(p->threshold, lo, hi), "slow >", p->threshold, "6,3");
+	for (i = 0; i < p->nslow; i++) {
+		const struct slow_it *s = &p->slow[i];
+
+		svg_marker(out, styles[s->label].marker, PX0 + 8 + (PX1 - PX0 - 16) * s->index / span,
+			   time_y(s->ns, lo, hi), 3.6, styles[s->label].colour);
+	}
+}
+
+static void draw_legend(FILE *out, const struct plot *p)
+{
+	double y = HY0 + 4;
+	char buf[96], fill[16];
+	int l;
+
+	svg_text(out, 760, y, 13, "start", "bold", "primary cause");
+	svg_rect(out, 760, y + 10, 22, 14, FAST_FILL);
+	svg_text(out, 810, y + 21, 12, "start", NULL, "not slow");
+	for (l = 0, y += 30; l < NLAB; l++) {
+		if (!p->per_label[l])
+			continue;
+		snprintf(fill, sizeof(fill), "url(#p%d)", l);
+		fprintf(out, "<rect x=\"760\" y=\"%.1f\" width=\"22\" height=\"14\" fill=\"%s\" "
+			"stroke=\"#000000\" stroke-width=\"0.7\"/>\n", y, fill);
+		svg_marker(out, styles[l].marker, 797, y + 7, 4, styles[l].colour);
+		snprintf(buf, sizeof(buf), "%s (%.0f)",
+			 l < JOIN_NR_LABELS ? join_label_name(l) : "other", p->per_label[l]);
+		svg_text(out, 810, y + 11, 12, "start", NULL, buf);
+		y += 22;
+	}
+}
+
+static void draw_notes(FILE *out, const struct plot *p)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%.0f slow iterations (slower than the dashed threshold), %zu of them "
+		 "in the result and drawn; faster ones are not stored: the p50 line stands for them.",
+		 p->slow_count, p->nslow);
+	svg_text(out, PX0, H - 34, 11, "start", NULL, buf);
+	svg_text(out, PX0, H - 18, 11, "start", NULL,
+		 "Bar height: log10 of the count; within a bar, each part is its share of the count.");
+}
+
+static void draw(FILE *out, const struct plot *p)
+{
+	char title[256];
+	int l;
+
+	snprintf(title, sizeof(title), "latctl: %s", p->what);
+	svg_begin(out, W, H, title);
+	fputs("<defs>\n", out);
+	for (l = 0; l < NLAB; l++)
+		svg_pattern(out, l, &styles[l]);
+	fputs("</defs>\n", out);
+	svg_text(out, 20, 28, 17, "start", "bold", title);
+	svg_text(out, 20, 50, 11, "start", NULL, p->cmd);
+	draw_histogram(out, p);
+	draw_timeline(out, p);
+	draw_legend(out, p);
+	draw_notes(out, p);
+	svg_end(out);
+}
+
+int lat_plot_svg(const cJSON *doc, const char *origin, FILE *out)
+{
+	struct plot *p = calloc(1, sizeof(*p));
+	int ret = -ENOMEM;
+
+	if (p) {
+		p->path = origin;
+		ret = read_plot(p, doc);
+		if (!ret)
+			draw(out, p);
+		free(p->slow);
+	}
+	free(p);
+	return ret;
+}
+
+/* Draw into path through a temporary file and rename; a path that cannot
+ * be written is bad input (exit 2), as for run --json. */
+static int write_svg(const cJSON *doc, const char *in, const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd, ret;
+
+	if (!path)
+		return lat_plot_svg(doc, in, stdout) || fflush(stdout) ? -EIO : 0;
+	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "latctl plot: cannot write %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd), unlink(tmp);
+		return -EIO;
+	}
+	fchmod(fd, 0644);
+	ret = lat_plot_svg(doc, in, f);
+	if ((fclose(f) || (!ret && rename(tmp, path))) && !ret) {
+		fprintf(stderr, "latctl plot: cannot write %s: %s\n", path, strerror(errno));
+		ret = -EIO;
+	}
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+static int usage(int ok)
+{
+	fputs("usage: latctl plot RESULT.json [-o FILE.svg]\n\n"
+	      "Draws a result of 'latctl run --json' as one SVG picture: the log2 histogram\n"
+	      "of every iteration, each bar split into the iterations under the slow\n"
+	      "threshold and the slow ones by primary cause, and the timeline of the slow\n"
+	      "iterations (number against duration) marked by cause. Colours are safe for\n"
+	      "colour-blind readers, and hatching and mark shapes keep the causes apart\n"
+	      "in greyscale. Without -o the SVG goes to standard output.\n\n"
+	      "options:\n"
+	      "  -h, --help        this text\n"
+	      "  -o, --output FILE write the picture to FILE (atomically)\n\n"
+	      "examples:\n"
+	      "  latctl run grow --json r.json && latctl plot r.json -o r.svg\n"
+	      "  rsvg-convert r.svg -o r.png    (a PNG, with librsvg2-bin)\n", ok ? stdout : stderr);
+	return ok ? LAT_EXIT_OK : LAT_EXIT_USAGE;
+}
+
+/* RESULT.json and -o FILE, in any order. 0, 1 (help) or -EINVAL. */
+static int parse_args(int argc, char **argv, const char **in, const char **out)
+{
+	static const struct option longopts[] = {
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ "output",	required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		if (c == 'h')
+			return 1;
+		if (c == 'o') {
+			*out = optarg;
+		} else if (c == ':') {
+			fprintf(stderr, "latctl plot: %s needs a file name\n", argv[optind - 1]);
+			return -EINVAL;
+		} else {
+			fprintf(stderr, "latctl plot: unknown option '%s'; see 'latctl plot --help'\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "latctl plot: unexpected argument '%s'; give one result file\n", argv[optind + 1]);
+		return -EINVAL;
+	}
+	if (optind < argc) {
+		*in = argv[optind];
+		return 0;
+	}
+	fprintf(stderr, "latctl plot: give one result file: latctl plot RESULT.json -o FILE.svg\n");
+	return -EINVAL;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	cJSON *doc = NULL;
+	int ret = parse_args(argc, argv, &in, &out);
+
+	if (ret)
+		return ret > 0 ? usage(1) : LAT_EXIT_USAGE;
+	if (lat_result_read(in, &doc))
+		return LAT_EXIT_USAGE;
+	ret = write_svg(doc, in, out);
+	cJSON_Delete(doc);
+	return ret == -ENOMEM ? LAT_EXIT_FAIL : ret ? LAT_EXIT_USAGE : LAT_EXIT_OK;
+}
