@@ -73,13 +73,17 @@ static inline bool latmon_init_on_alloc(void)
 
 /*
  * Direct compaction: compact_zone() between mm_compaction_begin and
- * mm_compaction_end, after mm_compaction_try_to_compact_pages; direct and
- * memcg reclaim: mm_vmscan_{direct,memcg}_reclaim_begin/end. Prototypes
- * checked identical in the 6.1, 6.12 and 7.3 headers (include/trace/events/
- * compaction.h, vmscan.h); the source files also check them against the
- * headers at build time (check_trace_callback_type_*).
+ * mm_compaction_end, after mm_compaction_try_to_compact_pages (prototypes
+ * the same in the 6.1, 6.12 and 7.3 headers); direct and memcg reclaim:
+ * mm_vmscan_{direct,memcg}_reclaim_begin/end, (int order, gfp_t gfp_flags)
+ * and (unsigned long nr_reclaimed) in 6.1 and 6.12, with gfp first and a
+ * struct mem_cgroup * added in 7.3. The change came between 6.12 and 7.3;
+ * the boundary below is not checked on a kernel in between, but a wrong one
+ * fails the build: the source files check their probes against the headers
+ * (check_trace_callback_type_*).
  */
 struct compact_control;
+struct mem_cgroup;
 #define LATMON_COMPACTION_BEGIN_ARGS \
 	struct compact_control *cc, unsigned long zone_start, \
 	unsigned long zone_end, bool sync
@@ -87,8 +91,13 @@ struct compact_control;
 	struct compact_control *cc, unsigned long zone_start, \
 	unsigned long zone_end, bool sync, int status
 #define LATMON_COMPACTION_TRY_ARGS	int order, gfp_t gfp_mask, int prio
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define LATMON_RECLAIM_BEGIN_ARGS	gfp_t gfp_flags, int order, struct mem_cgroup *memcg
+#define LATMON_RECLAIM_END_ARGS		unsigned long nr_reclaimed, struct mem_cgroup *memcg
+#else
 #define LATMON_RECLAIM_BEGIN_ARGS	int order, gfp_t gfp_flags
 #define LATMON_RECLAIM_END_ARGS		unsigned long nr_reclaimed
+#endif
 
 /*
  * Netlink range policies point to a struct netlink_range_validation that is
