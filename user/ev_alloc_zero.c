@@ -9,6 +9,7 @@
 
 #include "evtype.h"
 #include "json.h"
+#include "rdoc.h"
 
 static const struct join_label_desc labels[] = {
 	{ .id = JOIN_ZERO_ALLOC, .name = "thp-zero", .own = "zeroing", .rank = 20, .part = "allocator",
@@ -37,20 +38,25 @@ static bool to_json(cJSON *o, const struct join_iter *it)
 	       lat_json_put(o, "zeroed_by", cJSON_CreateStringReference(why(it->zero_flags)));
 }
 
-/* "zeroed twice: in the page allocator (init_on_alloc) 58%, in the clear 39%" */
-static void detail(const cJSON *it, FILE *out, int *parts)
+/* "zeroed twice: in the page allocator (init_on_alloc) 58%, in the clear 39%".
+ * The parts of thp-zero add up to its ticks in the breakdown. */
+static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 {
 	const cJSON *pt = cJSON_GetObjectItemCaseSensitive(it, "parts_ticks");
 	const cJSON *z = cJSON_GetObjectItemCaseSensitive(pt, "thp-zero");
-	double d = lat_json_num(it, "duration_ticks");
-	double alloc = lat_json_num(z, "allocator"), clear = lat_json_num(z, "clear");
+	double zero = lat_rd_opt_count(rd, lat_rd_obj(rd, it, "breakdown_ticks"), "thp-zero");
+	double alloc = lat_rd_opt_count(rd, z, "allocator"), clear = lat_rd_opt_count(rd, z, "clear");
+	double d = lat_rd_num(rd, it, "duration_ticks");
+	double bytes = lat_rd_opt_count(rd, it, "zeroed_bytes");
 
+	lat_rd_expect(rd, alloc + clear == zero, "parts_ticks");
+	lat_rd_expect(rd, !alloc || bytes, "zeroed_bytes");
 	if (!(alloc > 0) || !(d > 0))
 		return;
 	lat_detail_part(out, parts);
 	fprintf(out, "zeroed %s%.0f KiB in the page allocator (%s) %.0f%%",
-		clear > 0 ? "twice: " : "", lat_json_num(it, "zeroed_bytes") / 1024,
-		lat_json_str(it, "zeroed_by"), 100 * alloc / d);
+		clear > 0 ? "twice: " : "", bytes / 1024, lat_rd_str(rd, it, "zeroed_by"),
+		100 * alloc / d);
 	if (clear > 0)
 		fprintf(out, ", in the THP clear %.0f%%", 100 * clear / d);
 }

@@ -4,6 +4,7 @@
 
 #include "evtype.h"
 #include "json.h"
+#include "rdoc.h"
 
 /* Above the zeroing it may enclose (a captured page), below sleeping in it. */
 static const struct join_label_desc labels[] = {
@@ -11,12 +12,14 @@ static const struct join_label_desc labels[] = {
 };
 
 /* "2 zone compaction(s) for an order-9 page" */
-static void detail(const cJSON *it, FILE *out, int *parts)
+static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 {
-	if (!lat_json_num(it, "compactions"))
+	double n = lat_rd_opt_count(rd, it, "compactions");
+
+	if (!n)
 		return;
 	lat_detail_part(out, parts);
-	fprintf(out, "%.0f zone compaction(s)", lat_json_num(it, "compactions"));
+	fprintf(out, "%.0f zone compaction(s)", n);
 }
 
 static void print(const struct latmon_event *e, FILE *out)

@@ -4,6 +4,7 @@
 
 #include "evtype.h"
 #include "json.h"
+#include "rdoc.h"
 
 /* Below compaction (they never overlap), above the zeroing; sleeping in it
  * is blocked. */
@@ -25,14 +26,18 @@ static bool to_json(cJSON *o, const struct join_iter *it)
 }
 
 /* "3 reclaim(s), 2 by the memory cgroup, 192 pages reclaimed" */
-static void detail(const cJSON *it, FILE *out, int *parts)
+static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 {
-	if (!lat_json_num(it, "reclaims"))
+	double n = lat_rd_opt_count(rd, it, "reclaims");
+	double memcg = lat_rd_opt_count(rd, it, "memcg_reclaims");
+	double pages = lat_rd_opt_count(rd, it, "reclaimed_pages");
+
+	lat_rd_expect(rd, n || (!memcg && !pages), "reclaims");
+	if (!n)
 		return;
 	lat_detail_part(out, parts);
 	fprintf(out, "%.0f reclaim(s), %.0f for the memory cgroup, %.0f pages reclaimed",
-		lat_json_num(it, "reclaims"), lat_json_num(it, "memcg_reclaims"),
-		lat_json_num(it, "reclaimed_pages"));
+		n, memcg, pages);
 }
 
 static void print(const struct latmon_event *e, FILE *out)
