@@ -80,6 +80,8 @@ struct lat_opts {
 	int vm;			/* --vm: run it in the QEMU test bed (vm.c) */
 	const char *kernel;	/* --kernel SERIES for --vm, NULL = newest */
 	uint64_t events;	/* --events: latmon records latctl keeps, 0 = default */
+	const char *backend;	/* --backend auto|latmon|bpf, NULL = auto */
+	uint64_t ring;		/* --ring: BPF ring buffer records, 0 = default */
 };
 
 /* Streams of samples (LAT_SAMPLE_F_NEWSTREAM boundaries) a run can name. */
