@@ -24,7 +24,7 @@ enum lat_backend {
 	LAT_BACKEND_NONE,
 };
 
-#define LAT_BPF_DEFAULT_RING	131072U		/* records, 80 bytes each */
+#define LAT_BPF_DEFAULT_RING	65536U		/* records, 80 bytes each */
 #define LAT_BPF_MAX_RING	(1U << 24)
 
 /* --backend's value: 0, or -EINVAL for anything but auto, latmon, bpf. */

@@ -1066,14 +1066,24 @@ static const char *fmt_ns(double ns, char *buf, size_t len)
 	return buf;
 }
 
+/* "fault~" for a label whose times the backend estimated. */
+static const char *mark_label(const char *label, bool estimated, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", label, estimated ? "~" : "");
+	return buf;
+}
+
 static void print_cause_row(const cJSON *row, FILE *out)
 {
-	char med[24], max[24], own[64];
+	char med[24], max[24], own[64], label[24];
 
 	snprintf(own, sizeof(own), "%s %s / %s", lat_json_str(row, "own"),
 		 fmt_ns(lat_json_num(row, "own_median_ns"), med, sizeof(med)),
 		 fmt_ns(lat_json_num(row, "own_max_ns"), max, sizeof(max)));
-	fprintf(out, "  %-13s %8.0f %8.0f %8.1f%%   %s\n", lat_json_str(row, "label"),
+	fprintf(out, "  %-13s %8.0f %8.0f %8.1f%%   %s\n",
+		mark_label(lat_json_str(row, "label"),
+			   cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "estimated")),
+			   label, sizeof(label)),
 		lat_json_num(row, "primary"), lat_json_num(row, "present"), 100 * lat_json_num(row, "share"),
 		lat_json_num(row, "own_count") ? own : "-");
 }
@@ -1134,10 +1144,23 @@ static int cmp_iter_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first. */
+/* The JSON array of strings list holds s. */
+static bool is_listed(const cJSON *list, const char *s)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, list)
+		if (cJSON_IsString(e) && !strcmp(e->valuestring, s))
+			return true;
+	return false;
+}
+
+/* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first;
+ * estimated labels marked "~". */
 static void print_breakdown(const cJSON *it, FILE *out)
 {
 	const cJSON *bd = cJSON_GetObjectItemCaseSensitive(it, "breakdown_ticks"), *l;
+	const cJSON *est = cJSON_GetObjectItemCaseSensitive(it, "estimated_labels");
 	const cJSON *v[JOIN_NR_LABELS];
 	double d = lat_json_num(it, "duration_ticks");
 	int n = 0, i, j;
@@ -1151,9 +1174,11 @@ static void print_breakdown(const cJSON *it, FILE *out)
 	}
 	for (i = 0; i < n; i++) {
 		double pct = d > 0 ? 100 * v[i]->valuedouble / d : 0;
+		char label[24];
 
 		fprintf(out, pct < 0.5 ? "%s%s <1%%" : "%s%s %.0f%%", i ? ", " : "",
-			v[i]->string, pct);
+			mark_label(v[i]->string, is_listed(est, v[i]->string), label, sizeof(label)),
+			pct);
 	}
 	fputc('\n', out);
 }

@@ -161,7 +161,7 @@ void lat_opts_usage(FILE *out)
 "      --no-thp         no transparent huge pages for this process (prctl)\n"
 "  -q, --quiet          print nothing on success (use with --json)\n"
 "      --ring N         BPF backend: ring buffer records (80 bytes each,\n"
-"                       rounded up to a power of two bytes; default 131072);\n"
+"                       rounded up to a power of two bytes; default 65536);\n"
 "                       events that find it full are counted as lost\n"
 "      --seed N         seed of the random generators (default 42)\n"
 "  -s, --slow T         what counts as a slow iteration: a percentile (p99.9)\n"

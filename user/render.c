@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/latbpf_user.h"
 #include "hist.h"
+#include "json.h"
 #include "join.h"
 #include "result.h"
 #include "workload.h"
@@ -266,12 +268,11 @@ static void render_misses(FILE *out, struct rd *r, const cJSON *lm)
 }
 
 /* What latmon recorded and what got lost, and the fault cross-check. */
+static void render_fault_check(FILE *out, struct rd *r, const cJSON *doc);
+
 static void render_latmon(FILE *out, struct rd *r, const cJSON *doc)
 {
-	const cJSON *lm = sub(r, doc, "latmon"), *ca = sub(r, doc, "causes");
-	const cJSON *cn = sub(r, doc, "counters");
-	const cJSON *mi = get(r, cn, "minor_faults", cJSON_Number | cJSON_NULL);
-	const cJSON *ma = get(r, cn, "major_faults", cJSON_Number | cJSON_NULL);
+	const cJSON *lm = sub(r, doc, "latmon");
 
 	fprintf(out, "latmon %s: %.0f records read (buffer %.0f, --events); lost: %.0f events "
 		"in latmon's rings, %.0f in latctl's buffer\n", str(r, lm, "module_version"),
@@ -286,6 +287,16 @@ static void render_latmon(FILE *out, struct rd *r, const cJSON *doc)
 	if (num(r, lm, "stale_session_stopped"))
 		fprintf(out, "latmon was still recording for process %.0f, which is gone (killed?): "
 			"latctl stopped that session first\n", num(r, lm, "stale_session_stopped"));
+	render_fault_check(out, r, doc);
+}
+
+/* The fault events of the loop against getrusage, and unjoined streams. */
+static void render_fault_check(FILE *out, struct rd *r, const cJSON *doc)
+{
+	const cJSON *ca = sub(r, doc, "causes"), *cn = sub(r, doc, "counters");
+	const cJSON *mi = get(r, cn, "minor_faults", cJSON_Number | cJSON_NULL);
+	const cJSON *ma = get(r, cn, "major_faults", cJSON_Number | cJSON_NULL);
+
 	fprintf(out, "faults in the timed loop: %.0f fault events of this process (%.0f of the "
 		"measured threads); getrusage: ", num(r, ca, "faults_in_loop"),
 		num(r, ca, "faults_in_loop_joined"));
@@ -305,14 +316,23 @@ static void render_causes(FILE *out, struct rd *r, const cJSON *doc)
 	const cJSON *lm = sub(r, doc, "latmon");
 	const cJSON *causes = get(r, doc, "causes", cJSON_Object);
 	const cJSON *iters = get(r, sub(r, doc, "slow"), "iterations", cJSON_Array);
+	const cJSON *be = cJSON_GetObjectItemCaseSensitive(doc, "backend");
+	const char *backend = lat_json_str(be, "name");	/* "?" in older results */
+	bool on = !strcmp(str(r, lm, "state"), "on");
 
-	if (strcmp(str(r, lm, "state"), "on")) {
-		fprintf(out, "%s\n", str(r, lm, "line"));
+	if (!strcmp(backend, "bpf")) {
+		fprintf(out, "events from the BPF backend: %s\n", lat_json_str(be, "why"));
+	} else if (!on) {
+		fprintf(out, "%s\n", strcmp(backend, "none") ? str(r, lm, "line") : lat_json_str(be, "why"));
 		render_sources(out, r, lm);
 	}
 	join_print(causes, iters, out);
-	if (!strcmp(str(r, lm, "state"), "on"))
+	if (!strcmp(backend, "bpf")) {
+		lat_bpf_render(out, be);
+		render_fault_check(out, r, doc);
+	} else if (on) {
 		render_latmon(out, r, doc);
+	}
 }
 
 /* Every section into a memory buffer; printed only if nothing was missing. */

@@ -10,6 +10,7 @@
 #define LATCTL_LATBPF_USER_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <cjson/cJSON.h>
 
 #include "monitor.h"
@@ -26,6 +27,9 @@ int lat_bpf_start(struct lat_monitor *m, int measured_cpu);
 void lat_bpf_stop(struct lat_monitor *m);
 void lat_bpf_close(struct lat_monitor *m);
 cJSON *lat_bpf_json(const struct lat_monitor *m);
+/* render_bpf.c: the backend's account in the report, from the "backend"
+ * object of a result (what was read and lost, the clock, the estimates). */
+void lat_bpf_render(FILE *out, const cJSON *backend);
 
 /* latbpf_post.c: the steps after the drain. */
 void lat_bpf_fail(struct lat_monitor *m, const char *why);
