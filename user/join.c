@@ -285,8 +285,8 @@ static int scan_rings(struct join_ctx *c, const struct ring_ref *r, size_t n)
 		}
 		c->stats.lost_records++;
 		c->stats.lost_events += ev->u.lost.count;
-		if (!ret)
-			ret = add_window(c, &cap, ev->cpu, last, ev->tsc_begin,
+		if (!ret)	/* up to the end of the last dropped event */
+			ret = add_window(c, &cap, ev->cpu, last, ev->tsc_end,
 					 ev->u.lost.count);
 	}
 	return ret;

@@ -18,6 +18,7 @@ static const struct {
 	{ "run",    cmd_run,    "run a workload and report its tail latency" },
 	{ "report", cmd_report, "print the report of a saved JSON result" },
 	{ "list",   cmd_list,   "list the workloads, their modes and options" },
+	{ "backends", cmd_backends, "which event backends (latmon, bpf) this kernel allows" },
 	{ "help",   cmd_help,   "show this help" },
 };
 

@@ -90,18 +90,13 @@ static __always_inline struct latbpf_cpu *this_cpu(void)
 	return bpf_map_lookup_elem(&cpus, &zero);
 }
 
-/* A zeroed record of type with this CPU's next number, or NULL (counted). */
-static __always_inline struct latmon_event *reserve(struct latbpf_cpu *c, __u16 type, __u64 now)
+/* A zeroed record of type with this CPU's next number, or NULL. */
+static __always_inline struct latmon_event *reserve(struct latbpf_cpu *c, __u16 type)
 {
 	struct latmon_event *e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
 
-	if (!e) {
-		if (__sync_fetch_and_add(&c->lost, 1) == 0)
-			c->lost_first = now;
-		c->lost_last = now;
-		__sync_fetch_and_add(&c->dropped, 1);
+	if (!e)
 		return NULL;
-	}
 	__builtin_memset(e, 0, sizeof(*e));
 	e->type = type;
 	e->size = sizeof(*e);
@@ -111,13 +106,13 @@ static __always_inline struct latmon_event *reserve(struct latbpf_cpu *c, __u16 
 }
 
 /* Report drops still pending on this CPU; they stay pending if it fails. */
-static __always_inline void flush_lost(struct latbpf_cpu *c, __u64 now)
+static __always_inline void flush_lost(struct latbpf_cpu *c)
 {
 	struct latmon_event *e;
 
 	if (!c->lost)
 		return;
-	e = reserve(c, LATMON_EV_LOST, now);
+	e = reserve(c, LATMON_EV_LOST);
 	if (!e)
 		return;
 	e->tsc_begin = c->lost_first;
@@ -138,12 +133,17 @@ static __always_inline struct latmon_event *start_record(__u16 type, __u64 ids, 
 		return NULL;
 	if (type < LATBPF_NR_TYPES)
 		c->tries[type]++;
-	flush_lost(c, now);
-	e = reserve(c, type, now);
-	if (e) {
-		e->pid = ids >> 32;
-		e->tid = (__u32)ids;
+	flush_lost(c);
+	e = reserve(c, type);
+	if (!e) {		/* an event dropped: reported by the next lost record */
+		if (__sync_fetch_and_add(&c->lost, 1) == 0)
+			c->lost_first = now;
+		c->lost_last = now;
+		__sync_fetch_and_add(&c->dropped, 1);
+		return NULL;
 	}
+	e->pid = ids >> 32;
+	e->tid = (__u32)ids;
 	return e;
 }
 

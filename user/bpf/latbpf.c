@@ -40,6 +40,7 @@ struct lat_bpf {
 	uint64_t tries[LATBPF_NR_TYPES];	/* summed over CPUs after stop */
 	uint64_t dropped, lost_records, pending;
 	uint64_t open_ends, clipped;
+	uint64_t other_process;		/* records of another process: a filter bug */
 	unsigned int programs, missing;
 	char missing_names[256];
 	char err[200];
@@ -203,6 +204,17 @@ static void read_cpus(struct lat_monitor *m)
 	free(v);
 }
 
+static uint64_t count_other_process(const struct lat_monitor *m)
+{
+	uint32_t pid = (uint32_t)getpid();
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		n += m->ev[i].type != LATMON_EV_LOST && m->ev[i].pid != pid;
+	return n;
+}
+
 void lat_bpf_stop(struct lat_monitor *m)
 {
 	struct lat_bpf *b = m->bpf;
@@ -221,6 +233,7 @@ void lat_bpf_stop(struct lat_monitor *m)
 	lat_bpf_to_tsc(m, &b->clock);
 	lat_monitor_add_own_lost(m);
 	b->open_ends = lat_bpf_clip(m, &b->clipped);
+	b->other_process = count_other_process(m);
 }
 
 int lat_bpf_new(struct lat_monitor *m, uint64_t ring_events)
@@ -283,6 +296,7 @@ cJSON *lat_bpf_json(const struct lat_monitor *m)
 	cJSON_AddNumberToObject(o, "lost_pending_at_stop", (double)b->pending);
 	cJSON_AddNumberToObject(o, "lost_by_latctl", (double)m->dropped);
 	cJSON_AddNumberToObject(o, "short_records", (double)b->short_records);
+	cJSON_AddNumberToObject(o, "other_process_records", (double)b->other_process);
 	cJSON_AddNumberToObject(o, "fault_ends_open", (double)b->open_ends);
 	cJSON_AddNumberToObject(o, "fault_ends_clipped", (double)b->clipped);
 	cJSON_AddItemToObject(o, "reader_cpu", m->reader_cpu >= 0 && m->ev ?

@@ -24,6 +24,9 @@ static void render_counts(FILE *out, const cJSON *b)
 		lat_json_num(b, "ring_bytes") / 1024, lat_json_num(b, "buffer_events"),
 		lat_json_num(b, "lost_in_ring"), lat_json_num(b, "lost_by_latctl"),
 		lost ? " (LOST: the iterations they overlap are labelled incomplete)" : "");
+	if (lat_json_num(b, "other_process_records"))
+		fprintf(out, "BUG: %.0f records of other processes got past the filter\n",
+			lat_json_num(b, "other_process_records"));
 	if (lat_json_num(b, "short_records"))
 		fprintf(out, "BUG: %.0f ring entries shorter than a record were skipped\n",
 			lat_json_num(b, "short_records"));
