@@ -2,10 +2,12 @@
 /*
  * bpf_ktime_get_ns() (CLOCK_MONOTONIC) mapped to the TSC latctl times with:
  * the tightest of many rdtscp / clock_gettime / rdtscp triples at session
- * start and again at its end. Times are mapped by the line through the two
- * points; the start point with latctl's TSC frequency predicts the end point,
- * and the difference (drift) plus the two points' half-windows is checked
- * against LAT_KTIME_BOUND_NS: a run worse than that says so.
+ * start and again at its end; times are mapped by the line through the two.
+ * Checked with the points the reader takes between drains (on its own CPU):
+ * the largest distance of one from the line plus the widest half-window is
+ * the mapping's error, compared with LAT_KTIME_BOUND_NS (a run worse than
+ * that says so). Drift: how far the end point lies from where the start
+ * point and latctl's TSC frequency put it (the two clocks' rate difference).
  */
 #ifndef LATCTL_KTIME_TSC_H
 #define LATCTL_KTIME_TSC_H
@@ -15,7 +17,9 @@
 #include <cjson/cJSON.h>
 
 #define LAT_KTIME_BOUND_NS	1000.0	/* stated error bound of the mapping */
-#define LAT_KTIME_PAIRS		2000	/* triples tried per point */
+#define LAT_KTIME_PAIRS		2000	/* triples tried per end point */
+#define LAT_KTIME_MID_PAIRS	20	/* ... per point between drains */
+#define LAT_KTIME_MAX_MID	4096	/* points kept between drains */
 
 struct lat_ktime_point {
 	uint64_t tsc;		/* middle of the tightest rdtscp window */
@@ -27,15 +31,21 @@ struct lat_ktime_map {
 	struct lat_ktime_point start, end;
 	double tsc_hz;		/* latctl's TSC frequency */
 	double ticks_per_ns;	/* slope used: through start and end */
+	struct lat_ktime_point *mid;	/* LAT_KTIME_MAX_MID, written at begin */
+	size_t n_mid;
 	double drift_ns;	/* end as measured minus as the start predicted */
-	double error_ns;	/* |drift| + both half-windows */
+	double residual_ns;	/* largest distance of a mid point from the line */
+	double error_ns;	/* residual + the widest half-window */
 	bool have_end, worse;	/* worse: error_ns > LAT_KTIME_BOUND_NS */
 };
 
-/* The tightest triple of LAT_KTIME_PAIRS. */
-void lat_ktime_point(struct lat_ktime_point *p);
-/* Start point now. */
-void lat_ktime_begin(struct lat_ktime_map *m, double tsc_hz);
+/* The tightest of tries triples. */
+void lat_ktime_point(struct lat_ktime_point *p, int tries);
+/* Start point now; the array of mid points. 0 or -ENOMEM. */
+int lat_ktime_begin(struct lat_ktime_map *m, double tsc_hz);
+/* One mid point now (the reader, between drains; never allocates). */
+void lat_ktime_mid(struct lat_ktime_map *m);
+void lat_ktime_free(struct lat_ktime_map *m);
 /* End point now, the slope, the drift and the bound check. */
 void lat_ktime_end(struct lat_ktime_map *m);
 /* A bpf_ktime_get_ns() value on the TSC. */

@@ -36,7 +36,8 @@ struct lat_bpf {
 	volatile int stop;
 	int reader_up;
 	uint64_t ring_events, ring_bytes;
-	uint64_t short_records;		/* ring entries smaller than a record */
+	uint64_t short_records;		/* ring entries not whole records */
+	uint64_t leftover;		/* records read from partial batches */
 	uint64_t tries[LATBPF_NR_TYPES];	/* summed over CPUs after stop */
 	uint64_t dropped, lost_records, pending;
 	uint64_t open_ends, clipped;
@@ -56,20 +57,27 @@ static uint64_t ring_bytes(uint64_t events)
 	return b;
 }
 
-/* One ring entry: kept in the monitor's buffer or counted as dropped. */
+/* One record: kept in the monitor's buffer or counted as dropped. */
+static void keep(struct lat_monitor *m, const struct latmon_event *e)
+{
+	m->read_records++;
+	if (m->n < m->cap)
+		memcpy(&m->ev[m->n++], e, sizeof(*e));
+	else
+		lat_monitor_drop(m, e);
+}
+
+/* One ring entry: a record or a batch of them. */
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct lat_monitor *m = ctx;
+	const struct latmon_event *e = data;
+	size_t i;
 
-	if (size < sizeof(struct latmon_event)) {
+	if (!size || size % sizeof(*e))
 		m->bpf->short_records++;
-		return 0;
-	}
-	m->read_records++;
-	if (m->n < m->cap)
-		memcpy(&m->ev[m->n++], data, sizeof(struct latmon_event));
-	else
-		lat_monitor_drop(m, data);
+	for (i = 0; i < size / sizeof(*e); i++)
+		keep(m, &e[i]);
 	return 0;
 }
 
@@ -85,6 +93,7 @@ static void *reader_main(void *arg)
 	sem_post(&m->ready);
 	while (!m->bpf->stop) {
 		ring_buffer__consume(m->bpf->rb);
+		lat_ktime_mid(&m->bpf->clock);
 		nanosleep(&ts, NULL);
 	}
 	return NULL;
@@ -165,6 +174,10 @@ int lat_bpf_start(struct lat_monitor *m, int measured_cpu)
 		lat_bpf_fail(m, "cannot map the BPF ring buffer");
 		return 0;
 	}
+	if (lat_ktime_begin(&b->clock, lat_tsc_hz())) {
+		lat_bpf_fail(m, "no memory for the clock checkpoints");
+		return 0;
+	}
 	m->reader_cpu = measured_cpu;
 	sem_init(&m->ready, 0, 0);
 	ret = pthread_create(&b->reader, NULL, reader_main, m);
@@ -174,13 +187,34 @@ int lat_bpf_start(struct lat_monitor *m, int measured_cpu)
 	}
 	b->reader_up = 1;
 	sem_wait(&m->ready);
-	lat_ktime_begin(&b->clock, lat_tsc_hz());
 	m->running = 1;
 	return 0;
 }
 
+/* The records left in each CPU's batch, numbered after the CPU's last. */
+static void read_batches(struct lat_monitor *m, const struct latbpf_cpu *c, unsigned int n)
+{
+	struct latbpf_batch *v = calloc(n, sizeof(*v));
+	uint32_t zero = 0, i;
+	unsigned int cpu;
+
+	if (!v || bpf_map_lookup_elem(bpf_map__fd(m->bpf->skel->maps.batches), &zero, v)) {
+		free(v);
+		return;
+	}
+	for (cpu = 0; cpu < n; cpu++) {
+		for (i = 0; i < v[cpu].n && i < LATBPF_BATCH; i++) {
+			v[cpu].ev[i].seq = c[cpu].seq + !!c[cpu].lost + i;
+			m->bpf->leftover++;
+			keep(m, &v[cpu].ev[i]);
+		}
+	}
+	free(v);
+}
+
 /* Per-CPU counters after detaching; drops still pending become lost records
- * (folded into latctl's own when its buffer dropped that CPU's records). */
+ * (folded into latctl's own when its buffer dropped that CPU's records);
+ * then the partial batches. */
 static void read_cpus(struct lat_monitor *m)
 {
 	struct lat_bpf *b = m->bpf;
@@ -201,6 +235,7 @@ static void read_cpus(struct lat_monitor *m)
 		if (v[cpu].lost)
 			lat_bpf_pending_lost(m, cpu, &v[cpu]);
 	}
+	read_batches(m, v, n);
 	free(v);
 }
 
@@ -258,6 +293,7 @@ void lat_bpf_close(struct lat_monitor *m)
 		pthread_join(b->reader, NULL);
 	}
 	ring_buffer__free(b->rb);
+	lat_ktime_free(&b->clock);
 	latbpf__destroy(b->skel);
 	free(b);
 	m->bpf = NULL;
@@ -296,6 +332,7 @@ cJSON *lat_bpf_json(const struct lat_monitor *m)
 	cJSON_AddNumberToObject(o, "lost_pending_at_stop", (double)b->pending);
 	cJSON_AddNumberToObject(o, "lost_by_latctl", (double)m->dropped);
 	cJSON_AddNumberToObject(o, "short_records", (double)b->short_records);
+	cJSON_AddNumberToObject(o, "batch_leftover", (double)b->leftover);
 	cJSON_AddNumberToObject(o, "other_process_records", (double)b->other_process);
 	cJSON_AddNumberToObject(o, "fault_ends_open", (double)b->open_ends);
 	cJSON_AddNumberToObject(o, "fault_ends_clipped", (double)b->clipped);

@@ -9,6 +9,8 @@
 #ifndef LATBPF_H
 #define LATBPF_H
 
+#include "latmon.h"
+
 /* latmon_event.reserved of a fault record: no event of the thread ended the
  * fault before its next fault did; latctl clips it to the iteration's end. */
 #define LATBPF_REC_OPEN_END	1
@@ -24,6 +26,15 @@ enum latbpf_slot {
 	LATBPF_SLOT_IRQ_WORK,
 	LATBPF_SLOT_PLATFORM,
 	LATBPF_NR_SLOTS
+};
+
+#define LATBPF_BATCH	16	/* task-context records per ring entry */
+
+/* One per CPU: records waiting for a full batch (seq set when written). */
+struct latbpf_batch {
+	__u32 n;
+	__u32 reserved;
+	struct latmon_event ev[LATBPF_BATCH];
 };
 
 #define LATBPF_NR_TYPES	8	/* > __LATMON_EV_MAX: tries[] by record type */

@@ -35,9 +35,11 @@ static void render_counts(FILE *out, const cJSON *b)
 /* The clock mapping and its check against the stated bound. */
 static void render_clock(FILE *out, const cJSON *c)
 {
-	fprintf(out, "BPF clock on the TSC: drift %.0f ns over %.2f s, pair windows %.0f / %.0f ns: "
-		"error up to %.0f ns, %s the stated bound of %.0f ns%s\n",
+	fprintf(out, "BPF clock on the TSC: drift %.0f ns over %.2f s; %.0f checkpoints within "
+		"%.0f ns of the mapping, pair windows %.0f / %.0f ns: error up to %.0f ns, "
+		"%s the stated bound of %.0f ns%s\n",
 		lat_json_num(c, "drift_ns"), lat_json_num(c, "span_s"),
+		lat_json_num(c, "checkpoints"), lat_json_num(c, "residual_ns"),
 		lat_json_num(c, "start_window_ns"), lat_json_num(c, "end_window_ns"),
 		lat_json_num(c, "error_ns"),
 		cJSON_IsTrue(member(c, "worse_than_bound")) ? "WORSE than" : "within",
