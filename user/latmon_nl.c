@@ -15,6 +15,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/genl/ctrl.h>
 
+#include "evtype.h"
 #include "latmon_nl_int.h"
 
 #ifndef SOL_NETLINK
@@ -36,13 +37,6 @@ struct nl_req {
 	void *arg;
 };
 
-static const char *const source_names[] = {
-	[LATMON_SRC_FAULT] = "fault",
-	[LATMON_SRC_THP_CLEAR] = "thp-clear",
-	[LATMON_SRC_SCHED] = "sched",
-	[LATMON_SRC_IRQ] = "irq",
-};
-
 static const char *const state_names[] = {
 	[LATMON_SRC_ATTACHED] = "attached",
 	[LATMON_SRC_UNAVAILABLE] = "unavailable",
@@ -51,9 +45,7 @@ static const char *const state_names[] = {
 
 const char *latmon_nl_source_name(uint32_t id)
 {
-	if (id < sizeof(source_names) / sizeof(source_names[0]) && source_names[id])
-		return source_names[id];
-	return "?";
+	return lat_source_name(id);
 }
 
 const char *latmon_nl_state_name(uint32_t state)
