@@ -18,6 +18,7 @@ BPFTOOL ?= bpftool
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Iinclude -I$(BPF_DIR)
 
 USER_OBJS += $(BPF_OBJS)
+USER_SRCS += $(BPF_SRCS)	# after USER_OBJS is set: for the fuzz build
 USER_PKGS += libbpf
 
 $(BPF_DIR)/vmlinux.h:
@@ -30,7 +31,7 @@ $(BPF_DIR)/latbpf.bpf.o: $(BPF_DIR)/latbpf.bpf.c $(BPF_DIR)/latbpf.h include/lat
 $(BPF_DIR)/latbpf.skel.h: $(BPF_DIR)/latbpf.bpf.o
 	$(BPFTOOL) gen skeleton $< name latbpf > $@.tmp && mv $@.tmp $@
 
-$(BPF_DIR)/latbpf.o: $(BPF_DIR)/latbpf.skel.h
+$(BPF_DIR)/latbpf.o .cache/fuzz/obj/bpf/latbpf.o: $(BPF_DIR)/latbpf.skel.h
 
 $(BPF_DIR)/%.o: $(BPF_DIR)/%.c
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -I$(BPF_DIR) -MMD -MP -MF $@.d -c -o $@ $<
