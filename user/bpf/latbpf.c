@@ -187,9 +187,6 @@ int lat_bpf_start(struct lat_monitor *m, int measured_cpu)
 	}
 	b->reader_up = 1;
 	sem_wait(&m->ready);
-	/* The programs learn which target thread runs on a CPU at its switches:
-	 * sleep once, so this thread is switched in with them attached. */
-	nanosleep(&(struct timespec){ 0, 1000 * 1000 }, NULL);
 	m->running = 1;
 	return 0;
 }
