@@ -47,14 +47,6 @@ struct open_fault {
 	__u32 flags;		/* LATMON_FAULT_F_* so far */
 };
 
-/* Per CPU: the target thread running there (set at each switch, so the
- * fault path knows it without a helper call), and its open fault. */
-struct cpu_state {
-	__u32 cur_tid;		/* 0: not a target thread */
-	__u32 pad;
-	struct open_fault fault;
-};
-
 /* Per target thread: its last switch-out, and a fault it left open. */
 struct thread {
 	struct open_fault fault;
@@ -81,8 +73,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct cpu_state);
-} cpu_states SEC(".maps");
+	__type(value, struct open_fault);
+} faults SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -242,19 +234,12 @@ static __always_inline void submit_now(struct latmon_event *e, __u64 ids, __u64 
 	submit_how(e, ids, now, false);
 }
 
-static __always_inline struct cpu_state *cpu_state(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&cpu_states, &zero);
-}
-
 /* This CPU's open fault slot. */
 static __always_inline struct open_fault *cpu_fault(void)
 {
-	struct cpu_state *s = cpu_state();
+	__u32 zero = 0;
 
-	return s ? &s->fault : NULL;
+	return bpf_map_lookup_elem(&faults, &zero);
 }
 
 /* The open fault of the current thread tid, or NULL. */
@@ -263,13 +248,6 @@ static __always_inline struct open_fault *fault_of(__u32 tid)
 	struct open_fault *f = cpu_fault();
 
 	return f && f->begin_ns && f->tid == tid ? f : NULL;
-}
-
-/* The target thread current on this CPU (0: none), and its CPU state. */
-static __always_inline __u32 current_target(struct cpu_state **s)
-{
-	*s = cpu_state();
-	return *s ? (*s)->cur_tid : 0;
 }
 
 static __always_inline struct thread *thread_of(struct task_struct *t, bool create)
@@ -302,28 +280,32 @@ static __always_inline void end_fault(struct open_fault *f, __u64 ids, __u64 now
 	f->alloc9_ns = 0;
 }
 
-static __always_inline __u64 target_ids(__u32 tid)
+/* tgid << 32 | pid of the current task, from its task_struct (CO-RE field
+ * reads of a trusted pointer: no helper call on the hot paths). */
+static __always_inline __u64 current_ids(void)
 {
-	return ((__u64)target_tgid << 32) | tid;
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return ((__u64)(__u32)t->tgid << 32) | (__u32)t->pid;
 }
 
 SEC("tp_btf/page_fault_user")
 int BPF_PROG(on_fault, unsigned long address, struct pt_regs *regs, unsigned long error_code)
 {
-	struct cpu_state *s;
-	__u32 tid = current_target(&s);
+	__u64 ids = current_ids(), now;
 	struct open_fault *f;
-	__u64 now;
 
-	if (!tid || !s)
+	if ((ids >> 32) != target_tgid)
 		return 0;
-	f = &s->fault;
+	f = cpu_fault();
+	if (!f)
+		return 0;
 	now = bpf_ktime_get_ns();
 	if (f->begin_ns)
-		end_fault(f, target_ids(f->tid), now, LATBPF_REC_OPEN_END);
+		end_fault(f, ((__u64)target_tgid << 32) | f->tid, now, LATBPF_REC_OPEN_END);
 	f->begin_ns = now;
 	f->address = address;
-	f->tid = tid;
+	f->tid = (__u32)ids;
 	f->flags = ((error_code & X86_PF_WRITE) ? LATMON_FAULT_F_WRITE : 0) |
 		   ((error_code & X86_PF_USER) ? LATMON_FAULT_F_USER : 0) |
 		   ((error_code & X86_PF_INSTR) ? LATMON_FAULT_F_INSTRUCTION : 0);
@@ -334,15 +316,14 @@ SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(on_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
 {
 	struct open_fault *f;
-	struct cpu_state *s;
-	__u32 tid;
+	__u64 ids;
 
 	if (order != HPAGE_ORDER)
 		return 0;
-	tid = current_target(&s);
-	if (!tid)
+	ids = current_ids();
+	if ((ids >> 32) != target_tgid)
 		return 0;
-	f = fault_of(tid);
+	f = fault_of((__u32)ids);
 	if (f && !f->alloc9_ns) {
 		f->alloc9_ns = bpf_ktime_get_ns();
 		f->flags |= LATMON_FAULT_F_HUGE;
@@ -353,15 +334,14 @@ int BPF_PROG(on_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 SEC("tp_btf/rss_stat")
 int BPF_PROG(on_rss_stat, struct mm_struct *mm, int member)
 {
-	struct cpu_state *s;
-	__u32 tid = current_target(&s);
+	__u64 ids = current_ids();
 	struct open_fault *f;
 
-	if (!tid)
+	if ((ids >> 32) != target_tgid)
 		return 0;
-	f = fault_of(tid);
+	f = fault_of((__u32)ids);
 	if (f)
-		end_fault(f, target_ids(tid), bpf_ktime_get_ns(), 0);
+		end_fault(f, ids, bpf_ktime_get_ns(), 0);
 	return 0;
 }
 
@@ -429,14 +409,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	     unsigned int prev_state)
 {
 	bool out = is_target(prev), in = is_target(next);
-	struct cpu_state *s;
 	__u64 now;
 
 	if (!out && !in)
 		return 0;
-	s = cpu_state();
-	if (s)
-		s->cur_tid = in ? BPF_CORE_READ(next, pid) : 0;
 	now = bpf_ktime_get_ns();
 	if (out)
 		switched_out(prev, next, preempt, prev_state, now);
@@ -465,9 +441,8 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest_cpu)
 static __always_inline void irq_mark(int slot)
 {
 	struct latbpf_cpu *c;
-	struct cpu_state *s;
 
-	if (!current_target(&s))
+	if (!current_is_target())
 		return;
 	c = this_cpu();
 	if (c && slot >= 0 && slot < LATBPF_NR_SLOTS)
