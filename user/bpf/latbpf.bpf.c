@@ -449,7 +449,8 @@ static __always_inline void irq_mark(int slot)
 		c->irq_ns[slot] = bpf_ktime_get_ns();
 }
 
-/* Interrupt exit: fills e if the entry was marked; false if not. */
+/* Interrupt exit: fills e if the entry was marked for the task still
+ * current; false if not. */
 static __always_inline bool irq_record(int slot, __u32 kind, __u32 number,
 				       struct latmon_event *e)
 {
@@ -457,6 +458,10 @@ static __always_inline bool irq_record(int slot, __u32 kind, __u32 number,
 
 	if (!c || slot < 0 || slot >= LATBPF_NR_SLOTS || !c->irq_ns[slot])
 		return false;
+	if (!current_is_target()) {	/* an entry seen without its exit */
+		c->irq_ns[slot] = 0;
+		return false;
+	}
 	e->type = LATMON_EV_IRQ;
 	e->tsc_begin = c->irq_ns[slot];
 	c->irq_ns[slot] = 0;
