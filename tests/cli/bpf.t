@@ -59,7 +59,7 @@ check_err "--ring below 1" "$L run grow --ring 0" 2 "^latctl: --ring '0' is out 
 perl -e 'for (1 .. 400) { my $x = "a" x 4e6 }' & noise=$!
 C=$TMPD/chase.json
 check "chase --mode cold with the BPF backend" \
-	"$L run chase --mode cold --iters 20000 --slow p99 --backend bpf --json $C > $TMPD/chase.txt" 0 ''
+	"$L run chase --mode cold --iters 20000 --slow p95 --backend bpf --json $C > $TMPD/chase.txt" 0 ''
 kill $noise 2>/dev/null; wait $noise 2>/dev/null
 facts "$C"
 ok "the report says the BPF backend records, and why" \
@@ -91,9 +91,11 @@ ok "grow: clears >= huge pages still mapped ($(fact "$G" huge_kb) kB), <= thp_fa
 	test "$(fact "$G" clears)" -ge $(($(fact "$G" huge_kb) / 2048)) -a "$(fact "$G" clears)" -le "$(fact "$G" thp_alloc)"
 ok "thp-zero is marked ~" grep -Eq '^  thp-zero~ +[0-9]+' "$TMPD/grow.txt"
 
-# A CPU-bound process on the measured CPU: the slow pushes are preemptions by it.
+# A CPU-bound process on the measured CPU (niced up a little, so that it wins
+# slices against other load on a shared machine): the slow iterations are
+# preemptions, by it among others.
 cp "$(command -v yes)" "$TMPD/latbusy"
-taskset -c 1 "$TMPD/latbusy" >/dev/null & busy=$!
+nice -n -5 taskset -c 1 "$TMPD/latbusy" >/dev/null & busy=$!
 P=$TMPD/busy.json
 check "chase pinned to CPU 1 next to a busy loop" \
 	"$L run chase --mode warm --cpu 1 --iters 300000 --slow 500us --backend bpf --json $P > $TMPD/busy.txt" 0 ''
