@@ -4,6 +4,7 @@
 
 #include "evtype.h"
 #include "json.h"
+#include "rdoc.h"
 
 static const struct join_label_desc labels[] = {
 	{ JOIN_FAULT, "fault", "fault", 10 },
@@ -39,18 +40,23 @@ static bool to_json(cJSON *o, const struct join_iter *it)
 }
 
 /* "3 fault(s) at 0x7f.. 0x7f.." */
-static void detail(const cJSON *it, FILE *out, int *parts)
+static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 {
-	const cJSON *a, *x;
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "fault_addresses"), *x;
+	double n = lat_rd_opt_count(rd, it, "faults");
 
-	if (!lat_json_num(it, "faults"))
+	/* written together: one without the other is a damaged document */
+	lat_rd_expect(rd, !n == !a, n ? "fault_addresses" : "faults");
+	lat_rd_expect(rd, !a || (cJSON_IsArray(a) && a->child), "fault_addresses");
+	if (!n)
 		return;
 	lat_detail_part(out, parts);
-	fprintf(out, "%.0f fault(s)", lat_json_num(it, "faults"));
-	a = cJSON_GetObjectItemCaseSensitive(it, "fault_addresses");
-	cJSON_ArrayForEach(x, a)
+	fprintf(out, "%.0f fault(s)", n);
+	cJSON_ArrayForEach(x, a) {
+		lat_rd_expect(rd, cJSON_IsString(x), "fault_addresses");
 		fprintf(out, "%s%s", x == a->child ? " at " : " ",
 			cJSON_IsString(x) ? x->valuestring : "?");
+	}
 }
 
 static void print_flags(uint32_t flags, FILE *out)

@@ -4,6 +4,7 @@
 
 #include "evtype.h"
 #include "json.h"
+#include "rdoc.h"
 
 static const struct join_label_desc labels[] = {
 	{ JOIN_INTERRUPT, "interrupt", "handler", 50 },
@@ -73,15 +74,19 @@ static bool to_json(cJSON *o, const struct join_iter *it)
 }
 
 /* "interrupts: timer LOC x3, softirq TIMER x1" */
-static void detail(const cJSON *it, FILE *out, int *parts)
+static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "interrupts"), *x;
+	double n = lat_rd_opt_count(rd, it, "irqs");
 
+	lat_rd_expect(rd, !n == !a, n ? "interrupts" : "irqs");
+	lat_rd_expect(rd, !a || (cJSON_IsArray(a) && a->child), "interrupts");
 	cJSON_ArrayForEach(x, a) {
 		if (x == a->child)
 			lat_detail_part(out, parts);
 		fprintf(out, "%s%s %s x%.0f", x == a->child ? "interrupts: " : ", ",
-			lat_json_str(x, "kind"), lat_json_str(x, "name"), lat_json_num(x, "count"));
+			lat_rd_str(rd, x, "kind"), lat_rd_str(rd, x, "name"),
+			lat_rd_num(rd, x, "count"));
 	}
 }
 

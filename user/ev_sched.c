@@ -4,6 +4,7 @@
 
 #include "evtype.h"
 #include "json.h"
+#include "rdoc.h"
 
 /* runnable when switched out, or asleep */
 static const struct join_label_desc labels[] = {
@@ -41,19 +42,21 @@ static bool to_json(cJSON *o, const struct join_iter *it)
 }
 
 /* The task that ran while the thread was switched out: "pid 53 (kworker/1:2)". */
-static void detail(const cJSON *it, FILE *out, int *parts)
+static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 {
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "preempted_by");
+	double n = lat_rd_opt_count(rd, it, "switches");
 	const char *comm;
 
+	lat_rd_expect(rd, !n == !p, n ? "preempted_by" : "switches");
 	if (!p)
 		return;
 	lat_detail_part(out, parts);
-	comm = lat_json_str(p, "comm");
-	if (lat_json_num(p, "pid") == 0 && (!*comm || !strcmp(comm, "?")))
+	comm = lat_rd_str(rd, p, "comm");
+	if (lat_rd_num(rd, p, "pid") == 0 && (!*comm || !strcmp(comm, "?")))
 		fputs("switched out (the idle task or an unnamed one ran)", out);
 	else
-		fprintf(out, "switched out for pid %.0f (%s)", lat_json_num(p, "pid"), comm);
+		fprintf(out, "switched out for pid %.0f (%s)", lat_rd_num(rd, p, "pid"), comm);
 }
 
 static void print(const struct latmon_event *e, FILE *out)

@@ -4,6 +4,7 @@
 
 #include "evtype.h"
 #include "json.h"
+#include "rdoc.h"
 
 static const struct join_label_desc labels[] = {
 	{ JOIN_THP_ZERO, "thp-zero", "clear", 20 },
@@ -16,13 +17,19 @@ static void note(struct join_iter *it, const struct latmon_event *ev)
 }
 
 /* "THP yes" when a fault or a clear was inside: was the page a huge one? */
-static void detail(const cJSON *it, FILE *out, int *parts)
+static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 {
-	if (!lat_json_num(it, "faults") && !lat_json_num(it, "thp_clears"))
+	double faults = lat_rd_opt_count(rd, it, "faults");
+	double clears = lat_rd_opt_count(rd, it, "thp_clears");
+	bool thp = lat_rd_bool(rd, it, "thp");
+
+	/* thp comes from a huge fault or a clear; a clear sets it */
+	lat_rd_expect(rd, faults || clears || !thp, "thp_clears");
+	lat_rd_expect(rd, !clears || thp, "thp");
+	if (!faults && !clears)
 		return;
 	lat_detail_part(out, parts);
-	fprintf(out, "THP %s",
-		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "thp")) ? "yes" : "no");
+	fprintf(out, "THP %s", thp ? "yes" : "no");
 }
 
 static void print(const struct latmon_event *e, FILE *out)

@@ -20,6 +20,7 @@
 
 #include "join.h"
 #include "latmon.h"
+#include "rdoc.h"
 
 /* lat_evtype.flags */
 #define LAT_EVT_ANY_TID	(1U << 0)	/* tid 0: hit whichever thread ran */
@@ -42,8 +43,9 @@ struct lat_evtype {
 	void (*note)(struct join_iter *it, const struct latmon_event *ev);
 	/* extra keys of an iteration's JSON after the count; false: no memory */
 	bool (*to_json)(cJSON *o, const struct join_iter *it);
-	/* this type's part of an iteration's detail line (lat_detail_part) */
-	void (*detail)(const cJSON *it, FILE *out, int *parts);
+	/* this type's part of an iteration's detail line (lat_detail_part),
+	 * its keys read and cross-checked through rd */
+	void (*detail)(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd);
 	/* the payload of a record, for lmtool: " addr=0x... size=..." */
 	void (*print)(const struct latmon_event *ev, FILE *out);
 };

@@ -53,9 +53,11 @@ struct lat_monitor {
 	int have_stats;
 	uint32_t mask;			/* sources started */
 	int fd;				/* /dev/latmon */
-	struct latmon_event *ev;	/* cap + ncpus records, pre-faulted */
+	struct latmon_event *ev;	/* cap + n_lost_slots records, pre-faulted */
 	size_t cap, n, map_bytes;
-	unsigned int ncpus;		/* possible CPUs: per-CPU drop counts */
+	unsigned int ncpus;		/* size of the per-CPU drop counts: the
+					 * configured CPUs, more if records say so */
+	unsigned int n_lost_slots;	/* room for latctl's own lost records */
 	uint64_t *cpu_dropped;		/* latctl dropped (buffer full), per CPU */
 	uint64_t *cpu_last_tsc;		/* ... and the latest such record's end */
 	uint64_t dropped;		/* sum of cpu_dropped */
@@ -87,7 +89,7 @@ void lat_monitor_close(struct lat_monitor *m);
 /* Events are being (or were) recorded by latmon or the BPF backend. */
 int lat_monitor_recording(const struct lat_monitor *m);
 
-/* Shared with the BPF backend's reader: the record buffer (cap + 2 ncpus
+/* Shared with the BPF backend's reader: the record buffer (cap + n_lost_slots
  * slots, all written), one record that did not fit (counted per CPU), the
  * reader's CPU and stack, and latctl's lost records after the drain. */
 int lat_monitor_alloc(struct lat_monitor *m);

@@ -209,6 +209,7 @@ static int cmd_stats(int argc, char **argv)
 	for (i = 0; !ret && i < st.nsources; i++)
 		print_source("source", &st.sources[i]);
 	ret = report(nl, "GET_STATS", ret);
+	latmon_nl_stats_free(&st);
 	latmon_nl_close(nl);
 	return ret;
 }

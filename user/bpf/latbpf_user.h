@@ -16,6 +16,7 @@
 #include "monitor.h"
 
 struct lat_ktime_map;
+struct lat_rd;
 struct latbpf_cpu;
 
 /* The backend's state for a ring buffer of ring_events records. */
@@ -28,8 +29,9 @@ void lat_bpf_stop(struct lat_monitor *m);
 void lat_bpf_close(struct lat_monitor *m);
 cJSON *lat_bpf_json(const struct lat_monitor *m);
 /* render_bpf.c: the backend's account in the report, from the "backend"
- * object of a result (what was read and lost, the clock, the estimates). */
-void lat_bpf_render(FILE *out, const cJSON *backend);
+ * object of a result (what was read and lost, the clock, the estimates),
+ * through the strict reader. */
+void lat_bpf_render(FILE *out, struct lat_rd *r, const cJSON *backend);
 
 /* latbpf_post.c: the steps after the drain. */
 void lat_bpf_fail(struct lat_monitor *m, const char *why);
