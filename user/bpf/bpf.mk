@@ -38,6 +38,7 @@ $(BPF_DIR)/%.o: $(BPF_DIR)/%.c
 
 -include $(BPF_OBJS:.o=.o.d)
 
+user-clean: bpf-clean
 bpf-clean:
 	rm -f $(BPF_DIR)/*.o $(BPF_DIR)/*.o.d $(BPF_DIR)/latbpf.skel.h $(BPF_DIR)/vmlinux.h
 .PHONY: bpf-clean
