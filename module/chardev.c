@@ -49,7 +49,7 @@ static ssize_t latmon_read(struct file *file, char __user *buf, size_t count,
 		if (mutex_lock_interruptible(&latmon_mutex))
 			return -ERESTARTSYS;
 		ret = latmon_rings_read(buf, count);
-		eof = latmon_state == LATMON_STOPPED;
+		eof = READ_ONCE(latmon_state) == LATMON_STOPPED;
 		mutex_unlock(&latmon_mutex);
 		if (ret || eof)
 			return ret;

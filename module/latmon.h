@@ -9,6 +9,7 @@
 #include <linux/wait.h>
 #include <linux/atomic.h>
 #include <linux/netlink.h>
+#include <linux/kprobes.h>
 #include "../include/latmon.h"
 #include "compat.h"
 
@@ -44,12 +45,28 @@ extern const struct latmon_source_ops latmon_src_irq;
 extern const struct latmon_source_ops *const latmon_sources[];
 extern const unsigned int latmon_nr_sources;
 
+/* krp.c: a kretprobe registered disabled, enabled while a session runs */
+struct latmon_krp {
+	struct kretprobe rp;
+	bool registered;
+};
+
+/* Register on sym (maxactive 0: 64 + 4 per possible CPU); 0 or -errno. */
+int latmon_krp_register(struct latmon_krp *k, const char *sym,
+			kretprobe_handler_t entry, kretprobe_handler_t ret,
+			size_t data_size, unsigned int maxactive);
+int latmon_krp_enable(struct latmon_krp *k);	/* resets the misses */
+void latmon_krp_disable(struct latmon_krp *k);
+void latmon_krp_unregister(struct latmon_krp *k);	/* if registered */
+u64 latmon_krp_misses(const struct latmon_krp *k);
+
 /* main.c: session state */
 enum latmon_state { LATMON_IDLE, LATMON_RUNNING, LATMON_STOPPED };
 
 extern struct mutex latmon_mutex;
 extern wait_queue_head_t latmon_read_wq;
-extern int latmon_state;		/* enum latmon_state, under latmon_mutex */
+/* written under latmon_mutex with WRITE_ONCE; read without it with READ_ONCE */
+extern enum latmon_state latmon_state;
 extern pid_t latmon_target_tgid;	/* init-ns tgid, 0 when stopped */
 extern struct pid_namespace *latmon_pid_ns;
 

@@ -26,23 +26,41 @@ const unsigned int latmon_nr_sources = ARRAY_SIZE(latmon_sources);
 
 DEFINE_MUTEX(latmon_mutex);
 DECLARE_WAIT_QUEUE_HEAD(latmon_read_wq);
-int latmon_state = LATMON_IDLE;
+enum latmon_state latmon_state = LATMON_IDLE;
 pid_t latmon_target_tgid;
 struct pid_namespace *latmon_pid_ns;
 
 static struct pid *target_pid;
 static u32 attached_mask;
 
+/* The subsystems, set up in this order after the sources, torn down in
+ * reverse. */
+struct latmon_subsys {
+	const char *name;
+	int (*init)(void);
+	void (*exit)(void);
+};
+
+static const struct latmon_subsys subsystems[] = {
+	{ "rings", latmon_rings_init, latmon_rings_exit },
+	{ "threads", latmon_threads_init, latmon_threads_exit },
+	{ "chardev", latmon_chardev_init, latmon_chardev_exit },
+	{ "genl", latmon_genl_init, latmon_genl_exit },
+};
+
 /*
  * Test hook of the VM suite (tests/vm/t-15-initfail.sh): make init step N
  * fail as if it ran out of memory, to prove that every failure unwinds.
- * Steps 1-4 resolve the sources, 5 rings, 6 threads, 7 /dev/latmon, 8 the
- * genl family, 9 fails after all of them. 0 (default): off.
+ * Steps 1..S resolve the S sources (latmon_sources), then one per
+ * subsystem, then one after all of them; init_steps (read-only) says how
+ * many there are. 0 (default): off.
  */
 static unsigned int fail_init_step;
 module_param(fail_init_step, uint, 0);
-MODULE_PARM_DESC(fail_init_step, "test only: init step that fails with -ENOMEM (1-9, 0 = none)");
-#define LATMON_INIT_STEPS	9
+MODULE_PARM_DESC(fail_init_step, "test only: init step that fails with -ENOMEM (1..init_steps, 0 = none)");
+static unsigned int init_steps = ARRAY_SIZE(latmon_sources) + ARRAY_SIZE(subsystems) + 1;
+module_param(init_steps, uint, 0444);
+MODULE_PARM_DESC(init_steps, "number of init steps: the sources, the subsystems, the last one");
 
 static int init_step(unsigned int step, const char *what, int (*fn)(void))
 {
@@ -236,7 +254,7 @@ static int start_locked(u32 nr, u32 mask, u32 slots,
 		goto err_target;
 	}
 	attached_mask = mask;
-	latmon_state = LATMON_RUNNING;
+	WRITE_ONCE(latmon_state, LATMON_RUNNING);
 	queue_delayed_work(system_unbound_wq, &wake_work, WAKE_PERIOD);
 	return 0;
 
@@ -270,7 +288,7 @@ static void stop_locked(void)
 	cancel_delayed_work_sync(&wake_work);
 	latmon_rings_flush_lost();
 	target_release();
-	latmon_state = LATMON_STOPPED;
+	WRITE_ONCE(latmon_state, LATMON_STOPPED);
 	wake_up_interruptible(&latmon_read_wq);
 }
 
@@ -320,55 +338,63 @@ static int sources_resolve(void)
 	return 0;
 }
 
+/* Tear down the first @n subsystems, in reverse. */
+static void subsystems_exit(unsigned int n)
+{
+	while (n-- > 0)
+		subsystems[n].exit();
+}
+
+/* Set up every subsystem; on failure undo those already set up. */
+static int subsystems_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(subsystems); i++) {
+		ret = init_step(latmon_nr_sources + 1 + i, subsystems[i].name,
+				subsystems[i].init);
+		if (ret) {
+			subsystems_exit(i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 static int __init latmon_init(void)
 {
 	int ret;
 
-	BUILD_BUG_ON(ARRAY_SIZE(latmon_sources) != 4);
 	ret = sources_resolve();
 	if (ret)
 		return ret;
-	ret = init_step(5, "rings", latmon_rings_init);
+	ret = subsystems_init();
 	if (ret)
 		goto err_sources;
-	ret = init_step(6, "threads", latmon_threads_init);
+	ret = init_step(init_steps, "done", NULL);
 	if (ret)
-		goto err_rings;
-	ret = init_step(7, "chardev", latmon_chardev_init);
-	if (ret)
-		goto err_threads;
-	ret = init_step(8, "genl", latmon_genl_init);
-	if (ret)
-		goto err_chardev;
-	ret = init_step(LATMON_INIT_STEPS, "done", NULL);
-	if (ret)
-		goto err_genl;
+		goto err_subsystems;
 	pr_info("latmon %s loaded, tsc_khz %u\n", LATMON_MODULE_VERSION, tsc_khz);
 	return 0;
 
-err_genl:
-	latmon_genl_exit();
-err_chardev:
-	latmon_chardev_exit();
-err_threads:
-	latmon_threads_exit();
-err_rings:
-	latmon_rings_exit();
+err_subsystems:
+	subsystems_exit(ARRAY_SIZE(subsystems));
 err_sources:
 	sources_release(latmon_nr_sources);
 	return ret;
 }
 
+/* The mirror of init, with the session stopped once the family (the last
+ * subsystem) is gone and no START can come. */
 static void __exit latmon_exit(void)
 {
-	latmon_genl_exit();
+	subsystems[ARRAY_SIZE(subsystems) - 1].exit();
 	mutex_lock(&latmon_mutex);
 	if (latmon_state == LATMON_RUNNING)
 		stop_locked();
 	mutex_unlock(&latmon_mutex);
-	latmon_chardev_exit();
-	latmon_threads_exit();
-	latmon_rings_exit();
+	subsystems_exit(ARRAY_SIZE(subsystems) - 1);
 	sources_release(latmon_nr_sources);
 	pr_info("latmon unloaded\n");
 }

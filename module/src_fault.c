@@ -28,7 +28,7 @@ struct fault_data {
 };
 
 static struct latmon_source_status fault_status;
-static struct kretprobe fault_rp;
+static struct latmon_krp fault_krp;
 
 static int fault_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -86,8 +86,6 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-static bool fault_registered;
-
 /*
  * Faults that may be in flight at once, system-wide; one more is a probe
  * miss (counted, reported as LATMON_SRC_A_MISSES). The VM suite sets 1 to
@@ -99,14 +97,12 @@ MODULE_PARM_DESC(fault_maxactive, "kretprobe instances for handle_mm_fault (defa
 
 static int fault_attach(void)
 {
-	fault_rp.nmissed = 0;
-	fault_rp.kp.nmissed = 0;
-	return enable_kretprobe(&fault_rp);
+	return latmon_krp_enable(&fault_krp);
 }
 
 static void fault_detach(void)
 {
-	disable_kretprobe(&fault_rp);
+	latmon_krp_disable(&fault_krp);
 }
 
 /* Register the kretprobe, disabled; unavailable (with the reason) if it fails. */
@@ -114,37 +110,27 @@ static int fault_resolve(struct latmon_source_status *st)
 {
 	int ret;
 
-	fault_rp.kp.symbol_name = FAULT_SYMBOL;
-	fault_rp.kp.flags = KPROBE_FLAG_DISABLED;
-	fault_rp.entry_handler = fault_entry;
-	fault_rp.handler = fault_return;
-	fault_rp.data_size = sizeof(struct fault_data);
-	/* a fault can sleep: many can be in flight per CPU */
-	fault_rp.maxactive = fault_maxactive ? fault_maxactive :
-			     64 + 4 * num_possible_cpus();
 	st->symbol = FAULT_SYMBOL;
-	ret = register_kretprobe(&fault_rp);
+	ret = latmon_krp_register(&fault_krp, FAULT_SYMBOL, fault_entry, fault_return,
+				  sizeof(struct fault_data), fault_maxactive);
 	if (ret) {
 		st->missing = 1;
 		snprintf(st->reason, sizeof(st->reason),
 			 "register_kretprobe(%s) failed: %d", FAULT_SYMBOL, ret);
 		return 0;
 	}
-	fault_registered = true;
 	st->available = true;
 	return 0;
 }
 
 static void fault_release(void)
 {
-	if (fault_registered)
-		unregister_kretprobe(&fault_rp);
-	fault_registered = false;
+	latmon_krp_unregister(&fault_krp);
 }
 
 static u64 fault_misses(void)
 {
-	return (u64)fault_rp.nmissed + fault_rp.kp.nmissed;
+	return latmon_krp_misses(&fault_krp);
 }
 
 const struct latmon_source_ops latmon_src_fault = {

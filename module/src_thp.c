@@ -26,7 +26,7 @@ struct thp_data {
 };
 
 static struct latmon_source_status thp_status;
-static struct kretprobe thp_rp;
+static struct latmon_krp thp_krp;
 static const char *thp_symbol;
 static enum thp_kind thp_kind;
 
@@ -81,44 +81,28 @@ static int thp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-static bool thp_registered;
-
 static int thp_attach(void)
 {
-	thp_rp.nmissed = 0;
-	thp_rp.kp.nmissed = 0;
-	return enable_kretprobe(&thp_rp);
+	return latmon_krp_enable(&thp_krp);
 }
 
 static void thp_detach(void)
 {
-	disable_kretprobe(&thp_rp);
+	latmon_krp_disable(&thp_krp);
 }
 
 static void thp_release(void)
 {
-	if (thp_registered)
-		unregister_kretprobe(&thp_rp);
-	thp_registered = false;
+	latmon_krp_unregister(&thp_krp);
 }
 
 /* Register a disabled kretprobe on @sym; on success it is the source's. */
 static int thp_try(const char *sym)
 {
-	int ret;
-
-	memset(&thp_rp, 0, sizeof(thp_rp));
-	thp_rp.kp.symbol_name = sym;
-	thp_rp.kp.flags = KPROBE_FLAG_DISABLED;
-	thp_rp.entry_handler = thp_entry;
-	thp_rp.handler = thp_return;
-	thp_rp.data_size = sizeof(struct thp_data);
-	thp_rp.maxactive = 64 + 4 * num_possible_cpus();
 	thp_symbol = sym;
 	thp_kind = strcmp(sym, "folio_zero_user") ? THP_PAGES : THP_FOLIO;
-	ret = register_kretprobe(&thp_rp);
-	thp_registered = !ret;
-	return ret;
+	return latmon_krp_register(&thp_krp, sym, thp_entry, thp_return,
+				   sizeof(struct thp_data), 0);
 }
 
 /* Explicit thp_clear_symbol=: must be a known name that can be probed. */
@@ -165,7 +149,7 @@ static int thp_resolve(struct latmon_source_status *st)
 
 static u64 thp_misses(void)
 {
-	return (u64)thp_rp.nmissed + thp_rp.kp.nmissed;
+	return latmon_krp_misses(&thp_krp);
 }
 
 const struct latmon_source_ops latmon_src_thp = {

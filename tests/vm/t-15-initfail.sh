@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# Every init step failing in turn leaves nothing registered (issue 5 §2):
-# the module's test hook fail_init_step=N makes step N fail (1-4 resolve
-# the sources, 5 rings, 6 threads, 7 /dev/latmon, 8 the genl family, 9
-# after all), then real failures: a thp_clear_symbol= that is not a clear
+# Every init step failing in turn leaves nothing registered: the module's
+# test hook fail_init_step=N makes step N fail (the sources, then the rings,
+# threads, /dev/latmon, the genl family, then one after all; how many the
+# module says in its init_steps parameter), then real failures: a thp_clear_symbol= that is not a clear
 # function, and one this kernel lacks. After each: insmod failed, no module,
 # no device, no family, no probe left on the fault path (which a fault storm
 # then exercises), and a plain insmod still works. Sourced by suite.sh.
@@ -32,10 +32,16 @@ fail_load() {
 }
 
 [ -r "$KPROBES" ] || echo "# no $KPROBES: kprobe leftovers not checked"
-for step in 1 2 3 4 5 6 7 8 9; do
+unload
+insmod "$KO"
+steps=$(cat /sys/module/latmon/parameters/init_steps 2>/dev/null)
+check "the module says how many init steps it has" "echo steps=$steps" 0 'steps=[1-9][0-9]*$'
+step=1
+while [ "$step" -le "${steps:-0}" ]; do
 	fail_load "fail_init_step=$step" fail_init_step=$step
 	check "fail_init_step=$step: the kernel log names the failing step" \
 		"dmesg" 0 "init step $step .*fail_init_step=$step"
+	step=$((step + 1))
 done
 fail_load "thp_clear_symbol=no_such_clear" thp_clear_symbol=no_such_clear
 case $(uname -r) in
