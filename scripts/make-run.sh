@@ -6,9 +6,11 @@
 #
 # on this machine with latmon loaded when its kernel can load the module
 # (root, module support, headers at KDIR, the module builds and loads), else
-# in the QEMU test bed (latctl run ... --vm) on Debian's newest kernel (7.3,
-# latctl's default), booted with its stock arguments. One
-# line says which and why. Exit status: latctl's.
+# on this machine with the BPF backend when the kernel allows it (`latctl
+# backends`: root, kernel BTF, tp_btf programs; fault ends and huge-page
+# zeroing estimated), else in the QEMU test bed (latctl run ... --vm) on
+# Debian's newest kernel, which also gives the module's exact view when
+# asked for with --vm. One line says which and why. Exit status: latctl's.
 #
 #   scripts/make-run.sh [--vm|--host] [EXTRA LATCTL ARGS...]
 #   make run [RUN_ARGS='--iters 500000 --json r.json']
@@ -32,6 +34,8 @@ host_blocker() {
 		WHY="this kernel ($KERNELRELEASE) cannot load modules (no /proc/modules)"
 	elif [ "$(cat /proc/sys/kernel/modules_disabled 2>/dev/null)" = 1 ]; then
 		WHY="module loading is disabled (kernel.modules_disabled = 1)"
+	elif grep -qE '\[(integrity|confidentiality)\]' /sys/kernel/security/lockdown 2>/dev/null; then
+		WHY="kernel lockdown refuses unsigned modules"
 	elif grep -q '^latmon ' /proc/modules; then
 		return 0
 	elif [ ! -d "$KDIR" ]; then
@@ -56,6 +60,11 @@ main() {
 	LOADED_HERE=0
 	WHY="--vm was asked for"
 	[ "$where" = vm ] || host_blocker
+	if [ -n "$WHY" ] && [ "$where" != vm ] &&
+		caps=$("$ROOT/user/latctl" backends) && [[ $caps == *"bpf: yes"* ]]; then
+		say "latmon cannot load here: $WHY; running on this machine ($KERNELRELEASE) at real speed with the BPF backend (static tracepoints; fault ends and huge-page zeroing estimated; --vm gives latmon's view)"
+		exec "$ROOT/user/latctl" "${JOB[@]}" --backend bpf "$@"
+	fi
 	if [ -n "$WHY" ] && [ "$where" = host ]; then
 		say "cannot run on this machine: $WHY"
 		exit 1
@@ -65,7 +74,7 @@ main() {
 		exec "$ROOT/user/latctl" "${JOB[@]}" --vm "$@"
 	fi
 	say "running on this machine ($KERNELRELEASE) with latmon loaded"
-	"$ROOT/user/latctl" "${JOB[@]}" "$@"
+	"$ROOT/user/latctl" "${JOB[@]}" --backend latmon "$@"
 	rc=$?
 	[ "$LOADED_HERE" = 1 ] && rmmod latmon
 	exit "$rc"

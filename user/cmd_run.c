@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "causes.h"
 #include "counters.h"
 #include "latctl.h"
@@ -173,11 +174,12 @@ static double slow_limit(const struct lat_run *run, const char *slow, const doub
 static int add_causes(struct run_ctx *c, const double *sorted)
 {
 	const char *slow = c->opts.slow ? c->opts.slow : LAT_DEFAULT_SLOW;
+	int ret;
 	struct lat_causes_in in = {
 		.run = &c->run,
 		.events = c->mon.ev,
 		.n_events = c->mon.n,
-		.have_events = c->mon.state == LAT_MON_ON,
+		.have_events = lat_monitor_recording(&c->mon),
 		.threshold = slow,
 		.limit_ns = slow_limit(&c->run, slow, sorted),
 		.tsc_before = c->tsc_before,
@@ -185,7 +187,10 @@ static int add_causes(struct run_ctx *c, const double *sorted)
 	};
 
 	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->mon));
-	return lat_causes_add(c->doc, &in);
+	cJSON_AddItemToObject(c->doc, "backend", lat_backend_json(&c->mon));
+	ret = lat_causes_add(c->doc, &in);
+	lat_backend_mark(c->doc, &c->mon);
+	return ret;
 }
 
 /* Summary, histogram, counters and slow list from the samples. */
@@ -267,8 +272,9 @@ static int measure(struct run_ctx *c)
 	uint16_t cpu;
 	int ret;
 
-	if (lat_monitor_open(&c->mon, c->opts.events))	/* latmon's tsc_khz first */
+	if (lat_backend_open(&c->mon, &c->opts))	/* latmon's tsc_khz first */
 		return LAT_EXIT_FAIL;
+	c->mon.run = run;
 	run->tsc_hz = lat_tsc_hz();
 	c->pair_ns = (double)lat_tsc_pair_cost() * 1e9 / run->tsc_hz;
 	c->free_2m = lat_buddy_free_2m_blocks();

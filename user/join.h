@@ -198,9 +198,11 @@ cJSON *cause_table_to_json(const struct join_result *r);
 /* Text: the cause table and the ten slowest iterations with their breakdown,
  * from the two objects above (so a saved report prints the same). Either may
  * be NULL. lat_render_causes reads them through the strict reader r (the
- * first bad key in r->bad); join_print ignores bad keys. */
+ * first bad key in r->bad) and marks the labels named in the array
+ * estimated (may be NULL) with "~"; join_print ignores bad keys. */
 struct lat_rd;
-void lat_render_causes(FILE *out, struct lat_rd *r, const cJSON *causes, const cJSON *iters);
+void lat_render_causes(FILE *out, struct lat_rd *r, const cJSON *causes, const cJSON *iters,
+		       const cJSON *estimated);
 void join_print(const cJSON *causes, const cJSON *iters, FILE *out);
 
 #endif /* LATCTL_JOIN_H */

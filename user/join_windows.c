@@ -75,8 +75,8 @@ static int scan_rings(const struct latmon_event *evs, const struct ring_ref *r, 
 		}
 		st->lost_records++;
 		st->lost_events += ev->u.lost.count;
-		if (!ret)
-			ret = add_window(w, &cap, ev->cpu, last, ev->tsc_begin, ev->u.lost.count);
+		if (!ret)	/* up to the end of the last dropped event */
+			ret = add_window(w, &cap, ev->cpu, last, ev->tsc_end, ev->u.lost.count);
 	}
 	return ret;
 }

@@ -17,6 +17,7 @@ int cmd_list(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_latmon(int argc, char **argv);
+int cmd_backends(int argc, char **argv);
 
 /* Set by the Makefile from the module's version (module/latmon.h). */
 #ifndef LATCTL_VERSION

@@ -23,6 +23,7 @@ static const struct {
 	{ "plot",   cmd_plot,   "draw a saved result as an SVG picture" },
 	{ "doctor", cmd_doctor, "what on this machine shapes the tail, what to do" },
 	{ "latmon", cmd_latmon, "inspect the latmon module: info, stats, record" },
+	{ "backends", cmd_backends, "which event backends (latmon, bpf) this kernel allows" },
 	{ "help",   cmd_help,   "show this help" },
 };
 

@@ -14,6 +14,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "backend.h"
+#include "bpf/latbpf_user.h"
 #include "monitor.h"
 #include "tsc.h"
 
@@ -106,12 +108,12 @@ int lat_monitor_open(struct lat_monitor *m, uint64_t events)
 }
 
 /* The record buffer and the per-CPU drop counts, all written now. */
-static int alloc_buffers(struct lat_monitor *m)
+int lat_monitor_alloc(struct lat_monitor *m)
 {
 	long conf = sysconf(_SC_NPROCESSORS_CONF);
 
 	m->ncpus = conf > 0 ? (unsigned int)conf : 1;
-	m->n_lost_slots = m->ncpus;
+	m->n_lost_slots = 2 * m->ncpus;	/* latctl's, and the BPF backend's pending */
 	m->map_bytes = (m->cap + m->n_lost_slots) * sizeof(*m->ev);
 	m->ev = mmap(NULL, m->map_bytes, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -133,7 +135,7 @@ static int alloc_buffers(struct lat_monitor *m)
 }
 
 /* Pin the calling thread to the first CPU other than avoid that takes it. */
-static int pin_elsewhere(int avoid)
+int lat_monitor_pin_elsewhere(int avoid)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t set;
@@ -151,7 +153,7 @@ static int pin_elsewhere(int avoid)
 }
 
 /* Touch STACK_WARM bytes of stack, so reading never faults it in. */
-static void __attribute__((noinline)) warm_stack(void)
+void __attribute__((noinline)) lat_monitor_warm_stack(void)
 {
 	volatile char buf[STACK_WARM];
 	size_t i;
@@ -184,23 +186,25 @@ static int cover_cpu(struct lat_monitor *m, unsigned int cpu)
 	return 0;
 }
 
-/* Records that did not fit: counted per CPU as lost by latctl. */
+/* A record that did not fit: counted per CPU as lost by latctl. */
+void lat_monitor_drop(struct lat_monitor *m, const struct latmon_event *e)
+{
+	uint64_t n = e->type == LATMON_EV_LOST ? e->u.lost.count : 1;
+
+	m->dropped += n;
+	if (cover_cpu(m, e->cpu))
+		return;		/* counted in dropped, not per CPU */
+	m->cpu_dropped[e->cpu] += n;
+	if (e->tsc_end > m->cpu_last_tsc[e->cpu])
+		m->cpu_last_tsc[e->cpu] = e->tsc_end;
+}
+
 static void drop_scratch(struct lat_monitor *m, size_t count)
 {
 	size_t i;
 
-	for (i = 0; i < count; i++) {
-		const struct latmon_event *e = &m->scratch[i];
-		uint64_t n = e->type == LATMON_EV_LOST ? e->u.lost.count : 1;
-		unsigned int cpu = e->cpu;
-
-		m->dropped += n;
-		if (cover_cpu(m, cpu))
-			continue;	/* counted in dropped, not per CPU */
-		m->cpu_dropped[cpu] += n;
-		if (e->tsc_end > m->cpu_last_tsc[cpu])
-			m->cpu_last_tsc[cpu] = e->tsc_end;
-	}
+	for (i = 0; i < count; i++)
+		lat_monitor_drop(m, &m->scratch[i]);
 }
 
 /* Read whole records until EOF (after STOP): into the buffer, then scratch. */
@@ -236,8 +240,8 @@ static void *reader_main(void *arg)
 
 	pthread_setname_np(pthread_self(), "latctl-reader");	/* in sched events */
 	if (m->reader_cpu >= 0)
-		m->reader_cpu = pin_elsewhere(m->reader_cpu);
-	warm_stack();
+		m->reader_cpu = lat_monitor_pin_elsewhere(m->reader_cpu);
+	lat_monitor_warm_stack();
 	sem_post(&m->ready);
 	m->reader_err = read_all(m);
 	return NULL;
@@ -302,9 +306,11 @@ int lat_monitor_start(struct lat_monitor *m, int measured_cpu)
 {
 	int ret;
 
+	if (m->bpf)
+		return lat_bpf_start(m, measured_cpu);
 	if (m->state != LAT_MON_ON)
 		return 0;
-	ret = alloc_buffers(m);
+	ret = lat_monitor_alloc(m);
 	if (ret) {
 		set_off(m, LAT_MON_FAILED, "latmon: no memory for %zu records (--events); causes not recorded", m->cap);
 		return 0;
@@ -327,7 +333,7 @@ int lat_monitor_start(struct lat_monitor *m, int measured_cpu)
 }
 
 /* After the drain: one lost record per CPU where latctl's buffer dropped. */
-static void add_own_lost(struct lat_monitor *m)
+void lat_monitor_add_own_lost(struct lat_monitor *m)
 {
 	uint64_t *next = calloc(m->ncpus, sizeof(*next));
 	size_t i;
@@ -359,6 +365,10 @@ void lat_monitor_stop(struct lat_monitor *m)
 {
 	int ret;
 
+	if (m->bpf) {
+		lat_bpf_stop(m);
+		return;
+	}
 	if (!m->running)
 		return;
 	ret = latmon_nl_stop(m->nl);
@@ -374,11 +384,17 @@ void lat_monitor_stop(struct lat_monitor *m)
 		set_off(m, LAT_MON_FAILED, "latmon: reading %s failed: %s; causes not recorded",
 			LATMON_DEVICE, strerror(-m->reader_err));
 	m->have_stats = !latmon_nl_stats(m->nl, &m->stats);
-	add_own_lost(m);
+	lat_monitor_add_own_lost(m);
+}
+
+int lat_monitor_recording(const struct lat_monitor *m)
+{
+	return m->backend == LAT_BACKEND_BPF || (m->backend != LAT_BACKEND_NONE && m->state == LAT_MON_ON);
 }
 
 void lat_monitor_close(struct lat_monitor *m)
 {
+	lat_bpf_close(m);
 	if (m->running)
 		lat_monitor_stop(m);
 	if (m->fd >= 0)

@@ -69,6 +69,11 @@ struct lat_monitor {
 	pthread_t reader;
 	sem_t ready;
 	struct latmon_event scratch[LAT_MONITOR_SCRATCH];
+	/* the backend that records (backend.h): latmon, BPF or none */
+	int backend;			/* enum lat_backend */
+	char backend_why[512];
+	struct lat_bpf *bpf;		/* the BPF backend's state, or NULL */
+	const struct lat_run *run;	/* its samples bound estimated fault ends */
 };
 
 /* Connect and GET_INFO: sets state and line, and latmon's tsc_khz as the
@@ -81,6 +86,17 @@ int lat_monitor_start(struct lat_monitor *m, int measured_cpu);
 /* STOP, the final drain, GET_STATS, latctl's lost records. */
 void lat_monitor_stop(struct lat_monitor *m);
 void lat_monitor_close(struct lat_monitor *m);
+/* Events are being (or were) recorded by latmon or the BPF backend. */
+int lat_monitor_recording(const struct lat_monitor *m);
+
+/* Shared with the BPF backend's reader: the record buffer (cap + n_lost_slots
+ * slots, all written), one record that did not fit (counted per CPU), the
+ * reader's CPU and stack, and latctl's lost records after the drain. */
+int lat_monitor_alloc(struct lat_monitor *m);
+void lat_monitor_drop(struct lat_monitor *m, const struct latmon_event *e);
+int lat_monitor_pin_elsewhere(int avoid);
+void lat_monitor_warm_stack(void);
+void lat_monitor_add_own_lost(struct lat_monitor *m);
 
 /* The "latmon" object of the result: state, line, version, sources with
  * their misses, per-CPU counts, records read, lost by latmon and latctl. */

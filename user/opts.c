@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "monitor.h"
 #include "opts.h"
 #include "thp.h"
@@ -142,10 +143,15 @@ void lat_opts_usage(FILE *out)
 "prints the tail: percentiles, tail ratios, a log2 histogram and what the\n"
 "kernel counted meanwhile (page faults, context switches, huge pages).\n"
 "With the latmon module loaded (root) it also names the cause of every slow\n"
-"iteration (fault, thp-zero, preemption, interrupt, ...); without it, one\n"
-"line says so and only migration and realloc are named.\n"
+"iteration (fault, thp-zero, preemption, interrupt, ...); without it, the BPF\n"
+"backend does where the kernel allows it ('latctl backends'), else one line\n"
+"says so and only migration and realloc are named.\n"
 "\n"
 "options (all workloads):\n"
+"      --backend B      who records the kernel events: latmon, bpf (static\n"
+"                       tracepoints, no module; fault ends and huge-page\n"
+"                       zeroing estimated) or auto (default: latmon when\n"
+"                       loaded, else bpf when this kernel allows it)\n"
 "  -c, --cpu N          pin to CPU N (default: not pinned)\n"
 "      --events N       latmon records latctl keeps for the join (72 bytes\n"
 "                       each, default 1048576); more are counted as lost\n"
@@ -160,6 +166,9 @@ void lat_opts_usage(FILE *out)
 "  -m, --mode MODE      the workload's mode (see 'latctl list')\n"
 "      --no-thp         no transparent huge pages for this process (prctl)\n"
 "  -q, --quiet          print nothing on success (use with --json)\n"
+"      --ring N         BPF backend: ring buffer records (80 bytes each,\n"
+"                       rounded up to a power of two bytes; default 65536);\n"
+"                       events that find it full are counted as lost\n"
 "      --seed N         seed of the random generators (default 42)\n"
 "  -s, --slow T         what counts as a slow iteration: a percentile (p99.9)\n"
 "                       or a time (5us, 1.5ms); default " LAT_DEFAULT_SLOW "\n"
@@ -194,11 +203,12 @@ void lat_opts_usage(FILE *out)
 enum {
 	OPT_DURATION = 256, OPT_EVENTS, OPT_HUGEPAGE, OPT_NO_THP, OPT_PROCS, OPT_RATE,
 	OPT_SEED, OPT_THP, OPT_THREADS, OPT_KERNEL, OPT_VM, OPT_FRAGMENT, OPT_MEMCG,
-	OPT_THP_SIZE,
+	OPT_THP_SIZE, OPT_BACKEND, OPT_RING,
 };
 
 /* Alphabetical. */
 static const struct option long_opts[] = {
+	{ "backend",	required_argument, NULL, OPT_BACKEND },
 	{ "cpu",	required_argument, NULL, 'c' },
 	{ "duration",	required_argument, NULL, OPT_DURATION },
 	{ "events",	required_argument, NULL, OPT_EVENTS },
@@ -214,6 +224,7 @@ static const struct option long_opts[] = {
 	{ "procs",	required_argument, NULL, OPT_PROCS },
 	{ "quiet",	no_argument,	   NULL, 'q' },
 	{ "rate",	required_argument, NULL, OPT_RATE },
+	{ "ring",	required_argument, NULL, OPT_RING },
 	{ "seed",	required_argument, NULL, OPT_SEED },
 	{ "slow",	required_argument, NULL, 's' },
 	{ "thp",	required_argument, NULL, OPT_THP },
@@ -276,6 +287,8 @@ static int parse_numeric(struct lat_opts *o, int c, const char *arg)
 		return parse_count("--seed", arg, 0, UINT64_MAX, &o->seed);
 	case OPT_EVENTS:
 		return parse_count("--events", arg, 16, LAT_MONITOR_MAX_EVENTS, &o->events);
+	case OPT_RING:
+		return parse_count("--ring", arg, 1, LAT_BPF_MAX_RING, &o->ring);
 	case OPT_PROCS:
 	case OPT_THREADS:
 		ret = parse_count(c == OPT_PROCS ? "--procs" : "--threads",
@@ -326,6 +339,9 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 		return lat_thp_size_parse(arg, &o->thp_size[o->n_thp_size++]);
 	case OPT_MEMCG:
 		return lat_mm_parse_size("--memcg", arg, &o->memcg_bytes);
+	case OPT_BACKEND:
+		o->backend = arg;
+		return lat_backend_check(arg) ? -EINVAL : 0;
 	case OPT_KERNEL:
 		o->kernel = arg;
 		if (!lat_vm_kernel_valid(arg))

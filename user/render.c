@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/latbpf_user.h"
 #include "hist.h"
 #include "join.h"
 #include "rdoc.h"
@@ -208,12 +209,11 @@ static void render_misses(FILE *out, struct lat_rd *r, const cJSON *lm)
 }
 
 /* What latmon recorded and what got lost, and the fault cross-check. */
+static void render_fault_check(FILE *out, struct lat_rd *r, const cJSON *doc);
+
 static void render_latmon(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
-	const cJSON *lm = lat_rd_obj(r, doc, "latmon"), *ca = lat_rd_obj(r, doc, "causes");
-	const cJSON *cn = lat_rd_obj(r, doc, "counters");
-	const cJSON *mi = lat_rd_get(r, cn, "minor_faults", cJSON_Number | cJSON_NULL);
-	const cJSON *ma = lat_rd_get(r, cn, "major_faults", cJSON_Number | cJSON_NULL);
+	const cJSON *lm = lat_rd_obj(r, doc, "latmon");
 
 	fprintf(out, "latmon %s: %.0f records read (buffer %.0f, --events); lost: %.0f events "
 		"in latmon's rings, %.0f in latctl's buffer\n", lat_rd_str(r, lm, "module_version"),
@@ -228,6 +228,16 @@ static void render_latmon(FILE *out, struct lat_rd *r, const cJSON *doc)
 	if (lat_rd_num(r, lm, "stale_session_stopped"))
 		fprintf(out, "latmon was still recording for process %.0f, which is gone (killed?): "
 			"latctl stopped that session first\n", lat_rd_num(r, lm, "stale_session_stopped"));
+	render_fault_check(out, r, doc);
+}
+
+/* The fault events of the loop against getrusage, and unjoined streams. */
+static void render_fault_check(FILE *out, struct lat_rd *r, const cJSON *doc)
+{
+	const cJSON *ca = lat_rd_obj(r, doc, "causes"), *cn = lat_rd_obj(r, doc, "counters");
+	const cJSON *mi = lat_rd_get(r, cn, "minor_faults", cJSON_Number | cJSON_NULL);
+	const cJSON *ma = lat_rd_get(r, cn, "major_faults", cJSON_Number | cJSON_NULL);
+
 	fprintf(out, "faults in the timed loop: %.0f fault events of this process (%.0f of the "
 		"measured threads); getrusage: ", lat_rd_num(r, ca, "faults_in_loop"),
 		lat_rd_num(r, ca, "faults_in_loop_joined"));
@@ -247,14 +257,28 @@ static void render_causes(FILE *out, struct lat_rd *r, const cJSON *doc)
 	const cJSON *lm = lat_rd_obj(r, doc, "latmon");
 	const cJSON *causes = lat_rd_get(r, doc, "causes", cJSON_Object);
 	const cJSON *iters = lat_rd_get(r, lat_rd_obj(r, doc, "slow"), "iterations", cJSON_Array);
+	const cJSON *be = cJSON_GetObjectItemCaseSensitive(doc, "backend");	/* newer results */
+	const char *backend = be ? lat_rd_str(r, be, "name") : "latmon";
+	const cJSON *est = be ? lat_rd_array(r, be, "estimated_labels") : NULL;
+	bool on = !strcmp(lat_rd_str(r, lm, "state"), "on");
 
-	if (strcmp(lat_rd_str(r, lm, "state"), "on")) {
-		fprintf(out, "%s\n", lat_rd_str(r, lm, "line"));
+	/* without "backend" (older results) events came from latmon only */
+	lat_rd_expect(r, be || on || !lat_rd_bool(r, causes, "module"), "backend");
+
+	if (!strcmp(backend, "bpf")) {
+		fprintf(out, "events from the BPF backend: %s\n", lat_rd_str(r, be, "why"));
+	} else if (!on) {
+		fprintf(out, "%s\n", strcmp(backend, "none") ? lat_rd_str(r, lm, "line") :
+			lat_rd_str(r, be, "why"));
 		render_sources(out, r, lm);
 	}
-	lat_render_causes(out, r, causes, iters);
-	if (!strcmp(lat_rd_str(r, lm, "state"), "on"))
+	lat_render_causes(out, r, causes, iters, est);
+	if (!strcmp(backend, "bpf")) {
+		lat_bpf_render(out, r, be);
+		render_fault_check(out, r, doc);
+	} else if (on) {
 		render_latmon(out, r, doc);
+	}
 }
 
 /* Every section into a memory buffer; printed only if nothing was missing. */

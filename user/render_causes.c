@@ -24,14 +24,34 @@ static const char *fmt_ns(double ns, char *buf, size_t len)
 	return buf;
 }
 
-static void print_cause_row(const cJSON *row, FILE *out, struct lat_rd *r)
+/* The JSON array of strings list holds s. */
+static bool is_listed(const cJSON *list, const char *s)
 {
-	char med[24], max[24], own[64];
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, list)
+		if (cJSON_IsString(e) && !strcmp(e->valuestring, s))
+			return true;
+	return false;
+}
+
+/* "fault~" for a label whose times the backend estimated. */
+static const char *mark_label(const char *label, bool estimated, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", label, estimated ? "~" : "");
+	return buf;
+}
+
+static void print_cause_row(const cJSON *row, const cJSON *est, FILE *out, struct lat_rd *r)
+{
+	char med[24], max[24], own[64], label[24];
 
 	snprintf(own, sizeof(own), "%s %s / %s", lat_rd_str(r, row, "own"),
 		 fmt_ns(lat_rd_num(r, row, "own_median_ns"), med, sizeof(med)),
 		 fmt_ns(lat_rd_num(r, row, "own_max_ns"), max, sizeof(max)));
-	fprintf(out, "  %-13s %8.0f %8.0f %8.1f%%   %s\n", lat_rd_str(r, row, "label"),
+	fprintf(out, "  %-13s %8.0f %8.0f %8.1f%%   %s\n",
+		mark_label(lat_rd_str(r, row, "label"), is_listed(est, lat_rd_str(r, row, "label")),
+			   label, sizeof(label)),
 		lat_rd_num(r, row, "primary"), lat_rd_num(r, row, "present"),
 		100 * lat_rd_num(r, row, "share"), lat_rd_num(r, row, "own_count") ? own : "-");
 }
@@ -112,7 +132,7 @@ static void print_event_stats(const cJSON *causes, FILE *out, struct lat_rd *r)
 	print_losses(e, out, r);
 }
 
-static void print_causes(const cJSON *causes, FILE *out, struct lat_rd *r)
+static void print_causes(const cJSON *causes, const cJSON *est, FILE *out, struct lat_rd *r)
 {
 	const cJSON *rows = lat_rd_array(r, causes, "causes"), *row;
 	double thr_ns = lat_rd_num(r, causes, "slow_threshold_ns");
@@ -126,7 +146,7 @@ static void print_causes(const cJSON *causes, FILE *out, struct lat_rd *r)
 	fprintf(out, "  %-13s %8s %8s %9s   %s\n", "cause", "primary", "present",
 		"share", "own duration: median / max");
 	cJSON_ArrayForEach(row, rows)
-		print_cause_row(row, out, r);
+		print_cause_row(row, est, out, r);
 	fprintf(out, "  primary: the largest part of an iteration; present: any part of it;\n"
 		"  share: of the total slow time, each tick counted once (innermost cause).\n");
 	cJSON_ArrayForEach(row, rows)
@@ -147,9 +167,10 @@ static int cmp_iter_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first.
- * Its ticks sum to the duration (join.h): a missing share is refused. */
-static void print_breakdown(const cJSON *it, FILE *out, struct lat_rd *r)
+/* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first;
+ * the labels in est marked "~". Its ticks sum to the duration (join.h): a
+ * missing share is refused. */
+static void print_breakdown(const cJSON *it, const cJSON *est, FILE *out, struct lat_rd *r)
 {
 	const cJSON *v[JOIN_NR_LABELS];
 	double d = lat_rd_num(r, it, "duration_ticks"), sum;
@@ -158,9 +179,11 @@ static void print_breakdown(const cJSON *it, FILE *out, struct lat_rd *r)
 	lat_rd_expect(r, sum == d, "breakdown_ticks");
 	for (i = 0; i < n; i++) {
 		double pct = d > 0 ? 100 * v[i]->valuedouble / d : 0;
+		char label[24];
 
 		fprintf(out, pct < 0.5 ? "%s%s <1%%" : "%s%s %.0f%%", i ? ", " : "",
-			v[i]->string, pct);
+			mark_label(v[i]->string, is_listed(est, v[i]->string), label, sizeof(label)),
+			pct);
 	}
 	fputc('\n', out);
 }
@@ -192,7 +215,7 @@ static void print_detail(const cJSON *it, FILE *out, struct lat_rd *r)
 }
 
 /* One line per iteration, and one more with its details. */
-static void print_iter(const cJSON *it, FILE *out, struct lat_rd *r)
+static void print_iter(const cJSON *it, const cJSON *est, FILE *out, struct lat_rd *r)
 {
 	double cpu_begin = lat_rd_num(r, it, "cpu_begin"), cpu_end = lat_rd_num(r, it, "cpu_end");
 	char d[24];
@@ -203,11 +226,11 @@ static void print_iter(const cJSON *it, FILE *out, struct lat_rd *r)
 		fprintf(out, "->%.0f", cpu_end);
 	fprintf(out, "  %s%s: ", lat_rd_str(r, it, "primary"), lat_rd_bool(r, it, "incomplete") ?
 		" (events lost: breakdown not trusted)" : "");
-	print_breakdown(it, out, r);
+	print_breakdown(it, est, out, r);
 	print_detail(it, out, r);
 }
 
-static void print_slowest(const cJSON *iters, FILE *out, struct lat_rd *r)
+static void print_slowest(const cJSON *iters, const cJSON *est, FILE *out, struct lat_rd *r)
 {
 	int n = cJSON_GetArraySize(iters), i = 0;
 	struct iter_key *v = malloc((n ? n : 1) * sizeof(*v));
@@ -223,21 +246,22 @@ static void print_slowest(const cJSON *iters, FILE *out, struct lat_rd *r)
 	fprintf(out, "The %d slowest iterations (index, time, CPU, primary cause: breakdown):\n",
 		n < 10 ? n : 10);
 	for (i = 0; i < n && i < 10; i++)
-		print_iter(v[i].it, out, r);
+		print_iter(v[i].it, est, out, r);
 	free(v);
 }
 
-void lat_render_causes(FILE *out, struct lat_rd *r, const cJSON *causes, const cJSON *iters)
+void lat_render_causes(FILE *out, struct lat_rd *r, const cJSON *causes, const cJSON *iters,
+		       const cJSON *estimated)
 {
 	if (causes)
-		print_causes(causes, out, r);
+		print_causes(causes, estimated, out, r);
 	if (iters && cJSON_GetArraySize(iters) > 0)
-		print_slowest(iters, out, r);
+		print_slowest(iters, estimated, out, r);
 }
 
 void join_print(const cJSON *causes, const cJSON *iters, FILE *out)
 {
 	struct lat_rd r = { NULL };
 
-	lat_render_causes(out, &r, causes, iters);
+	lat_render_causes(out, &r, causes, iters, NULL);
 }

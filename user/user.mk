@@ -5,6 +5,7 @@ USER_OBJS := $(USER_SRCS:.c=.o)
 USER_PKGS := libnl-genl-3.0 libcjson libbpf zlib
 USER_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(USER_PKGS))
 USER_LIBS = $(shell $(PKG_CONFIG) --libs $(USER_PKGS)) -lm
+include user/bpf/bpf.mk
 
 .PHONY: user user-clean
 

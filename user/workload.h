@@ -87,6 +87,8 @@ struct lat_opts {
 	int n_thp_size;
 	int fragment;		/* --fragment: no free 2 MiB block (fragment.h) */
 	uint64_t memcg_bytes;	/* --memcg SIZE (memcg.h), 0 = none */
+	const char *backend;	/* --backend auto|latmon|bpf, NULL = auto */
+	uint64_t ring;		/* --ring: BPF ring buffer records, 0 = default */
 };
 
 /* Streams of samples (LAT_SAMPLE_F_NEWSTREAM boundaries) a run can name. */

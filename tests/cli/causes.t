@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Causes without the module (this host cannot load it): one line says so,
+# Causes without the module (--backend latmon; this host cannot load it): one line says so,
 # realloc and unattributed are the only labels, every slow iteration's
 # breakdown adds up to its duration, and `report` prints the same.
 . "$(dirname "$0")/engine.sh"
@@ -9,11 +9,11 @@
 
 L=$LATCTL
 J=$TMPD/c.json
-check "run works without the module" "$L run grow --iters 20000 --slow 1ns --json $J > $TMPD/run.txt" 0 ''
+check "run works without the module" "$L run grow --backend latmon --iters 20000 --slow 1ns --json $J > $TMPD/run.txt" 0 ''
 ok "the not-loaded line is printed exactly once" \
 	test "$(grep -c 'latmon is not loaded: causes need the module; see `make load` or use `--vm`' "$TMPD/run.txt")" = 1
 ok "nothing about latmon on stderr" \
-	bash -c "'$L' run grow --iters 2000 2>&1 >/dev/null | grep -c latmon | grep -qx 0"
+	bash -c "'$L' run grow --backend latmon --iters 2000 2>&1 >/dev/null | grep -c latmon | grep -qx 0"
 ok "cause table has an unattributed row" grep -Eq '^  unattributed +[0-9]+ +[0-9]+ +[0-9.]+%' "$TMPD/run.txt"
 ok "cause table has a realloc row" grep -Eq '^  realloc +14 +14 +[0-9.]+%' "$TMPD/run.txt"
 ok "no label the host cannot know" \
@@ -48,11 +48,11 @@ ok "JSON: each slow iteration's breakdown ticks sum to its duration" test "$(fac
 ok "JSON: breakdown_ns sums to duration_ns (within 1 ns)" test "$(fact bad_ns)" = 0
 ok "report FILE prints exactly what the run printed" \
 	bash -c "'$L' report '$J' | diff - '$TMPD/run.txt'"
-check "default p99.9: slow count shown" "$L run grow --iters 20000" 0 \
+check "default p99.9: slow count shown" "$L run grow --backend latmon --iters 20000" 0 \
 	'slow pushes \(slower than p99\.9 = [0-9]+ ns\): [0-9]+'
-check_err "--events below the minimum" "$L run grow --events 10" 2 \
+check_err "--events below the minimum" "$L run grow --backend latmon --events 10" 2 \
 	"^latctl: --events '10' is out of range; give a whole number from 16 to"
-check_err "--events not a number" "$L run grow --events many" 2 "^latctl: --events 'many' is not valid"
+check_err "--events not a number" "$L run grow --backend latmon --events many" 2 "^latctl: --events 'many' is not valid"
 check "--events is in --help" "$L run --help" 0 '--events N +latmon records latctl keeps'
 
 # A saved VM result whose fault probe missed 7 events: the misses line says

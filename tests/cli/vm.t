@@ -4,8 +4,9 @@
 # run in the QEMU test bed (Debian 6.1, latmon loaded there) prints the
 # report here, one line on stderr says where it ran, --json gets the guest's
 # result, the host's THP setting is untouched; the guest's bad-input line
-# and exit status come back; `make run` picks the VM on a host that cannot
-# load modules. Boots the VM three times (10-20 s each under TCG).
+# and exit status come back; `make run` on a host that cannot load modules
+# runs here with the BPF backend when the kernel allows it (else in the VM),
+# and in the VM with --vm. Boots the VM three times (10-20 s each under TCG).
 . "$(dirname "$0")/engine.sh"
 
 L=$LATCTL
@@ -74,12 +75,29 @@ interrupted_run() {
 }
 ok "SIGINT while the VM runs: no QEMU, vm-run.sh or --json file left behind" interrupted_run
 
-# make run's line on a root host without module support, and the VM's causes.
+# make run on a root host without module support: with the BPF backend here
+# when the kernel allows it (and the VM with --vm), else in the VM.
 make_run_line() {
 	printf '%s\n' "$ERR" | grep -q '^make run: this kernel (.*) cannot load modules (no /proc/modules): running in a QEMU VM with Debian 7\.3$'
 }
+make_run_bpf_line() {
+	printf '%s\n' "$ERR" | grep -q '^make run: latmon cannot load here: this kernel (.*) cannot load modules (no /proc/modules); running on this machine (.*) at real speed with the BPF backend'
+}
+make_run_vm_asked() {
+	printf '%s\n' "$ERR" | grep -q '^make run: --vm was asked for: running in a QEMU VM with Debian 6\.12$'
+}
 make_run_causes() { printf '%s\n' "$OUT" | grep -q '^Causes of the'; }
-if [ "$(id -u)" = 0 ] && [ ! -e /proc/modules ]; then
+make_run_bpf() { printf '%s\n' "$OUT" | grep -q '^events from the BPF backend: '; }
+if [ "$(id -u)" = 0 ] && [ ! -e /proc/modules ] && "$L" backends | grep -q 'bpf: yes'; then
+	_run "'$TESTS_DIR/scripts/make-run.sh' --iters 200000"
+	ok "make run on this host (no /proc/modules, BPF allowed): exit 0" diag [ "$RC" = 0 ]
+	ok "make run says it runs here with the BPF backend and why" diag make_run_bpf_line
+	ok "make run prints the BPF backend's cause table" diag make_run_bpf
+	_run "'$TESTS_DIR/scripts/make-run.sh' --vm --iters 200000"
+	ok "make run --vm: exit 0" diag [ "$RC" = 0 ]
+	ok "make run --vm says it runs in the VM" diag make_run_vm_asked
+	ok "make run --vm prints the VM's cause table" diag make_run_causes
+elif [ "$(id -u)" = 0 ] && [ ! -e /proc/modules ]; then
 	_run "'$TESTS_DIR/scripts/make-run.sh' --iters 200000"
 	ok "make run on this host (no /proc/modules): exit 0" diag [ "$RC" = 0 ]
 	ok "make run says it runs in the VM and why" diag make_run_line

@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * latctl's BPF backend: static tracepoints (tp_btf) of the target process
+ * turned into the records latmon writes (include/latmon.h), into one BPF ring
+ * buffer. Times are bpf_ktime_get_ns(); latctl maps them to the TSC.
+ *
+ * What the tracepoints give and what is estimated:
+ *   fault      begins at exceptions:page_fault_user; ends (estimated) at the
+ *              thread's next kmem:rss_stat (the new page is accounted just
+ *              before it is mapped), its switch-out, or its next fault
+ *              (marked LATBPF_REC_OPEN_END: latctl clips it to the iteration)
+ *   thp clear  (estimated) from the order-9 kmem:mm_page_alloc inside a fault
+ *              to that fault's rss_stat; the fault is flagged huge
+ *   sched      switch-out to switch-in (sched_switch), exact
+ *   migrate    sched_migrate_task, exact
+ *   irq        hardirq, softirq, x86 vector entry/exit pairs while a target
+ *              thread is current, exact; NMIs from nmi_handler's duration
+ * Failed reservations are counted per CPU and reported by a LATMON_EV_LOST
+ * record before the CPU's next record (or by latctl after detaching).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#define _LINUX_TYPES_H		/* vmlinux.h has the __u* types */
+#include "latmon.h"
+#include "latbpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u32 target_tgid;
+
+#define HPAGE_ORDER	9
+#define HPAGE_SIZE	(1ULL << 21)
+#define X86_PF_WRITE	(1UL << 1)
+#define X86_PF_USER	(1UL << 2)
+#define X86_PF_INSTR	(1UL << 4)
+#define TASK_RUNNING	0
+
+/* A fault that has begun and not ended: one per CPU (the fault path only
+ * touches this CPU's), moved into its thread while the thread is off-CPU. */
+struct open_fault {
+	__u64 begin_ns;		/* 0: none */
+	__u64 address;
+	__u64 alloc9_ns;	/* order-9 allocation inside it */
+	__u32 tid;
+	__u32 flags;		/* LATMON_FAULT_F_* so far */
+};
+
+/* Per target thread: its last switch-out, and a fault it left open. */
+struct thread {
+	struct open_fault fault;
+	__u64 out_ns;		/* 0: not switched out */
+	__u32 out_cpu, out_flags, out_state, other_pid;
+	char other_comm[16];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct thread);
+} threads SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct latbpf_cpu);
+} cpus SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct open_fault);
+} faults SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct latbpf_batch);
+} batches SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);	/* set by latctl before load */
+} rb SEC(".maps");
+
+static const char softirq_names[10][16] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+static __always_inline bool is_target(struct task_struct *t)
+{
+	return BPF_CORE_READ(t, tgid) == (int)target_tgid;
+}
+
+static __always_inline bool current_is_target(void)
+{
+	return (bpf_get_current_pid_tgid() >> 32) == target_tgid;
+}
+
+static __always_inline struct latbpf_cpu *this_cpu(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpus, &zero);
+}
+
+/*
+ * Records are built on the stack. Those of the fault path and the scheduler
+ * (task context, never nested: tracepoint probes run with preemption off,
+ * and interrupt programs write directly) are gathered per CPU in batches of
+ * LATBPF_BATCH and written to the ring as one entry, which saves a ring
+ * reservation per record on the fault path; interrupt records, migrations
+ * and lost records go straight into the ring. A record's number (seq) is
+ * taken when it gets room in the ring, so a dropped one leaves no hole. No
+ * wakeup: latctl drains the ring on a timer and reads the partial batches
+ * at the end.
+ */
+
+/* e into the ring, numbered: 0, or -1 when the ring is full. */
+static __always_inline long put(struct latbpf_cpu *c, const struct latmon_event *e)
+{
+	struct latmon_event *r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
+
+	if (!r)
+		return -1;
+	__builtin_memcpy(r, e, sizeof(*r));
+	r->seq = __sync_fetch_and_add(&c->seq, 1);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+/* n events dropped, the first of them ended at first, the last at now. */
+static __always_inline void count_lost(struct latbpf_cpu *c, __u64 first, __u64 now, __u64 n)
+{
+	if (__sync_fetch_and_add(&c->lost, n) == 0)
+		c->lost_first = first;
+	c->lost_last = now;
+	__sync_fetch_and_add(&c->dropped, n);
+}
+
+/* Report drops still pending on this CPU; they stay pending if it fails. */
+static __always_inline void flush_lost(struct latbpf_cpu *c)
+{
+	struct latmon_event e = { .type = LATMON_EV_LOST, .size = sizeof(e) };
+
+	if (!c->lost)
+		return;
+	e.cpu = bpf_get_smp_processor_id();
+	e.tsc_begin = c->lost_first;
+	e.tsc_end = c->lost_last;
+	e.u.lost.count = c->lost;
+	e.u.lost.cpu = e.cpu;
+	if (put(c, &e))
+		return;
+	__sync_fetch_and_sub(&c->lost, e.u.lost.count);
+	c->lost_records++;
+}
+
+static __always_inline struct latbpf_batch *this_batch(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&batches, &zero);
+}
+
+/* A full batch into the ring as one entry, numbered in order. */
+static __always_inline void flush_batch(struct latbpf_cpu *c, struct latbpf_batch *b, __u64 now)
+{
+	struct latmon_event *r;
+	__u64 seq;
+	int i;
+
+	flush_lost(c);
+	b->n = 0;
+	r = bpf_ringbuf_reserve(&rb, sizeof(b->ev), 0);
+	if (!r) {
+		count_lost(c, b->ev[0].tsc_end, now, LATBPF_BATCH);
+		return;
+	}
+	seq = __sync_fetch_and_add(&c->seq, LATBPF_BATCH);
+	for (i = 0; i < LATBPF_BATCH; i++) {
+		__builtin_memcpy(&r[i], &b->ev[i], sizeof(r[i]));
+		r[i].seq = seq + i;
+	}
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+}
+
+/* Write record e (type, times and payload set) for the task of ids
+ * (tgid << 32 | pid), through this CPU's batch or straight; a failure is
+ * counted and reported later. */
+static __always_inline void submit_how(struct latmon_event *e, __u64 ids, __u64 now, bool batched)
+{
+	struct latbpf_cpu *c = this_cpu();
+	struct latbpf_batch *b;
+	__u32 n;
+
+	if (!c)
+		return;
+	if (e->type < LATBPF_NR_TYPES)
+		c->tries[e->type]++;
+	e->size = sizeof(*e);
+	e->cpu = bpf_get_smp_processor_id();
+	e->pid = ids >> 32;
+	e->tid = (__u32)ids;
+	b = batched ? this_batch() : NULL;
+	if (b) {
+		n = b->n & (LATBPF_BATCH - 1);
+		__builtin_memcpy(&b->ev[n], e, sizeof(*e));
+		b->n = n + 1;
+		if (b->n == LATBPF_BATCH)
+			flush_batch(c, b, now);
+		return;
+	}
+	flush_lost(c);
+	if (put(c, e))
+		count_lost(c, now, now, 1);
+}
+
+/* Task-context records: faults, huge-page zeroing, switches. */
+static __always_inline void submit(struct latmon_event *e, __u64 ids, __u64 now)
+{
+	submit_how(e, ids, now, true);
+}
+
+/* Records of interrupt context (which may nest into a task's program). */
+static __always_inline void submit_now(struct latmon_event *e, __u64 ids, __u64 now)
+{
+	submit_how(e, ids, now, false);
+}
+
+/* This CPU's open fault slot. */
+static __always_inline struct open_fault *cpu_fault(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&faults, &zero);
+}
+
+/* The open fault of the current thread tid, or NULL. */
+static __always_inline struct open_fault *fault_of(__u32 tid)
+{
+	struct open_fault *f = cpu_fault();
+
+	return f && f->begin_ns && f->tid == tid ? f : NULL;
+}
+
+static __always_inline struct thread *thread_of(struct task_struct *t, bool create)
+{
+	return bpf_task_storage_get(&threads, t, NULL,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+}
+
+/* The open fault f of the current thread ends at now; end_mark: how we know. */
+static __always_inline void end_fault(struct open_fault *f, __u64 ids, __u64 now, __u16 end_mark)
+{
+	struct latmon_event e = { .type = LATMON_EV_FAULT };
+
+	if (f->alloc9_ns && !end_mark) {
+		struct latmon_event thp = { .type = LATMON_EV_THP_CLEAR };
+
+		thp.tsc_begin = f->alloc9_ns;
+		thp.tsc_end = now;
+		thp.u.thp.address = f->address & ~(HPAGE_SIZE - 1);
+		thp.u.thp.size = HPAGE_SIZE;
+		submit(&thp, ids, now);
+	}
+	e.reserved = end_mark;
+	e.tsc_begin = f->begin_ns;
+	e.tsc_end = now;
+	e.u.fault.address = f->address;
+	e.u.fault.flags = f->flags;
+	submit(&e, ids, now);
+	f->begin_ns = 0;
+	f->alloc9_ns = 0;
+}
+
+/* tgid << 32 | pid of the current task, from its task_struct (CO-RE field
+ * reads of a trusted pointer: no helper call on the hot paths). */
+static __always_inline __u64 current_ids(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return ((__u64)(__u32)t->tgid << 32) | (__u32)t->pid;
+}
+
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(on_fault, unsigned long address, struct pt_regs *regs, unsigned long error_code)
+{
+	__u64 ids = current_ids(), now;
+	struct open_fault *f;
+
+	if ((ids >> 32) != target_tgid)
+		return 0;
+	f = cpu_fault();
+	if (!f)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (f->begin_ns)
+		end_fault(f, ((__u64)target_tgid << 32) | f->tid, now, LATBPF_REC_OPEN_END);
+	f->begin_ns = now;
+	f->address = address;
+	f->tid = (__u32)ids;
+	f->flags = ((error_code & X86_PF_WRITE) ? LATMON_FAULT_F_WRITE : 0) |
+		   ((error_code & X86_PF_USER) ? LATMON_FAULT_F_USER : 0) |
+		   ((error_code & X86_PF_INSTR) ? LATMON_FAULT_F_INSTRUCTION : 0);
+	return 0;
+}
+
+SEC("tp_btf/mm_page_alloc")
+int BPF_PROG(on_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
+{
+	struct open_fault *f;
+	__u64 ids;
+
+	if (order != HPAGE_ORDER)
+		return 0;
+	ids = current_ids();
+	if ((ids >> 32) != target_tgid)
+		return 0;
+	f = fault_of((__u32)ids);
+	if (f && !f->alloc9_ns) {
+		f->alloc9_ns = bpf_ktime_get_ns();
+		f->flags |= LATMON_FAULT_F_HUGE;
+	}
+	return 0;
+}
+
+SEC("tp_btf/rss_stat")
+int BPF_PROG(on_rss_stat, struct mm_struct *mm, int member)
+{
+	__u64 ids = current_ids();
+	struct open_fault *f;
+
+	if ((ids >> 32) != target_tgid)
+		return 0;
+	f = fault_of((__u32)ids);
+	if (f)
+		end_fault(f, ids, bpf_ktime_get_ns(), 0);
+	return 0;
+}
+
+static __always_inline __u64 task_ids(struct task_struct *t)
+{
+	return ((__u64)(__u32)BPF_CORE_READ(t, tgid) << 32) | (__u32)BPF_CORE_READ(t, pid);
+}
+
+/* A target thread leaves the CPU (it is current here): a 4 KiB fault ends,
+ * a huge one (zeroing may go on after) moves into the thread; remember why
+ * and who runs next. */
+static __always_inline void switched_out(struct task_struct *prev, struct task_struct *next,
+					 bool preempt, unsigned int prev_state, __u64 now)
+{
+	struct thread *t = thread_of(prev, true);
+	__u64 ids = task_ids(prev);
+	struct open_fault *f = fault_of((__u32)ids);
+
+	if (f && (!t || !f->alloc9_ns))
+		end_fault(f, ids, now, 0);
+	if (!t)
+		return;
+	if (f && f->begin_ns) {
+		t->fault = *f;
+		f->begin_ns = 0;
+	}
+	t->out_ns = now;
+	t->out_cpu = bpf_get_smp_processor_id();
+	t->out_state = prev_state;
+	t->out_flags = (preempt || prev_state == TASK_RUNNING) ? LATMON_SCHED_F_PREEMPTED : 0;
+	t->other_pid = BPF_CORE_READ(next, pid);
+	BPF_CORE_READ_STR_INTO(&t->other_comm, next, comm);
+}
+
+/* A target thread comes back: its moved fault goes on here, and one record
+ * for the whole time it was out. */
+static __always_inline void switched_in(struct task_struct *next, __u64 now)
+{
+	struct thread *t = thread_of(next, false);
+	struct latmon_event e = { .type = LATMON_EV_SCHED };
+	struct open_fault *f;
+
+	if (!t)
+		return;
+	f = cpu_fault();
+	if (f && t->fault.begin_ns && !f->begin_ns) {
+		*f = t->fault;
+		t->fault.begin_ns = 0;
+	}
+	if (!t->out_ns)
+		return;
+	e.tsc_begin = t->out_ns;
+	e.tsc_end = now;
+	e.u.sched.flags = t->out_flags;
+	e.u.sched.other_pid = t->other_pid;
+	__builtin_memcpy(e.u.sched.other_comm, t->other_comm, 16);
+	e.u.sched.out_cpu = t->out_cpu;
+	e.u.sched.prev_state = t->out_state;
+	submit(&e, task_ids(next), now);
+	t->out_ns = 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	bool out = is_target(prev), in = is_target(next);
+	__u64 now;
+
+	if (!out && !in)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (out)
+		switched_out(prev, next, preempt, prev_state, now);
+	if (in)
+		switched_in(next, now);
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(on_migrate, struct task_struct *p, int dest_cpu)
+{
+	struct latmon_event e = { .type = LATMON_EV_MIGRATE };
+	__u64 now;
+
+	if (!is_target(p))
+		return 0;
+	now = bpf_ktime_get_ns();
+	e.tsc_begin = e.tsc_end = now;
+	e.u.migrate.from_cpu = BPF_CORE_READ(p, thread_info.cpu);
+	e.u.migrate.to_cpu = dest_cpu;
+	submit_now(&e, task_ids(p), now);
+	return 0;
+}
+
+/* Interrupt entry: remember the time if a target thread was interrupted. */
+static __always_inline void irq_mark(int slot)
+{
+	struct latbpf_cpu *c;
+
+	if (!current_is_target())
+		return;
+	c = this_cpu();
+	if (c && slot >= 0 && slot < LATBPF_NR_SLOTS)
+		c->irq_ns[slot] = bpf_ktime_get_ns();
+}
+
+/* Interrupt exit: fills e if the entry was marked for the task still
+ * current; false if not. */
+static __always_inline bool irq_record(int slot, __u32 kind, __u32 number,
+				       struct latmon_event *e)
+{
+	struct latbpf_cpu *c = this_cpu();
+
+	if (!c || slot < 0 || slot >= LATBPF_NR_SLOTS || !c->irq_ns[slot])
+		return false;
+	if (!current_is_target()) {	/* an entry seen without its exit */
+		c->irq_ns[slot] = 0;
+		return false;
+	}
+	e->type = LATMON_EV_IRQ;
+	e->tsc_begin = c->irq_ns[slot];
+	c->irq_ns[slot] = 0;
+	e->tsc_end = bpf_ktime_get_ns();
+	e->u.irq.kind = kind;
+	e->u.irq.number = number;
+	return true;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(on_hard_entry, int irq, struct irqaction *action)
+{
+	irq_mark(LATBPF_SLOT_HARD);
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(on_hard_exit, int irq, struct irqaction *action, int ret)
+{
+	struct latmon_event e = {};
+
+	if (!irq_record(LATBPF_SLOT_HARD, LATMON_IRQ_HARD, irq, &e))
+		return 0;
+	bpf_probe_read_kernel_str(e.u.irq.name, sizeof(e.u.irq.name), BPF_CORE_READ(action, name));
+	submit_now(&e, bpf_get_current_pid_tgid(), e.tsc_end);
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(on_soft_entry, unsigned int vec)
+{
+	irq_mark(LATBPF_SLOT_SOFT);
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(on_soft_exit, unsigned int vec)
+{
+	struct latmon_event e = {};
+
+	if (!irq_record(LATBPF_SLOT_SOFT, LATMON_IRQ_SOFT, vec, &e))
+		return 0;
+	if (vec < 10)
+		__builtin_memcpy(e.u.irq.name, softirq_names[vec], 16);
+	else
+		e.u.irq.name[0] = '?';
+	submit_now(&e, bpf_get_current_pid_tgid(), e.tsc_end);
+	return 0;
+}
+
+/* The x86 vectors: an entry and an exit program each, named like latmon. */
+#define VECTOR(tp, slot, kind, label)						\
+SEC("tp_btf/" #tp "_entry")							\
+int BPF_PROG(on_##tp##_entry, int vector)					\
+{										\
+	irq_mark(slot);								\
+	return 0;								\
+}										\
+SEC("tp_btf/" #tp "_exit")							\
+int BPF_PROG(on_##tp##_exit, int vector)					\
+{										\
+	struct latmon_event e = {};						\
+										\
+	if (!irq_record(slot, kind, vector, &e))				\
+		return 0;							\
+	__builtin_memcpy(e.u.irq.name, label, sizeof(label));			\
+	submit_now(&e, bpf_get_current_pid_tgid(), e.tsc_end);			\
+	return 0;								\
+}
+
+VECTOR(local_timer, LATBPF_SLOT_TIMER, LATMON_IRQ_TIMER, "local_timer")
+VECTOR(reschedule, LATBPF_SLOT_RESCHED, LATMON_IRQ_IPI, "reschedule")
+VECTOR(call_function, LATBPF_SLOT_CALL, LATMON_IRQ_IPI, "call_function")
+VECTOR(call_function_single, LATBPF_SLOT_CALL_SINGLE, LATMON_IRQ_IPI, "call_function_s")
+VECTOR(irq_work, LATBPF_SLOT_IRQ_WORK, LATMON_IRQ_IPI, "irq_work")
+VECTOR(x86_platform_ipi, LATBPF_SLOT_PLATFORM, LATMON_IRQ_IPI, "x86_platform_ip")
+
+/* nmi_handler fires after each handler with its duration. */
+SEC("tp_btf/nmi_handler")
+int BPF_PROG(on_nmi, void *handler, s64 delta_ns, int handled)
+{
+	struct latmon_event e = { .type = LATMON_EV_IRQ };
+	__u64 now;
+
+	if (!current_is_target())
+		return 0;
+	now = bpf_ktime_get_ns();
+	e.tsc_begin = delta_ns > 0 && (__u64)delta_ns < now ? now - delta_ns : now;
+	e.tsc_end = now;
+	e.u.irq.kind = LATMON_IRQ_NMI;
+	e.u.irq.number = handled;
+	__builtin_memcpy(e.u.irq.name, "nmi", 4);
+	submit_now(&e, bpf_get_current_pid_tgid(), now);
+	return 0;
+}

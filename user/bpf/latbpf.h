@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * What latbpf.bpf.c and latbpf.c share besides the latmon records
+ * (include/latmon.h, written unchanged into the ring buffer): the per-CPU
+ * state the programs keep and latctl reads after detaching, and the one
+ * BPF-only mark a record carries in its header's reserved field (latctl
+ * clears it before the join sees the record). Fixed-size types only.
+ */
+#ifndef LATBPF_H
+#define LATBPF_H
+
+#include "latmon.h"
+
+/* latmon_event.reserved of a fault record: no event of the thread ended the
+ * fault before its next fault did; latctl clips it to the iteration's end. */
+#define LATBPF_REC_OPEN_END	1
+
+/* Interrupt kinds with an entry/exit pair: one entry time per CPU each. */
+enum latbpf_slot {
+	LATBPF_SLOT_HARD,
+	LATBPF_SLOT_SOFT,
+	LATBPF_SLOT_TIMER,
+	LATBPF_SLOT_RESCHED,
+	LATBPF_SLOT_CALL,
+	LATBPF_SLOT_CALL_SINGLE,
+	LATBPF_SLOT_IRQ_WORK,
+	LATBPF_SLOT_PLATFORM,
+	LATBPF_NR_SLOTS
+};
+
+#define LATBPF_BATCH	16	/* task-context records per ring entry */
+
+/* One per CPU: records waiting for a full batch (seq set when written). */
+struct latbpf_batch {
+	__u32 n;
+	__u32 reserved;
+	struct latmon_event ev[LATBPF_BATCH];
+};
+
+#define LATBPF_NR_TYPES	8	/* > __LATMON_EV_MAX: tries[] by record type */
+
+/* One per CPU (a per-CPU array of one element). */
+struct latbpf_cpu {
+	__u64 seq;		/* next record number of this CPU */
+	__u64 lost;		/* dropped, not yet reported by a lost record */
+	__u64 lost_first;	/* ktime of the first of those drops */
+	__u64 lost_last;	/* ... and of the last */
+	__u64 dropped;		/* every failed reservation on this CPU */
+	__u64 lost_records;	/* lost records written */
+	__u64 tries[LATBPF_NR_TYPES];	/* records attempted, by type */
+	__u64 irq_ns[LATBPF_NR_SLOTS];	/* entry of a target's interrupt */
+};
+
+#endif /* LATBPF_H */
