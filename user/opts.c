@@ -155,6 +155,8 @@ void lat_opts_usage(FILE *out)
 "  -m, --mode MODE      the workload's mode (see 'latctl list')\n"
 "      --no-thp         no transparent huge pages for this process (prctl)\n"
 "  -q, --quiet          print nothing on success (use with --json)\n"
+"      --repeat N       N runs, each in a fresh process, in one result: every\n"
+"                       run's summary, counters and causes, pooled histogram\n"
 "      --seed N         seed of the random generators (default 42)\n"
 "  -s, --slow T         what counts as a slow iteration: a percentile (p99.9)\n"
 "                       or a time (5us, 1.5ms); default " LAT_DEFAULT_SLOW "\n"
@@ -175,6 +177,7 @@ void lat_opts_usage(FILE *out)
 "  latctl run grow --mode touched           memory touched before timing\n"
 "  latctl run grow --no-thp --json r.json   keep the result, print it later\n"
 "  latctl report r.json                     print the report of a saved run\n"
+"  latctl run grow --repeat 5 --json a.json then: latctl compare a.json b.json\n"
 "  latctl run grow --thp always --vm --kernel 6.1   in a VM, with causes\n"
 "\n"
 "exit status: 0 ok; 1 the run failed (no permission, out of memory, ...);\n"
@@ -184,7 +187,7 @@ void lat_opts_usage(FILE *out)
 
 enum {
 	OPT_DURATION = 256, OPT_EVENTS, OPT_HUGEPAGE, OPT_NO_THP, OPT_PROCS, OPT_RATE,
-	OPT_SEED, OPT_THP, OPT_THREADS, OPT_KERNEL, OPT_VM,
+	OPT_SEED, OPT_THP, OPT_THREADS, OPT_KERNEL, OPT_VM, OPT_REPEAT,
 };
 
 /* Alphabetical. */
@@ -202,6 +205,7 @@ static const struct option long_opts[] = {
 	{ "procs",	required_argument, NULL, OPT_PROCS },
 	{ "quiet",	no_argument,	   NULL, 'q' },
 	{ "rate",	required_argument, NULL, OPT_RATE },
+	{ "repeat",	required_argument, NULL, OPT_REPEAT },
 	{ "seed",	required_argument, NULL, OPT_SEED },
 	{ "slow",	required_argument, NULL, 's' },
 	{ "thp",	required_argument, NULL, OPT_THP },
@@ -261,6 +265,8 @@ static int parse_numeric(struct lat_opts *o, int c, const char *arg)
 		return parse_count("--iters", arg, 1, LAT_MAX_ITERS, &o->iters);
 	case OPT_SEED:
 		return parse_count("--seed", arg, 0, UINT64_MAX, &o->seed);
+	case OPT_REPEAT:
+		return parse_count("--repeat", arg, 1, LAT_MAX_REPEAT, &o->repeat);
 	case OPT_EVENTS:
 		return parse_count("--events", arg, 16, LAT_MONITOR_MAX_EVENTS, &o->events);
 	case OPT_PROCS:

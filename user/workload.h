@@ -80,6 +80,7 @@ struct lat_opts {
 	int vm;			/* --vm: run it in the QEMU test bed (vm.c) */
 	const char *kernel;	/* --kernel SERIES for --vm, NULL = newest */
 	uint64_t events;	/* --events: latmon records latctl keeps, 0 = default */
+	uint64_t repeat;	/* --repeat N: runs in fresh processes, 0 = one */
 };
 
 /* Streams of samples (LAT_SAMPLE_F_NEWSTREAM boundaries) a run can name. */
