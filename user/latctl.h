@@ -14,5 +14,6 @@ extern char **lat_main_argv;
 int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif /* LATCTL_LATCTL_H */

@@ -18,6 +18,7 @@ static const struct {
 	{ "run",    cmd_run,    "run a workload and report its tail latency" },
 	{ "report", cmd_report, "print the report of a saved JSON result" },
 	{ "list",   cmd_list,   "list the workloads, their modes and options" },
+	{ "compare", cmd_compare, "compare results: medians, intervals, significance, causes" },
 	{ "help",   cmd_help,   "show this help" },
 };
 

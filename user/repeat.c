@@ -160,9 +160,10 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 
 	for (i = 0; i < o->repeat; i++) {
 		ret = one_run(argc, argv, i, &run);
-		if (ret) {
+		if (ret && ret != LAT_EXIT_USAGE)	/* bad input: the run said why */
 			fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
 				(unsigned long long)i + 1, (unsigned long long)o->repeat, ret);
+		if (ret) {
 			cJSON_Delete(list);
 			return ret;
 		}
