@@ -167,7 +167,7 @@ static void explain_line(FILE *out, const struct cause_sum *s)
 	lat_pair_fmt(e1, sizeof(e1), s->count[1] ? s->t[1] / s->count[1] : 0, "ns");
 	fprintf(out, "  %-14s %7.0f -> %-7.0f %10s -> %-10s %+7.1f%s\n", s->label,
 		s->count[0], s->count[1], e0, e1, s->points,
-		s->count[0] == s->count[1] ? "  count unchanged" : "");
+		s->count[0] == s->count[1] ? " same count" : "");
 }
 
 /* Every cause's slow time and count on each side, largest change first;
@@ -285,10 +285,22 @@ struct lkp_ctx {
 
 static void lkp_side(FILE *out, double mean, double sd)
 {
+	fprintf(out, fabs(mean) >= 1000 ? "%10.0f" : "%10.4g", mean);
 	if (mean != 0 && sd / fabs(mean) >= 0.02)
-		fprintf(out, "%10.4g %s%3.0f%%", mean, "\u00b1", sd / fabs(mean) * 100);
+		fprintf(out, " \u00b1%3.0f%%", sd / fabs(mean) * 100);
 	else
-		fprintf(out, "%10.4g      ", mean);
+		fputs("      ", out);
+}
+
+/* The metric's name as 0-day writes them: no spaces, the unit appended. */
+static void lkp_name(FILE *out, const char *prefix, const struct lat_metric *m)
+{
+	const char *p;
+
+	fprintf(out, "  %s.", prefix);
+	for (p = m->name; *p; p++)
+		fputc(*p == ' ' ? '_' : *p, out);
+	fprintf(out, "%s\n", !strcmp(m->unit, "ns") ? "_ns" : !strcmp(m->unit, "%") ? "_share" : "");
 }
 
 static void lkp_row(void *arg, const struct lat_metric *m, const struct lat_pair *p)
@@ -304,7 +316,7 @@ static void lkp_row(void *arg, const struct lat_metric *m, const struct lat_pair
 	else
 		fprintf(c->out, "   %9s  ", p->verdict ? "~" : "?");
 	lkp_side(c->out, nm, ns);
-	fprintf(c->out, "  %s.%s\n", c->prefix, m->name);
+	lkp_name(c->out, c->prefix, m);
 }
 
 int lat_compare_print_lkp(FILE *out, const cJSON *base, const cJSON *new)
