@@ -19,6 +19,7 @@ static const struct {
 	{ "report", cmd_report, "print the report of a saved JSON result" },
 	{ "list",   cmd_list,   "list the workloads, their modes and options" },
 	{ "compare", cmd_compare, "compare results: medians, intervals, significance, causes" },
+	{ "check",  cmd_check,  "good, bad or cannot tell (0/1/125) for git bisect run" },
 	{ "help",   cmd_help,   "show this help" },
 };
 
