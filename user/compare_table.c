@@ -250,12 +250,14 @@ int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new)
 	if (lat_compare_rows(base, new, text_row, &c))
 		return -ENOMEM;
 	fputs("  base, new: median of the runs ± the larger half of its interval;\n"
-	      "  ~: no significant change (Mann-Whitney U, p >= 0.05)\n", out);
+	      "  ~: not significant: Mann-Whitney U p >= 0.05, or a change of the\n"
+	      "  medians within the larger half-interval of either side\n", out);
 	if (c.min_conf < LAT_SIGNIF_CONFIDENCE)
 		fprintf(out, "  with fewer than 6 runs the interval is [min, max], %.1f%% or less\n",
 			c.min_conf * 100);
 	if (nb < need || nw < need)
-		fprintf(out, "no verdict: base has %zu run%s, new %zu; a difference can be significant only with at least %zu runs a side (run --repeat %zu)\n",
+		fprintf(out, "no verdict: base has %zu run%s, new %zu; a difference can be significant\n"
+			"only with at least %zu runs a side (run --repeat %zu)\n",
 			nb, nb == 1 ? "" : "s", nw, need, need);
 	explain(out, base, new);
 	return 0;

@@ -13,6 +13,12 @@ size_t lat_pair_min_runs(void)
 	return lat_signif_min_runs(LAT_SIGNIF_ALPHA);
 }
 
+/* The larger half-width of an interval around its median. */
+static double half_width(const struct lat_interval *iv)
+{
+	return fmax(iv->hi - iv->median, iv->median - iv->lo);
+}
+
 static void side(const double *v, size_t n, struct lat_interval *iv)
 {
 	if (!n || lat_median_interval(v, n, iv))
@@ -40,7 +46,10 @@ int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metri
 		out->new.median == 0 ? 0 : NAN;
 	out->p = lat_mwu_p(b, nb, w, nw);
 	out->verdict = lat_runs_count(base) >= need && lat_runs_count(new) >= need;
-	out->significant = out->verdict && out->p < LAT_SIGNIF_ALPHA;
+	/* the U test, and a change larger than either side's spread (mmtests) */
+	out->significant = out->verdict && out->p < LAT_SIGNIF_ALPHA &&
+		fabs(out->new.median - out->base.median) >
+			fmax(half_width(&out->base), half_width(&out->new));
 	free(b);
 	free(w);
 	return 0;

@@ -49,8 +49,9 @@ static int make_scratch(const char *json_path)
 }
 
 /* Run this binary's `run` again with argv plus --repeat 1 --json path
- * --quiet (later options win). Its exit status, LAT_EXIT_FAIL if killed. */
-static int run_child(int argc, char **argv, const char *path)
+ * --quiet (later options win). Its exit status, LAT_EXIT_FAIL if killed;
+ * *child its process id. */
+static int run_child(int argc, char **argv, const char *path, pid_t *child)
 {
 	char **cv = calloc((size_t)argc + 8, sizeof(*cv));
 	int i, n = 0, status;
@@ -74,13 +75,14 @@ static int run_child(int argc, char **argv, const char *path)
 		_exit(LAT_EXIT_FAIL);
 	}
 	free(cv);
+	*child = pid;
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
 		return LAT_EXIT_FAIL;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : LAT_EXIT_FAIL;
 }
 
-/* One run's entry of "per_run": its wrapper times and its measured parts. */
-static cJSON *per_run(const cJSON *doc)
+/* One run's entry of "per_run": its process, wrapper times, measured parts. */
+static cJSON *per_run(const cJSON *doc, pid_t pid)
 {
 	static const char *const keys[] = {
 		"start_time", "end_time", "exit_code", "summary", "counters", "causes", "latmon",
@@ -88,6 +90,7 @@ static cJSON *per_run(const cJSON *doc)
 	cJSON *o = cJSON_CreateObject(), *slow;
 	size_t i;
 
+	cJSON_AddNumberToObject(o, "pid", (double)pid);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		cJSON_AddItemToObject(o, keys[i],
 				      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, keys[i]), 1));
@@ -136,14 +139,14 @@ static void take_first(cJSON *doc, const cJSON *first, const struct lat_opts *o)
 }
 
 /* Run i; its document is read back into *run and the file removed. */
-static int one_run(int argc, char **argv, uint64_t i, cJSON **run)
+static int one_run(int argc, char **argv, uint64_t i, cJSON **run, pid_t *pid)
 {
 	char path[PATH_MAX + 32];
 	int ret;
 
 	*run = NULL;
 	snprintf(path, sizeof(path), "%s/run-%llu.json", scratch, (unsigned long long)i + 1);
-	ret = run_child(argc, argv, path);
+	ret = run_child(argc, argv, path, pid);
 	if (ret == LAT_EXIT_OK && lat_result_read(path, run))
 		ret = LAT_EXIT_FAIL;
 	unlink(path);
@@ -156,10 +159,11 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	cJSON *rep, *list = cJSON_CreateArray(), *run;
 	struct lat_hist h = { { 0 } };
 	uint64_t i;
+	pid_t pid;
 	int ret;
 
 	for (i = 0; i < o->repeat; i++) {
-		ret = one_run(argc, argv, i, &run);
+		ret = one_run(argc, argv, i, &run, &pid);
 		if (ret && ret != LAT_EXIT_USAGE)	/* bad input: the run said why */
 			fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
 				(unsigned long long)i + 1, (unsigned long long)o->repeat, ret);
@@ -170,7 +174,7 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 		if (!i)
 			take_first(doc, run, o);
 		pool_hist(&h, run);
-		cJSON_AddItemToArray(list, per_run(run));
+		cJSON_AddItemToArray(list, per_run(run, pid));
 		cJSON_Delete(run);
 	}
 	cJSON_AddItemToObject(doc, "histogram", lat_result_histogram(&h));
