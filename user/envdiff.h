@@ -5,6 +5,8 @@
  * mitigations, latmon, and the run's own options. Each row says whether it
  * belongs to the kernel under test (a bisect changes it on purpose) or to
  * the machine and the run (a difference there makes a comparison unfair).
+ * THP and mTHP settings count as the kernel's: its configuration and
+ * command line set their defaults.
  */
 #ifndef LATCTL_ENVDIFF_H
 #define LATCTL_ENVDIFF_H
