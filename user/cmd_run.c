@@ -352,9 +352,8 @@ int cmd_run(int argc, char **argv)
 		cJSON_Delete(c.doc);
 		return ret < 0 ? LAT_EXIT_OK : ret;
 	}
-	if (c.opts.repeat > 1 && !c.opts.vm)	/* N runs of this command line */
+	if (c.opts.repeat > 1 && !c.opts.vm) {	/* N runs of this command line */
 		ret = lat_repeat_run(&c.opts, argc, argv, c.doc);
-	if (c.opts.repeat > 1 && !c.opts.vm) {
 		cJSON_Delete(c.doc);
 		return ret;
 	}

@@ -91,7 +91,8 @@ static const char *get_latmon(const cJSON *doc, const struct lat_env_row *row,
 				cJSON_IsString(member(m, "module_version")) ?
 				member(m, "module_version")->valuestring : "");
 	cJSON_ArrayForEach(s, member(m, "sources"))
-		if (cJSON_IsTrue(member(s, "started")) && used < len)
+		if (cJSON_IsTrue(member(s, "started")) && cJSON_IsString(member(s, "name")) &&
+		    used < len)
 			used += (size_t)snprintf(buf + used, len - used, " %s",
 						 member(s, "name")->valuestring);
 	return buf;

@@ -9,9 +9,9 @@ cd "$(dirname "$0")/../.." || exit 1
 SECS=${FUZZ_CHECK_SECONDS:-10}
 RUNS=${FUZZ_CHECK_RUNS:-1000000}
 OUT=$PWD/.cache/fuzz
-TARGETS="fuzz_result fuzz_events fuzz_nl fuzz_opts"
+TARGETS="fuzz_result fuzz_events fuzz_nl fuzz_opts fuzz_compare"
 
-echo "1..4"
+echo "1..5"
 mkdir -p "$OUT" || exit 1
 # make: the targets are up to date after `make check`; standalone, build them
 if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s fuzz-build >"$OUT/build.log" 2>&1; then
