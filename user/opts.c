@@ -177,7 +177,7 @@ void lat_opts_usage(FILE *out)
 "  latctl run grow --mode touched           memory touched before timing\n"
 "  latctl run grow --no-thp --json r.json   keep the result, print it later\n"
 "  latctl report r.json                     print the report of a saved run\n"
-"  latctl run grow --repeat 5 --json a.json then: latctl compare a.json b.json\n"
+"  latctl run grow --repeat 5 --json a.json   5 runs; then latctl compare\n"
 "  latctl run grow --thp always --vm --kernel 6.1   in a VM, with causes\n"
 "\n"
 "exit status: 0 ok; 1 the run failed (no permission, out of memory, ...);\n"

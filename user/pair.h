@@ -14,9 +14,8 @@ struct lat_pair {
 	double change_pct;	/* of the medians; NAN when base is 0 and new is not */
 	double p;		/* Mann-Whitney U, two-sided */
 	int verdict;		/* 0: too few runs on a side to tell anything */
-	int significant;	/* p < LAT_SIGNIF_ALPHA and the medians differ by
-				 * more than either interval's larger half-width
-				 * (only with verdict) */
+	int significant;	/* p < LAT_SIGNIF_ALPHA and the two intervals do
+				 * not overlap (only with verdict) */
 	int present;		/* some run of either side has a value */
 };
 
