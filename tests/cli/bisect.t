@@ -65,6 +65,7 @@ git -C "$T" checkout -q "$(commit "$N")"
 _run "cd $T && git bisect start $(commit "$N") $(commit 1) >/dev/null &&
 	git bisect run $STEP --results $R --repeat 4 --baseline $R/good.json -- ${WL[*]}"
 printf '%s\n' "$OUT" "$ERR" >"$TMPD/bisect.txt"
+grep '^bisect-step: ' "$TMPD/bisect.txt" | sed 's/^/# /'	# each phase and its time
 ok "git bisect run ends" [ "$RC" = 0 ]
 check "git bisect run finds the first bad commit c$BAD" "cat $TMPD/bisect.txt" 0 \
 	"^$(commit "$BAD") is the first bad commit"
