@@ -130,11 +130,20 @@ static int put_stats(struct sk_buff *msg)
 	return put_sources(msg, true);
 }
 
-/* Build and send a reply whose attributes @fill adds under latmon_mutex. */
+/* Bytes of one CPU's nest in a GET_STATS reply (put_cpu_stats). */
+static size_t cpu_stats_size(void)
+{
+	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
+	       4 * nla_total_size_64bit(sizeof(u64));
+}
+
+/* Build and send a reply whose attributes @fill adds under latmon_mutex:
+ * room for the sources and every possible CPU's counts. */
 static int reply(struct genl_info *info, u8 cmd,
 		 int (*fill)(struct sk_buff *msg))
 {
-	size_t size = NLMSG_GOODSIZE + num_possible_cpus() * 64;
+	size_t size = NLMSG_GOODSIZE + nla_total_size(0) +
+		      num_possible_cpus() * cpu_stats_size();
 	struct sk_buff *msg = genlmsg_new(size, GFP_KERNEL);
 	void *hdr;
 	int ret;

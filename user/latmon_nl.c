@@ -15,6 +15,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/genl/ctrl.h>
 
+#include "evtype.h"
 #include "latmon_nl_int.h"
 
 #ifndef SOL_NETLINK
@@ -36,13 +37,6 @@ struct nl_req {
 	void *arg;
 };
 
-static const char *const source_names[] = {
-	[LATMON_SRC_FAULT] = "fault",
-	[LATMON_SRC_THP_CLEAR] = "thp-clear",
-	[LATMON_SRC_SCHED] = "sched",
-	[LATMON_SRC_IRQ] = "irq",
-};
-
 static const char *const state_names[] = {
 	[LATMON_SRC_ATTACHED] = "attached",
 	[LATMON_SRC_UNAVAILABLE] = "unavailable",
@@ -51,9 +45,7 @@ static const char *const state_names[] = {
 
 const char *latmon_nl_source_name(uint32_t id)
 {
-	if (id < sizeof(source_names) / sizeof(source_names[0]) && source_names[id])
-		return source_names[id];
-	return "?";
+	return lat_source_name(id);
 }
 
 const char *latmon_nl_state_name(uint32_t state)
@@ -285,11 +277,18 @@ static uint64_t get_u64(struct nlattr *a)
 }
 
 /* One LATMON_A_SOURCE nest (GET_INFO and GET_STATS share the layout). */
+static struct nla_policy source_policy[LATMON_SRC_A_MAX + 1] = {
+	[LATMON_SRC_A_ID] = { .type = NLA_U32 },
+	[LATMON_SRC_A_STATE] = { .type = NLA_U32 },
+	[LATMON_SRC_A_MISSING] = { .type = NLA_U32 },
+	[LATMON_SRC_A_MISSES] = { .type = NLA_U64 },
+};
+
 static int parse_source(struct nlattr *nest, struct latmon_nl_source *src)
 {
 	struct nlattr *tb[LATMON_SRC_A_MAX + 1];
 
-	if (nla_parse_nested(tb, LATMON_SRC_A_MAX, nest, NULL) < 0)
+	if (nla_parse_nested(tb, LATMON_SRC_A_MAX, nest, source_policy) < 0)
 		return -EPROTO;
 	memset(src, 0, sizeof(*src));
 	src->id = get_u32(tb[LATMON_SRC_A_ID]);
@@ -368,12 +367,20 @@ int latmon_nl_stop(struct latmon_nl *nl)
 	return command(nl, LATMON_CMD_STOP, 0, NULL, 0, NULL, NULL);
 }
 
+static struct nla_policy cpu_policy[LATMON_CPU_A_MAX + 1] = {
+	[LATMON_CPU_A_ID] = { .type = NLA_U32 },
+	[LATMON_CPU_A_RECORDED] = { .type = NLA_U64 },
+	[LATMON_CPU_A_DROPPED] = { .type = NLA_U64 },
+	[LATMON_CPU_A_READ] = { .type = NLA_U64 },
+	[LATMON_CPU_A_LOST_RECORDS] = { .type = NLA_U64 },
+};
+
 /* One LATMON_A_CPU nest of GET_STATS. */
 static int parse_cpu(struct nlattr *nest, struct latmon_nl_cpu *c)
 {
 	struct nlattr *tb[LATMON_CPU_A_MAX + 1];
 
-	if (nla_parse_nested(tb, LATMON_CPU_A_MAX, nest, NULL) < 0)
+	if (nla_parse_nested(tb, LATMON_CPU_A_MAX, nest, cpu_policy) < 0 || !tb[LATMON_CPU_A_ID])
 		return -EPROTO;
 	c->cpu = get_u32(tb[LATMON_CPU_A_ID]);
 	c->recorded = get_u64(tb[LATMON_CPU_A_RECORDED]);
@@ -383,22 +390,49 @@ static int parse_cpu(struct nlattr *nest, struct latmon_nl_cpu *c)
 	return 0;
 }
 
+/* Room for one more CPU in st->cpus (the table grows with the reply). */
+static struct latmon_nl_cpu *next_cpu(struct latmon_nl_stats *st)
+{
+	struct latmon_nl_cpu *c;
+	unsigned int cap;
+
+	if (st->ncpus < st->cap_cpus)
+		return &st->cpus[st->ncpus];
+	cap = st->cap_cpus ? 2 * st->cap_cpus : 64;
+	c = realloc(st->cpus, cap * sizeof(*c));
+	if (!c)
+		return NULL;
+	st->cpus = c;
+	st->cap_cpus = cap;
+	return &st->cpus[st->ncpus];
+}
+
+/* Every LATMON_A_CPU of the reply, however many CPUs the kernel has. */
 static int parse_stats(struct nlattr **tb, void *arg)
 {
 	struct latmon_nl_stats *st = arg;
+	struct latmon_nl_cpu *c;
 	struct nlattr *a;
 	int rem;
 
 	if (tb[LATMON_A_CPUS]) {
 		nla_for_each_nested(a, tb[LATMON_A_CPUS], rem) {
-			if (nla_type(a) != LATMON_A_CPU || st->ncpus >= LATMON_NL_MAX_CPUS)
+			if (nla_type(a) != LATMON_A_CPU)
 				continue;
-			if (parse_cpu(a, &st->cpus[st->ncpus]) < 0)
+			c = next_cpu(st);
+			if (!c || parse_cpu(a, c) < 0)
 				return -EPROTO;
 			st->ncpus++;
 		}
 	}
 	return parse_sources(tb[LATMON_A_SOURCES], st->sources, &st->nsources);
+}
+
+void latmon_nl_stats_free(struct latmon_nl_stats *stats)
+{
+	free(stats->cpus);
+	stats->cpus = NULL;
+	stats->ncpus = stats->cap_cpus = 0;
 }
 
 int latmon_nl_stats(struct latmon_nl *nl, struct latmon_nl_stats *stats)

@@ -16,7 +16,6 @@ struct latmon_nl;
 #define LATMON_NL_NAME_LEN	32
 #define LATMON_NL_TEXT_LEN	128
 #define LATMON_NL_MAX_SOURCES	16
-#define LATMON_NL_MAX_CPUS	256
 
 struct latmon_nl_source {
 	uint32_t id;			/* enum latmon_source_id */
@@ -54,9 +53,12 @@ struct latmon_nl_cpu {
 	uint64_t lost_records;
 };
 
+/* GET_STATS: as many CPUs as the reply holds (cpus is allocated by
+ * latmon_nl_stats, which starts from an empty table; free it with
+ * latmon_nl_stats_free). */
 struct latmon_nl_stats {
-	unsigned int ncpus;
-	struct latmon_nl_cpu cpus[LATMON_NL_MAX_CPUS];
+	unsigned int ncpus, cap_cpus;
+	struct latmon_nl_cpu *cpus;
 	unsigned int nsources;
 	struct latmon_nl_source sources[LATMON_NL_MAX_SOURCES];
 };
@@ -89,6 +91,7 @@ int latmon_nl_info(struct latmon_nl *nl, struct latmon_nl_info *info);
 int latmon_nl_start(struct latmon_nl *nl, const struct latmon_nl_start_req *req);
 int latmon_nl_stop(struct latmon_nl *nl);
 int latmon_nl_stats(struct latmon_nl *nl, struct latmon_nl_stats *stats);
+void latmon_nl_stats_free(struct latmon_nl_stats *stats);
 
 /*
  * Send command cmd with the given attributes as they are (no checking, so

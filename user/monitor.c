@@ -111,7 +111,8 @@ static int alloc_buffers(struct lat_monitor *m)
 	long conf = sysconf(_SC_NPROCESSORS_CONF);
 
 	m->ncpus = conf > 0 ? (unsigned int)conf : 1;
-	m->map_bytes = (m->cap + m->ncpus) * sizeof(*m->ev);
+	m->n_lost_slots = m->ncpus;
+	m->map_bytes = (m->cap + m->n_lost_slots) * sizeof(*m->ev);
 	m->ev = mmap(NULL, m->map_bytes, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m->ev == MAP_FAILED) {
@@ -159,6 +160,30 @@ static void __attribute__((noinline)) warm_stack(void)
 		buf[i] = 0;
 }
 
+/* Make the per-CPU tables hold CPU cpu (a CPU id past the configured
+ * count: the tables follow what arrives). 0 or -ENOMEM. */
+static int cover_cpu(struct lat_monitor *m, unsigned int cpu)
+{
+	unsigned int n = m->ncpus, i;
+	uint64_t *d, *t;
+
+	if (cpu < n)
+		return 0;
+	while (n <= cpu)
+		n *= 2;
+	d = realloc(m->cpu_dropped, n * sizeof(*d));
+	if (d)
+		m->cpu_dropped = d;
+	t = d ? realloc(m->cpu_last_tsc, n * sizeof(*t)) : NULL;
+	if (!t)
+		return -ENOMEM;
+	m->cpu_last_tsc = t;
+	for (i = m->ncpus; i < n; i++)
+		d[i] = t[i] = 0;
+	m->ncpus = n;
+	return 0;
+}
+
 /* Records that did not fit: counted per CPU as lost by latctl. */
 static void drop_scratch(struct lat_monitor *m, size_t count)
 {
@@ -167,10 +192,12 @@ static void drop_scratch(struct lat_monitor *m, size_t count)
 	for (i = 0; i < count; i++) {
 		const struct latmon_event *e = &m->scratch[i];
 		uint64_t n = e->type == LATMON_EV_LOST ? e->u.lost.count : 1;
-		unsigned int cpu = e->cpu < m->ncpus ? e->cpu : m->ncpus - 1;
+		unsigned int cpu = e->cpu;
 
-		m->cpu_dropped[cpu] += n;
 		m->dropped += n;
+		if (cover_cpu(m, cpu))
+			continue;	/* counted in dropped, not per CPU */
+		m->cpu_dropped[cpu] += n;
 		if (e->tsc_end > m->cpu_last_tsc[cpu])
 			m->cpu_last_tsc[cpu] = e->tsc_end;
 	}
@@ -309,7 +336,7 @@ static void add_own_lost(struct lat_monitor *m)
 	for (i = 0; next && i < m->n; i++)
 		if (m->ev[i].cpu < m->ncpus && m->ev[i].seq + 1 > next[m->ev[i].cpu])
 			next[m->ev[i].cpu] = m->ev[i].seq + 1;
-	for (cpu = 0; cpu < m->ncpus; cpu++) {
+	for (cpu = 0; cpu < m->ncpus && m->n < m->cap + m->n_lost_slots; cpu++) {
 		struct latmon_event *e = &m->ev[m->n];
 
 		if (!m->cpu_dropped[cpu])
@@ -358,6 +385,7 @@ void lat_monitor_close(struct lat_monitor *m)
 		close(m->fd);
 	if (m->ev)
 		munmap(m->ev, m->map_bytes);
+	latmon_nl_stats_free(&m->stats);
 	free(m->cpu_dropped);
 	free(m->cpu_last_tsc);
 	latmon_nl_close(m->nl);

@@ -53,9 +53,11 @@ struct lat_monitor {
 	int have_stats;
 	uint32_t mask;			/* sources started */
 	int fd;				/* /dev/latmon */
-	struct latmon_event *ev;	/* cap + ncpus records, pre-faulted */
+	struct latmon_event *ev;	/* cap + n_lost_slots records, pre-faulted */
 	size_t cap, n, map_bytes;
-	unsigned int ncpus;		/* possible CPUs: per-CPU drop counts */
+	unsigned int ncpus;		/* size of the per-CPU drop counts: the
+					 * configured CPUs, more if records say so */
+	unsigned int n_lost_slots;	/* room for latctl's own lost records */
 	uint64_t *cpu_dropped;		/* latctl dropped (buffer full), per CPU */
 	uint64_t *cpu_last_tsc;		/* ... and the latest such record's end */
 	uint64_t dropped;		/* sum of cpu_dropped */

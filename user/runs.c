@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rdoc.h"
 #include "result.h"
 #include "runs.h"
 
@@ -187,22 +188,21 @@ static const struct {
 	{ NULL,       "exit_code",	cJSON_Number },
 };
 
+/* Every key of run_keys through the strict reader; one line names the first
+ * missing or mistyped one. */
 static int check_run(const cJSON *run, const char *path, size_t i)
 {
-	const cJSON *o, *v;
+	struct lat_rd r = { NULL };
 	size_t k;
 
-	for (k = 0; k < sizeof(run_keys) / sizeof(run_keys[0]); k++) {
-		o = run_keys[k].section ? member(run, run_keys[k].section) : run;
-		v = member(o, run_keys[k].key);
-		if (v && (v->type & run_keys[k].type))
-			continue;
-		fprintf(stderr, "latctl: %s: run %zu: key \"%s%s%s\" is missing or has the wrong type; the result is damaged or from another latctl\n",
-			path, i + 1, run_keys[k].section ? run_keys[k].section : "",
-			run_keys[k].section ? "." : "", run_keys[k].key);
-		return -EINVAL;
-	}
-	return 0;
+	for (k = 0; k < sizeof(run_keys) / sizeof(run_keys[0]); k++)
+		lat_rd_get(&r, run_keys[k].section ? lat_rd_obj(&r, run, run_keys[k].section) : run,
+			   run_keys[k].key, run_keys[k].type);
+	if (!r.bad)
+		return 0;
+	fprintf(stderr, "latctl: %s: run %zu: key \"%s\" is missing or has the wrong type; the result is damaged or from another latctl\n",
+		path, i + 1, r.bad);
+	return -EINVAL;
 }
 
 int lat_runs_check(const cJSON *doc, const char *path)
@@ -223,12 +223,17 @@ int lat_runs_check(const cJSON *doc, const char *path)
 
 int lat_runs_read(const char *path, cJSON **doc)
 {
+	FILE *null = fopen("/dev/null", "w");
 	int ret = lat_result_read(path, doc);
 
-	if (!ret && lat_runs_check(*doc, path)) {
+	/* the report's strict reader first (it names what is wrong), then the runs */
+	if (!ret && (!null || lat_result_render(*doc, null, path) || lat_runs_check(*doc, path)))
+		ret = -EINVAL;
+	if (ret && *doc) {
 		cJSON_Delete(*doc);
 		*doc = NULL;
-		ret = -EINVAL;
 	}
+	if (null)
+		fclose(null);
 	return ret;
 }

@@ -395,34 +395,34 @@ static cJSON *alloc_extras(const struct lat_run *run)
 	return o;
 }
 
-static void alloc_print_threads(const cJSON *x, FILE *out)
+static void alloc_print_threads(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
 	const cJSON *t;
 
-	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(x, "per_thread"))
+	cJSON_ArrayForEach(t, lat_rd_array(rd, x, "per_thread"))
 		fprintf(out, "thread %.0f on CPU %.0f: new buffer %.1f ns, reused buffer %.1f ns per call, %.2f and %.2f allocs per call\n",
-			lat_json_num(t, "thread"), lat_json_num(t, "cpu"), lat_json_num(t, "small_new_ns"),
-			lat_json_num(t, "small_reused_ns"), lat_json_num(t, "small_new_allocs_per_call"),
-			lat_json_num(t, "small_reused_allocs_per_call"));
+			lat_rd_num(rd, t, "thread"), lat_rd_num(rd, t, "cpu"), lat_rd_num(rd, t, "small_new_ns"),
+			lat_rd_num(rd, t, "small_reused_ns"), lat_rd_num(rd, t, "small_new_allocs_per_call"),
+			lat_rd_num(rd, t, "small_reused_allocs_per_call"));
 }
 
-static void alloc_print_extras(const cJSON *x, FILE *out)
+static void alloc_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
 	const cJSON *v;
 
 	fprintf(out, "the summary above mixes all variants; per variant (%.0f thread%s, %.0f small and %.0f 256 KiB calls per thread and variant):\n",
-		lat_json_num(x, "threads"), lat_json_num(x, "threads") == 1 ? "" : "s",
-		lat_json_num(x, "small_calls_per_thread"), lat_json_num(x, "big_calls_per_thread"));
+		lat_rd_num(rd, x, "threads"), lat_rd_num(rd, x, "threads") == 1 ? "" : "s",
+		lat_rd_num(rd, x, "small_calls_per_thread"), lat_rd_num(rd, x, "big_calls_per_thread"));
 	fprintf(out, "first call of 256 KiB, new buffer, in a fresh process: %.0f ns, %.0f page faults\n",
-		lat_json_num(x, "first_call_ns"), lat_json_num(x, "first_call_page_faults"));
+		lat_rd_num(rd, x, "first_call_ns"), lat_rd_num(rd, x, "first_call_page_faults"));
 	fprintf(out, "%-24s %12s %10s %10s %16s %21s\n", "version", "ns per call", "p50 ns",
 		"p99 ns", "allocs per call", "page faults per call");
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(x, "variants"))
-		fprintf(out, "%-24s %12.1f %10.0f %10.0f %16.2f %21.2f\n", lat_json_str(v, "variant"),
-			lat_json_num(v, "ns_per_call"), lat_json_num(v, "p50_ns"), lat_json_num(v, "p99_ns"),
-			lat_json_num(v, "allocs_per_call"), lat_json_num(v, "page_faults_per_call"));
-	alloc_print_threads(x, out);
-	fprintf(out, "allocations counted %s\n", lat_json_str(x, "counter"));
+	cJSON_ArrayForEach(v, lat_rd_array(rd, x, "variants"))
+		fprintf(out, "%-24s %12.1f %10.0f %10.0f %16.2f %21.2f\n", lat_rd_str(rd, v, "variant"),
+			lat_rd_num(rd, v, "ns_per_call"), lat_rd_num(rd, v, "p50_ns"), lat_rd_num(rd, v, "p99_ns"),
+			lat_rd_num(rd, v, "allocs_per_call"), lat_rd_num(rd, v, "page_faults_per_call"));
+	alloc_print_threads(x, out, rd);
+	fprintf(out, "allocations counted %s\n", lat_rd_str(rd, x, "counter"));
 }
 
 static void alloc_teardown(struct lat_run *run)

@@ -216,21 +216,21 @@ static cJSON *chase_extras(const struct lat_run *run)
 	return o;
 }
 
-static void chase_print_extras(const cJSON *x, FILE *out)
+static void chase_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
-	const cJSON *err = cJSON_GetObjectItemCaseSensitive(x, "hugepage_error");
+	const cJSON *err = cJSON_GetObjectItemCaseSensitive(x, "hugepage_error");	/* on failure only */
 
 	fprintf(out, "table: %.0f MiB, %.0f pages, mode %s%s, %.0f dependent read-modify-writes per iteration\n",
-		lat_json_num(x, "table_bytes") / (1 << 20), lat_json_num(x, "table_pages"), lat_json_str(x, "table_mode"),
-		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "hugepage")) ? " + MADV_HUGEPAGE" : "",
-		lat_json_num(x, "chain"));
+		lat_rd_num(rd, x, "table_bytes") / (1 << 20), lat_rd_num(rd, x, "table_pages"), lat_rd_str(rd, x, "table_mode"),
+		lat_rd_bool(rd, x, "hugepage") ? " + MADV_HUGEPAGE" : "",
+		lat_rd_num(rd, x, "chain"));
 	if (cJSON_IsString(err))
 		fprintf(out, "MADV_HUGEPAGE failed: %s (THP off or not built in?)\n", err->valuestring);
 	fprintf(out, "table pages resident before the loop: %.0f; first touched by the loop: %.0f\n",
-		lat_json_num(x, "resident_pages_before"), lat_json_num(x, "pages_first_touched"));
+		lat_rd_num(rd, x, "resident_pages_before"), lat_rd_num(rd, x, "pages_first_touched"));
 	fprintf(out, "minor faults in the loop: %.0f = %.2f per page first touched, %.2f per table page\n",
-		lat_json_num(x, "loop_minor_faults"), lat_json_num(x, "faults_per_touched_page"),
-		lat_json_num(x, "faults_per_table_page"));
+		lat_rd_num(rd, x, "loop_minor_faults"), lat_rd_num(rd, x, "faults_per_touched_page"),
+		lat_rd_num(rd, x, "faults_per_table_page"));
 }
 
 static void chase_teardown(struct lat_run *run)

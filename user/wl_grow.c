@@ -131,25 +131,25 @@ static void fmt_bytes(double b, char *buf, size_t len)
 		snprintf(buf, len, "%.0f B", b);
 }
 
-static void grow_print_extras(const cJSON *x, FILE *out)
+static void grow_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
-	const cJSON *last = cJSON_GetObjectItemCaseSensitive(x, "last_reallocations"), *it;
+	const cJSON *last = lat_rd_array(rd, x, "last_reallocations"), *it;
 	char cap[32];
 	int first = 1;
 
-	fmt_bytes(lat_json_num(x, "capacity_bytes"), cap, sizeof(cap));
+	fmt_bytes(lat_rd_num(rd, x, "capacity_bytes"), cap, sizeof(cap));
 	fprintf(out, "grow: %.0f reallocations, final capacity %s, total %.1f ms\n",
-		lat_json_num(x, "reallocations"), cap, lat_json_num(x, "total_ns") / 1e6);
-	if (lat_json_num(x, "reallocations") == 0)
+		lat_rd_num(rd, x, "reallocations"), cap, lat_rd_num(rd, x, "total_ns") / 1e6);
+	if (lat_rd_num(rd, x, "reallocations") == 0)
 		fputs("no push reallocated: the capacity was allocated before timing\n", out);
 	else
 		fprintf(out, "the %.0f reallocating pushes take %.1f%% of the total time (%.1f us)\n",
-			lat_json_num(x, "reallocations"), 100 * lat_json_num(x, "realloc_share"),
-			lat_json_num(x, "realloc_ns") / 1e3);
+			lat_rd_num(rd, x, "reallocations"), 100 * lat_rd_num(rd, x, "realloc_share"),
+			lat_rd_num(rd, x, "realloc_ns") / 1e3);
 	cJSON_ArrayForEach(it, last) {
-		fmt_bytes(lat_json_num(it, "capacity_bytes"), cap, sizeof(cap));
+		fmt_bytes(lat_rd_num(rd, it, "capacity_bytes"), cap, sizeof(cap));
 		fprintf(out, "%s push %.0f took %.0f ns (to %s)", first ? "last reallocations:" : ",",
-			lat_json_num(it, "index"), lat_json_num(it, "ns"), cap);
+			lat_rd_num(rd, it, "index"), lat_rd_num(rd, it, "ns"), cap);
 		first = 0;
 	}
 	if (!first)

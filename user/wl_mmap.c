@@ -451,36 +451,36 @@ static cJSON *mmap_extras(const struct lat_run *run)
 	return o;
 }
 
-static void mmap_print_slow(const cJSON *x, FILE *out)
+static void mmap_print_slow(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
 	const cJSON *s;
-	double count = lat_json_num(x, "slow_ops_count");
+	double count = lat_rd_num(rd, x, "slow_ops_count");
 
-	fprintf(out, "operations over %.0f ms: %.0f of %.0f%s\n", lat_json_num(x, "slow_threshold_ns") / 1e6,
-		count, lat_json_num(x, "operations"),
-		count > cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x, "slow_ops")) ?
+	fprintf(out, "operations over %.0f ms: %.0f of %.0f%s\n", lat_rd_num(rd, x, "slow_threshold_ns") / 1e6,
+		count, lat_rd_num(rd, x, "operations"),
+		count > cJSON_GetArraySize(lat_rd_array(rd, x, "slow_ops")) ?
 		"; the slowest listed, in time order from the first operation" :
 		count ? "; in time order from the first operation" : "");
-	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(x, "slow_ops"))
+	cJSON_ArrayForEach(s, lat_rd_array(rd, x, "slow_ops"))
 		fprintf(out, "  [%10.3f ms] <%.0f> process %.0f op %.0f: %s of %.0f pages took %.0f us\n",
-			lat_json_num(s, "t_ms"), lat_json_num(s, "pid"), lat_json_num(s, "process"), lat_json_num(s, "op"),
-			lat_json_str(s, "kind"), lat_json_num(s, "pages"), lat_json_num(s, "ns") / 1e3);
+			lat_rd_num(rd, s, "t_ms"), lat_rd_num(rd, s, "pid"), lat_rd_num(rd, s, "process"), lat_rd_num(rd, s, "op"),
+			lat_rd_str(rd, s, "kind"), lat_rd_num(rd, s, "pages"), lat_rd_num(rd, s, "ns") / 1e3);
 }
 
-static void mmap_print_extras(const cJSON *x, FILE *out)
+static void mmap_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
 	const cJSON *p;
 
 	fprintf(out, "%.0f processes, each at most %.0f operations or %.1f s (stopped by %s); samples of all processes pooled\n",
-		lat_json_num(x, "processes"), lat_json_num(x, "ops_per_process_max"), lat_json_num(x, "duration_s"),
-		lat_json_str(x, "stopped_by"));
-	mmap_print_slow(x, out);
-	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(x, "per_process"))
+		lat_rd_num(rd, x, "processes"), lat_rd_num(rd, x, "ops_per_process_max"), lat_rd_num(rd, x, "duration_s"),
+		lat_rd_str(rd, x, "stopped_by"));
+	mmap_print_slow(x, out, rd);
+	cJSON_ArrayForEach(p, lat_rd_array(rd, x, "per_process"))
 		fprintf(out, "process %.0f <%.0f>: %.0f ops (%.0f maps, %.0f unmaps), total %.1f ms, mean %.2f us, max %.1f us, %.0f over 1 ms, %.0f minor faults, %.0f involuntary switches\n",
-			lat_json_num(p, "process"), lat_json_num(p, "pid"), lat_json_num(p, "ops"), lat_json_num(p, "maps"),
-			lat_json_num(p, "unmaps"), lat_json_num(p, "total_ns") / 1e6, lat_json_num(p, "mean_ns") / 1e3,
-			lat_json_num(p, "max_ns") / 1e3, lat_json_num(p, "over_1ms"), lat_json_num(p, "minor_faults"),
-			lat_json_num(p, "involuntary_switches"));
+			lat_rd_num(rd, p, "process"), lat_rd_num(rd, p, "pid"), lat_rd_num(rd, p, "ops"), lat_rd_num(rd, p, "maps"),
+			lat_rd_num(rd, p, "unmaps"), lat_rd_num(rd, p, "total_ns") / 1e6, lat_rd_num(rd, p, "mean_ns") / 1e3,
+			lat_rd_num(rd, p, "max_ns") / 1e3, lat_rd_num(rd, p, "over_1ms"), lat_rd_num(rd, p, "minor_faults"),
+			lat_rd_num(rd, p, "involuntary_switches"));
 }
 
 static void mmap_teardown(struct lat_run *run)

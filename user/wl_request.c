@@ -241,35 +241,35 @@ out:
 }
 
 /* seed 000's three lines for one series. */
-static void request_print_counts(const cJSON *s, const char *what, FILE *out)
+static void request_print_counts(const cJSON *s, const char *what, FILE *out, struct lat_rd *rd)
 {
-	double pages = lat_json_num(s, "pages");
+	double pages = lat_rd_num(rd, s, "pages");
 
 	fprintf(out, "%srequests over 100 us: %.0f; requests between half and twice the mean (%.1f us): %.0f\n",
-		what, lat_json_num(s, "over_100us"), lat_json_num(s, "mean_ns") / 1e3, lat_json_num(s, "near_mean"));
+		what, lat_rd_num(rd, s, "over_100us"), lat_rd_num(rd, s, "mean_ns") / 1e3, lat_rd_num(rd, s, "near_mean"));
 	fprintf(out, "%spages of %d requests that contain at least one request over 100 us: %.0f of %.0f (%.1f%%)\n",
-		what, REQ_PAGE, lat_json_num(s, "pages_with_slow"), pages,
-		pages ? 100.0 * lat_json_num(s, "pages_with_slow") / pages : 0.0);
+		what, REQ_PAGE, lat_rd_num(rd, s, "pages_with_slow"), pages,
+		pages ? 100.0 * lat_rd_num(rd, s, "pages_with_slow") / pages : 0.0);
 }
 
 /* seed 002's side-by-side table: naive and corrected percentiles in us. */
-static void request_print_table(const cJSON *x, FILE *out)
+static void request_print_table(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
-	const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(x, "percentile_ranks");
-	const cJSON *nv = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(x, "naive"), "percentiles");
-	const cJSON *co = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(x, "corrected"), "percentiles");
+	const cJSON *ranks = lat_rd_array(rd, x, "percentile_ranks");
+	const cJSON *nv = lat_rd_array(rd, lat_rd_obj(rd, x, "naive"), "percentiles");
+	const cJSON *co = lat_rd_array(rd, lat_rd_obj(rd, x, "corrected"), "percentiles");
 	int n = cJSON_GetArraySize(ranks);
 
 	fprintf(out, "open loop at %.0f requests/s: %.0f of %.0f requests started after their intended time\n",
-		lat_json_num(x, "rate_hz"), lat_json_num(x, "started_late"), lat_json_num(x, "requests"));
+		lat_rd_num(rd, x, "rate_hz"), lat_rd_num(rd, x, "started_late"), lat_rd_num(rd, x, "requests"));
 	for (int i = 0; i < n; i++) {
 		const cJSON *a = cJSON_GetArrayItem(nv, i), *b = cJSON_GetArrayItem(co, i);
-
-		double rank = cJSON_GetArrayItem(ranks, i)->valuedouble;
+		const cJSON *rk = cJSON_GetArrayItem(ranks, i);
+		double rank = cJSON_IsNumber(rk) ? rk->valuedouble : 0;
 		char label[16];
 
+		lat_rd_expect(rd, cJSON_IsNumber(rk) && cJSON_IsNumber(a) && cJSON_IsNumber(b),
+			      "percentiles");
 		if (rank >= 100)
 			snprintf(label, sizeof(label), "max");
 		else
@@ -280,22 +280,24 @@ static void request_print_table(const cJSON *x, FILE *out)
 	}
 }
 
-static void request_print_extras(const cJSON *x, FILE *out)
+static void request_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
-	const cJSON *co = cJSON_GetObjectItemCaseSensitive(x, "corrected");
-	double n = lat_json_num(x, "requests");
+	const cJSON *co = cJSON_GetObjectItemCaseSensitive(x, "corrected");	/* open loop */
+	double n = lat_rd_num(rd, x, "requests");
 
 	fprintf(out, "%.0f requests; %.0f (%.2f%%) chosen by the generator to hash %.0f more numbers\n",
-		n, lat_json_num(x, "slow_chosen"), n ? 100.0 * lat_json_num(x, "slow_chosen") / n : 0.0,
-		lat_json_num(x, "extra_numbers"));
-	request_print_counts(cJSON_GetObjectItemCaseSensitive(x, "naive"), "", out);
+		n, lat_rd_num(rd, x, "slow_chosen"), n ? 100.0 * lat_rd_num(rd, x, "slow_chosen") / n : 0.0,
+		lat_rd_num(rd, x, "extra_numbers"));
+	request_print_counts(lat_rd_obj(rd, x, "naive"), "", out, rd);
+	lat_rd_expect(rd, !co == !cJSON_GetObjectItemCaseSensitive(x, "rate_hz"), "corrected");
+	lat_rd_expect(rd, !co || cJSON_IsObject(co), "corrected");
 	if (!co) {
 		fprintf(out, "closed loop: each request starts when the previous one ends (see --rate)\n");
 		return;
 	}
 	fprintf(out, "the summary above is the naive series (from the actual start); corrected = from the intended start\n");
-	request_print_table(x, out);
-	request_print_counts(co, "corrected: ", out);
+	request_print_table(x, out, rd);
+	request_print_counts(co, "corrected: ", out, rd);
 }
 
 static void request_teardown(struct lat_run *run)

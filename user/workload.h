@@ -11,7 +11,7 @@
  *   -> render the text report from that document.
  * The text report is always rendered from the JSON document, so that
  * `latctl report FILE.json` prints exactly what the run printed; a workload's
- * extra report lines therefore come from ops->print_extras(extras_json).
+ * extra report lines therefore come from ops->print_extras(extras_json), which reads it through the strict reader (rdoc.h).
  *
  * Additions by H1 (core), for workload authors:
  *  - ops->accepts: LAT_ACCEPT_* bits for the workload-specific options it
@@ -37,6 +37,8 @@
 #include <stdio.h>
 #include <stddef.h>
 #include <cjson/cJSON.h>
+
+#include "rdoc.h"
 
 #include "json.h"
 
@@ -123,7 +125,7 @@ struct workload_ops {
 	/* Workload-specific results as a JSON object (may be NULL). */
 	cJSON *(*extras)(const struct lat_run *run);
 	/* Print the extra report lines from the object extras() made. */
-	void (*print_extras)(const cJSON *extras, FILE *out);
+	void (*print_extras)(const cJSON *extras, FILE *out, struct lat_rd *rd);
 	void (*teardown)(struct lat_run *run);
 	unsigned int accepts;		/* LAT_ACCEPT_* */
 };

@@ -81,7 +81,7 @@ static void check(const struct lat_monitor *m)
 	unsigned int i;
 
 	if (m->info.nsources > LATMON_NL_MAX_SOURCES || m->stats.nsources > LATMON_NL_MAX_SOURCES ||
-	    m->stats.ncpus > LATMON_NL_MAX_CPUS ||
+	    m->stats.ncpus > m->stats.cap_cpus ||
 	    !memchr(m->info.module_version, 0, sizeof(m->info.module_version)) ||
 	    !memchr(m->info.kernel_release, 0, sizeof(m->info.kernel_release)))
 		abort();
@@ -113,5 +113,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	free(s);
 	cJSON_Delete(o);
+	latmon_nl_stats_free(&mon.stats);
 	return 0;
 }

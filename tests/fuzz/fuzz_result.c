@@ -2,13 +2,16 @@
 /*
  * libFuzzer target: the path of `latctl report FILE.json`. The input is
  * written to a file, read back with lat_result_read() and, when it is a
- * latctl result, rendered with lat_result_render() (to /dev/null).
+ * latctl result, rendered with lat_result_render() (to /dev/null). A result
+ * that renders is then rendered once per key, with that key deleted: each
+ * must render the same text or be refused (key_delete.h), else abort.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../unit/key_delete.h"
 #include "result.h"
 
 static char path[] = "/tmp/latctl-fuzz-result-XXXXXX";
@@ -50,7 +53,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	if (lat_result_read(path, &doc) == 0) {
-		lat_result_render(doc, devnull, path);
+		struct key_delete k;
+
+		if (lat_result_render(doc, devnull, path) == 0 && key_delete_check(doc, &k)) {
+			fprintf(stderr, "fuzz_result: deleting key \"%s\" changed the report\n", k.bad);
+			abort();
+		}
 		cJSON_Delete(doc);
 	}
 	return 0;

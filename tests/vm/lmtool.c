@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "evtype.h"
 #include "latmon_nl.h"
 
 #define READ_BATCH	1024
@@ -44,29 +45,8 @@ struct filter {
 	int count;			/* print per-type counts, not records */
 };
 
-static const char *const type_names[] = {
-	[LATMON_EV_FAULT] = "fault",
-	[LATMON_EV_THP_CLEAR] = "thp-clear",
-	[LATMON_EV_SCHED] = "sched",
-	[LATMON_EV_IRQ] = "irq",
-	[LATMON_EV_MIGRATE] = "migrate",
-	[LATMON_EV_LOST] = "lost",
-};
-
-static const char *const irq_kinds[] = {
-	[LATMON_IRQ_HARD] = "hardirq",
-	[LATMON_IRQ_SOFT] = "softirq",
-	[LATMON_IRQ_TIMER] = "timer",
-	[LATMON_IRQ_IPI] = "ipi",
-	[LATMON_IRQ_NMI] = "nmi",
-};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-static const char *name_of(const char *const *names, size_t n, unsigned int i)
-{
-	return i < n && names[i] ? names[i] : "?";
-}
 
 /* Connect or print why not; -1 when the family is missing. */
 static struct latmon_nl *connect_or_die(void)
@@ -229,71 +209,27 @@ static int cmd_stats(int argc, char **argv)
 	for (i = 0; !ret && i < st.nsources; i++)
 		print_source("source", &st.sources[i]);
 	ret = report(nl, "GET_STATS", ret);
+	latmon_nl_stats_free(&st);
 	latmon_nl_close(nl);
 	return ret;
 }
 
-/* LATMON_FAULT_F_* as "user,write" ("-" for none). */
-static void print_fault_flags(uint32_t flags)
+/* A record's type name from its descriptor, "?" if unknown. */
+static const char *type_name(uint16_t type)
 {
-	static const char *const names[] = { "huge", "write", "user", "instruction",
-					      "retry", "error", "major" };
-	const char *sep = "";
-	size_t i;
+	const struct lat_evtype *t = lat_evtype(type);
 
-	for (i = 0; i < NELEM(names); i++)
-		if (flags & (1U << i)) {
-			printf("%s%s", sep, names[i]);
-			sep = ",";
-		}
-	if (flags & ~__LATMON_FAULT_F_ALL)
-		printf("%s0x%x", sep, flags & ~__LATMON_FAULT_F_ALL);
-	else if (!*sep)
-		printf("-");
-}
-
-/* The per-type part of a record's text line. */
-static void print_payload(const struct latmon_event *e)
-{
-	switch (e->type) {
-	case LATMON_EV_FAULT:
-		printf(" addr=0x%" PRIx64 " flags=", (uint64_t)e->u.fault.address);
-		print_fault_flags(e->u.fault.flags);
-		printf(" result=0x%x fault_flags=0x%x", e->u.fault.result,
-		       e->u.fault.fault_flags);
-		break;
-	case LATMON_EV_THP_CLEAR:
-		printf(" addr=0x%" PRIx64 " size=%" PRIu64, (uint64_t)e->u.thp.address,
-		       (uint64_t)e->u.thp.size);
-		break;
-	case LATMON_EV_SCHED:
-		printf(" %s other_pid=%u other_comm=%.16s out_cpu=%u prev_state=0x%x",
-		       e->u.sched.flags & LATMON_SCHED_F_PREEMPTED ? "preempted" : "blocked",
-		       e->u.sched.other_pid, e->u.sched.other_comm, e->u.sched.out_cpu,
-		       e->u.sched.prev_state);
-		break;
-	case LATMON_EV_IRQ:
-		printf(" kind=%s number=%u name=%.16s",
-		       name_of(irq_kinds, NELEM(irq_kinds), e->u.irq.kind),
-		       e->u.irq.number, e->u.irq.name);
-		break;
-	case LATMON_EV_MIGRATE:
-		printf(" from=%u to=%u", e->u.migrate.from_cpu, e->u.migrate.to_cpu);
-		break;
-	case LATMON_EV_LOST:
-		printf(" count=%" PRIu64 " lost_cpu=%u", (uint64_t)e->u.lost.count,
-		       e->u.lost.cpu);
-		break;
-	}
+	return t ? t->name : "?";
 }
 
 static void print_event(const struct latmon_event *e)
 {
 	printf("%s cpu=%u seq=%" PRIu64 " pid=%u tid=%u begin=%" PRIu64 " end=%" PRIu64
-	       " dur=%" PRId64, name_of(type_names, NELEM(type_names), e->type), e->cpu,
+	       " dur=%" PRId64, type_name(e->type), e->cpu,
 	       (uint64_t)e->seq, e->pid, e->tid, (uint64_t)e->tsc_begin,
 	       (uint64_t)e->tsc_end, (int64_t)(e->tsc_end - e->tsc_begin));
-	print_payload(e);
+	if (lat_evtype(e->type))
+		lat_evtype(e->type)->print(e, stdout);
 	printf("\n");
 }
 
@@ -339,7 +275,7 @@ static void print_counts(const struct counts *n)
 
 	printf("records=%" PRIu64, n->total);
 	for (t = 1; t < __LATMON_EV_MAX; t++)
-		printf(" %s=%" PRIu64, type_names[t], n->type[t]);
+		printf(" %s=%" PRIu64, type_name(t), n->type[t]);
 	printf(" unknown=%" PRIu64 " lost_events=%" PRIu64 "\n", n->type[__LATMON_EV_MAX],
 	       n->lost_events);
 }
@@ -384,11 +320,10 @@ static uint64_t parse_addr(const char *s)
 
 static int parse_type(const char *s)
 {
-	unsigned int t;
+	const struct lat_evtype *t = lat_evtype_by_name(s);
 
-	for (t = 1; t < __LATMON_EV_MAX; t++)
-		if (!strcmp(s, type_names[t]))
-			return t;
+	if (t)
+		return t->type;
 	fprintf(stderr, "lmtool: unknown record type '%s'\n", s);
 	return -1;
 }

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the strict result reader (user/rdoc.c) through the renderer:
+ * deleting any single key of a valid result renders the same or is refused,
+ * and the deletions a user tried (causes.slow_iterations, one label,
+ * extras.reallocations) are refused with the key named.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "key_delete.h"
+#include "rdoc.h"
+
+#define CORPUS "tests/fuzz/corpus/fuzz_result/"
+
+static cJSON *load(const char *name)
+{
+	cJSON *doc = NULL;
+
+	assert_int_equal(lat_result_read(name, &doc), 0);
+	return doc;
+}
+
+static void check_file(const char *name, size_t min_keys)
+{
+	cJSON *doc = load(name);
+	struct key_delete k;
+	int ret = key_delete_check(doc, &k);
+
+	if (ret)
+		print_error("%s: deleting \"%s\" changed the report\n", name, k.bad);
+	assert_int_equal(ret, 0);
+	assert_true(k.keys >= min_keys);
+	assert_true(k.refused > 0);
+	assert_true(k.same > 0);
+	cJSON_Delete(doc);
+}
+
+static void test_every_key_grow(void **state)
+{
+	(void)state;
+	check_file(CORPUS "valid-grow.json", 100);
+}
+
+static void test_every_key_latmon(void **state)
+{
+	(void)state;
+	check_file(CORPUS "valid-vm-latmon.json", 300);
+}
+
+/* Each workload's extras, the request workload closed and open loop. */
+static void test_every_key_workloads(void **state)
+{
+	(void)state;
+	check_file(CORPUS "valid-chase.json", 100);
+	check_file(CORPUS "valid-request-closed.json", 100);
+	check_file(CORPUS "valid-request-open.json", 100);
+	check_file(CORPUS "valid-alloc.json", 100);
+	check_file(CORPUS "valid-mmap.json", 100);
+}
+
+/* Render doc with the member key of the object at path deleted: refused? */
+static int refused_without(const char *path, const char *key)
+{
+	cJSON *doc = load(CORPUS "valid-vm-latmon.json"), *o = doc;
+	char *p = strdup(path), *tok, *save = NULL;
+	FILE *null = fopen("/dev/null", "w");
+	int ret;
+
+	for (tok = strtok_r(p, ".", &save); tok; tok = strtok_r(NULL, ".", &save))
+		o = *tok >= '0' && *tok <= '9' ? cJSON_GetArrayItem(o, atoi(tok)) :
+			cJSON_GetObjectItemCaseSensitive(o, tok);
+	assert_non_null(cJSON_GetObjectItemCaseSensitive(o, key));
+	cJSON_DeleteItemFromObjectCaseSensitive(o, key);
+	ret = lat_result_render(doc, null, "test");
+	fclose(null);
+	free(p);
+	cJSON_Delete(doc);
+	return ret;
+}
+
+static void test_named_deletions(void **state)
+{
+	(void)state;
+	assert_int_equal(refused_without("causes", "slow_iterations"), -EINVAL);
+	assert_int_equal(refused_without("causes.causes.0", "label"), -EINVAL);
+	assert_int_equal(refused_without("extras", "reallocations"), -EINVAL);
+	assert_int_equal(refused_without("slow.iterations.0", "breakdown_ticks"), -EINVAL);
+}
+
+/* Optional counters: absent is 0, present must be a number >= 0. */
+static void test_opt_count(void **state)
+{
+	cJSON *o = cJSON_Parse("{\"a\": 3, \"b\": -1, \"c\": \"x\"}");
+	struct lat_rd r = { NULL };
+
+	(void)state;
+	assert_true(lat_rd_opt_count(&r, o, "a") == 3);
+	assert_true(lat_rd_opt_count(&r, o, "z") == 0);
+	assert_null(r.bad);
+	lat_rd_opt_count(&r, o, "b");
+	assert_string_equal(r.bad, "b");
+	r.bad = NULL;
+	lat_rd_opt_count(&r, o, "c");
+	assert_string_equal(r.bad, "c");
+	r.bad = NULL;
+	assert_true(lat_rd_count(&r, o, "a") == 3);
+	lat_rd_count(&r, o, "b");
+	assert_string_equal(r.bad, "b");
+	cJSON_Delete(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_key_grow),
+		cmocka_unit_test(test_every_key_latmon),
+		cmocka_unit_test(test_every_key_workloads),
+		cmocka_unit_test(test_named_deletions),
+		cmocka_unit_test(test_opt_count),
+	};
+
+	setenv("CMOCKA_MESSAGE_OUTPUT", "TAP", 0);	/* for prove; env wins */
+	return cmocka_run_group_tests_name("rdoc", tests, NULL, NULL);
+}
