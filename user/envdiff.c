@@ -164,11 +164,12 @@ static void cell(FILE *out, const char *text, int width, int last)
 
 size_t lat_env_print(FILE *out, const cJSON *const *docs, const char *const *names, size_t n)
 {
-	int width = (ENV_WIDTH - 2 - ENV_NAME) / (int)n - 1;
+	int width = (ENV_WIDTH - 2 - ENV_NAME) / (int)n - 1, d;
 	size_t r, i, differ = 0;
 	char buf[4096];
-	int d;
 
+	if (width < 8)		/* many files: past 80 columns rather than unreadable */
+		width = 8;
 	fprintf(out, "environment (* differs)\n  %-*s", ENV_NAME, "");
 	for (i = 0; i < n; i++)
 		cell(out, names[i], width, i + 1 == n);
