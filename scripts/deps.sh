@@ -8,7 +8,7 @@ set -eu
 DEPS_PACKAGES="gcc libc6-dev make pkg-config libnl-3-dev libnl-genl-3-dev libcjson-dev
 libcmocka-dev perl qemu-system-x86 busybox-static cpio kmod zstd xz-utils
 ca-certificates util-linux gcc-12 dwarves debian-archive-keyring clang libclang-rt-14-dev
-debootstrap libbpf-dev bpftool zlib1g-dev librsvg2-bin groff-base man-db dkms"
+debootstrap libbpf-dev bpftool zlib1g-dev librsvg2-bin groff-base man-db dkms git"
 
 missing=""
 for p in $DEPS_PACKAGES; do

@@ -17,6 +17,7 @@
 #include "mmenv.h"
 #include "monitor.h"
 #include "opts.h"
+#include "repeat.h"
 #include "result.h"
 #include "thp.h"
 #include "tsc.h"
@@ -361,6 +362,11 @@ int cmd_run(int argc, char **argv)
 	if (ret) {
 		cJSON_Delete(c.doc);
 		return ret < 0 ? LAT_EXIT_OK : ret;
+	}
+	if (c.opts.repeat > 1 && !c.opts.vm) {	/* N runs of this command line */
+		ret = lat_repeat_run(&c.opts, argc, argv, c.doc);
+		cJSON_Delete(c.doc);
+		return ret;
 	}
 	if (c.opts.vm) {		/* the same run in the QEMU test bed */
 		ret = lat_vm_run(&c.opts, argc, argv, c.doc);

@@ -18,6 +18,8 @@ int cmd_plot(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_latmon(int argc, char **argv);
 int cmd_backends(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 /* Set by the Makefile from the module's version (module/latmon.h). */
 #ifndef LATCTL_VERSION

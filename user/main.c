@@ -20,6 +20,8 @@ static const struct {
 	{ "run",    cmd_run,    "run a workload and report its tail latency" },
 	{ "report", cmd_report, "print the report of a saved JSON result" },
 	{ "list",   cmd_list,   "list the workloads, their modes and options" },
+	{ "compare", cmd_compare, "compare results: medians, intervals, significance, causes" },
+	{ "check",  cmd_check,  "good, bad or cannot tell (0/1/125) for git bisect run" },
 	{ "plot",   cmd_plot,   "draw a saved result as an SVG picture" },
 	{ "doctor", cmd_doctor, "what on this machine shapes the tail, what to do" },
 	{ "latmon", cmd_latmon, "inspect the latmon module: info, stats, record" },

@@ -166,6 +166,8 @@ void lat_opts_usage(FILE *out)
 "  -m, --mode MODE      the workload's mode (see 'latctl list')\n"
 "      --no-thp         no transparent huge pages for this process (prctl)\n"
 "  -q, --quiet          print nothing on success (use with --json)\n"
+"      --repeat N       N runs, each in a fresh process, in one result: every\n"
+"                       run's summary, counters and causes, pooled histogram\n"
 "      --ring N         BPF backend: ring buffer records (80 bytes each,\n"
 "                       rounded up to a power of two bytes; default 65536);\n"
 "                       events that find it full are counted as lost\n"
@@ -191,6 +193,7 @@ void lat_opts_usage(FILE *out)
 "  latctl run grow --mode touched           memory touched before timing\n"
 "  latctl run grow --no-thp --json r.json   keep the result, print it later\n"
 "  latctl report r.json                     print the report of a saved run\n"
+"  latctl run grow --repeat 5 --json a.json   5 runs; then latctl compare\n"
 "  latctl run grow --thp always --vm --kernel 6.1   in a VM, with causes\n"
 "  latctl run grow --thp always --fragment  huge-page faults that compact\n"
 "  latctl run grow --thp-size 64K=always    64 KiB folios\n"
@@ -203,7 +206,7 @@ void lat_opts_usage(FILE *out)
 enum {
 	OPT_DURATION = 256, OPT_EVENTS, OPT_HUGEPAGE, OPT_NO_THP, OPT_PROCS, OPT_RATE,
 	OPT_SEED, OPT_THP, OPT_THREADS, OPT_KERNEL, OPT_VM, OPT_FRAGMENT, OPT_MEMCG,
-	OPT_THP_SIZE, OPT_BACKEND, OPT_RING,
+	OPT_THP_SIZE, OPT_BACKEND, OPT_RING, OPT_REPEAT,
 };
 
 /* Alphabetical. */
@@ -224,6 +227,7 @@ static const struct option long_opts[] = {
 	{ "procs",	required_argument, NULL, OPT_PROCS },
 	{ "quiet",	no_argument,	   NULL, 'q' },
 	{ "rate",	required_argument, NULL, OPT_RATE },
+	{ "repeat",	required_argument, NULL, OPT_REPEAT },
 	{ "ring",	required_argument, NULL, OPT_RING },
 	{ "seed",	required_argument, NULL, OPT_SEED },
 	{ "slow",	required_argument, NULL, 's' },
@@ -285,6 +289,8 @@ static int parse_numeric(struct lat_opts *o, int c, const char *arg)
 		return parse_count("--iters", arg, 1, LAT_MAX_ITERS, &o->iters);
 	case OPT_SEED:
 		return parse_count("--seed", arg, 0, UINT64_MAX, &o->seed);
+	case OPT_REPEAT:
+		return parse_count("--repeat", arg, 1, LAT_MAX_REPEAT, &o->repeat);
 	case OPT_EVENTS:
 		return parse_count("--events", arg, 16, LAT_MONITOR_MAX_EVENTS, &o->events);
 	case OPT_RING:

@@ -11,6 +11,7 @@
 #define LAT_DEFAULT_SLOW	"p99.9"
 #define LAT_DEFAULT_SEED	42ULL
 #define LAT_MAX_ITERS		1000000000ULL
+#define LAT_MAX_REPEAT		1000ULL
 
 /* --slow: a percentile (p99.9) or an absolute time in ns. */
 struct lat_threshold {

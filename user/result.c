@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "env_more.h"
 #include "result.h"
 #include "thp.h"
 #include "tsc.h"
@@ -141,6 +142,7 @@ cJSON *lat_result_environment(void)
 				     buf, sizeof(buf)));
 	add_string_or_null(env, "isolcpus",
 			   read_line("/sys/devices/system/cpu/isolated", buf, sizeof(buf)));
+	lat_env_more(env);
 	return env;
 }
 

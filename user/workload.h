@@ -89,6 +89,7 @@ struct lat_opts {
 	uint64_t memcg_bytes;	/* --memcg SIZE (memcg.h), 0 = none */
 	const char *backend;	/* --backend auto|latmon|bpf, NULL = auto */
 	uint64_t ring;		/* --ring: BPF ring buffer records, 0 = default */
+	uint64_t repeat;	/* --repeat N: runs in fresh processes, 0 = one */
 };
 
 /* Streams of samples (LAT_SAMPLE_F_NEWSTREAM boundaries) a run can name. */

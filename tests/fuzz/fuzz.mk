@@ -5,6 +5,7 @@
 #   fuzz_nl      the GET_INFO / GET_STATS reply handlers of latmon_nl
 #   fuzz_opts    the count, duration and threshold parsers, lat_opts_parse
 #   fuzz_plot    the result reader and SVG drawer of `latctl plot`
+#   fuzz_compare the run reader of compare and check (lat_runs_read) and their printers
 # Built with their own instrumented copy of the latctl objects under
 # .cache/fuzz/. `make fuzz` runs each for FUZZ_SECONDS, one at a time, each
 # one process (no -jobs: -jobs=1 only adds a child and a fuzz-0.log in the
@@ -16,7 +17,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_OUT := .cache/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -g -O1 -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iuser $(FUZZ_SAN)
-FUZZ_NAMES := fuzz_result fuzz_events fuzz_nl fuzz_opts fuzz_plot
+FUZZ_NAMES := fuzz_result fuzz_events fuzz_nl fuzz_opts fuzz_plot fuzz_compare
 FUZZ_BINS := $(addprefix $(FUZZ_OUT)/,$(FUZZ_NAMES))
 FUZZ_OBJS := $(patsubst user/%.c,$(FUZZ_OUT)/obj/%.o,$(filter-out user/main.c,$(USER_SRCS)))
 FUZZ_LIB := $(FUZZ_OUT)/liblatctl-fuzz.a

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.." || exit 1
 SECS=${FUZZ_CHECK_SECONDS:-10}
 RUNS=${FUZZ_CHECK_RUNS:-1000000}
 OUT=$PWD/.cache/fuzz
-TARGETS="fuzz_result fuzz_events fuzz_nl fuzz_opts fuzz_plot"
+TARGETS="fuzz_result fuzz_events fuzz_nl fuzz_opts fuzz_plot fuzz_compare"
 
 echo "1..$(echo $TARGETS | wc -w)"
 mkdir -p "$OUT" || exit 1

@@ -1,0 +1,184 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# One step of a kernel bisect for `git bisect run`: build the kernel of the
+# tree's current commit, build latmon against it, boot it in the QEMU test
+# bed, run the workload --repeat N there, check the result against a
+# baseline (or absolute limits) with `latctl check`.
+#
+#   git bisect run /path/to/latctl/scripts/bisect-step.sh [options] -- WORKLOAD [OPTIONS]
+#
+# Exit 0 good, 1 bad, 125 skip: a build or boot failure, a run that failed,
+# timed out or lost events, too few runs, another machine; never >= 128
+# (that would abort the bisect). One progress line per phase on stderr;
+# every step's result is kept as RESULTS/step-NN-COMMIT.json, and
+# RESULTS/steps.log has one line per step (commit, verdict, why), so
+# `latctl compare BASELINE RESULTS/step-*.json` shows the whole bisect.
+#
+# The tree is either a Linux source tree (built with O=BUILD, incrementally:
+# tinyconfig + scripts/bisect-kernel.config, then bzImage and modules), or
+# a test-bed tree holding testbed.conf with `kernel=6.1|6.12` (one of the
+# test bed's prebuilt Debian kernels) and `append=ARGS` (its command line):
+# a commit whose testbed.conf names no such kernel does not build.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+LATCTL=$ROOT/user/latctl
+FRAGMENT=$ROOT/scripts/bisect-kernel.config
+SKIP=125
+
+usage() {
+	cat >&2 <<-EOF
+	usage: $0 [options] -- WORKLOAD [OPTIONS]
+	  --baseline FILE    result of a good kernel: check --baseline FILE
+	  --build DIR        kernel build directory, kept between steps (default RESULTS/build)
+	  --jobs N           make -j (default: online CPUs)
+	  --max METRIC=LIMIT absolute limit for check (repeatable)
+	  --metric METRIC    what --baseline compares (default p99.9; repeatable)
+	  --record FILE      only run and keep the result as FILE (make the baseline)
+	  --regression PCT   tolerated worsening against --baseline (default 10%)
+	  --repeat N         runs per step, each in a fresh process (default 5)
+	  --results DIR      where every step's result goes (default ./latctl-bisect)
+	  --timeout SECONDS  one boot and its runs (default 1800)
+	  --tree DIR         the kernel tree (default: the current directory)
+	example: git bisect run ~/latctl/scripts/bisect-step.sh --baseline good.json -- grow --no-thp
+	EOF
+	exit "$SKIP"
+}
+
+say() { echo "bisect-step: $COMMIT: $*" >&2; }
+# Give up on this commit: one line, exit 125.
+skip() { say "skip (125): $*"; echo "$COMMIT 125 $*" >>"$RESULTS/steps.log"; exit "$SKIP"; }
+
+parse() {
+	TREE=. RESULTS=./latctl-bisect BUILD="" JOBS=$(nproc) REPEAT=5 TIMEOUT=1800
+	BASELINE="" RECORD="" CHECK=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--baseline) BASELINE=${2:?}; CHECK+=(--baseline "$2"); shift 2 ;;
+		--build) BUILD=${2:?}; shift 2 ;;
+		--jobs) JOBS=${2:?}; shift 2 ;;
+		--max | --metric | --regression) CHECK+=("$1" "${2:?}"); shift 2 ;;
+		--record) RECORD=${2:?}; shift 2 ;;
+		--repeat) REPEAT=${2:?}; shift 2 ;;
+		--results) RESULTS=${2:?}; shift 2 ;;
+		--timeout) TIMEOUT=${2:?}; shift 2 ;;
+		--tree) TREE=${2:?}; shift 2 ;;
+		--) shift; break ;;
+		*) usage ;;
+		esac
+	done
+	[ $# -ge 1 ] || usage
+	WORKLOAD=("$@")
+	[ -n "$RECORD" ] || [ ${#CHECK[@]} -gt 0 ] || {
+		echo "bisect-step: give --baseline GOOD.json, --max METRIC=LIMIT or --record FILE" >&2
+		exit "$SKIP"
+	}
+}
+
+# Test-bed tree: KERNEL (a Debian series of the test bed) and APPEND.
+build_testbed() {
+	local conf=$TREE/testbed.conf
+	SERIES=$(sed -n 's/^kernel=//p' "$conf" | tail -n1)
+	APPEND=$(sed -n 's/^append=//p' "$conf" | tail -n1)
+	case $SERIES in
+	6.1 | 6.12) ;;
+	*) skip "build failed: testbed.conf names kernel '$SERIES'; the test bed has 6.1 and 6.12" ;;
+	esac
+	scripts_ok "$ROOT/scripts/kernel-fetch.sh" "$SERIES" || skip "build failed: cannot fetch Debian $SERIES"
+	scripts_ok "$ROOT/scripts/vm-module.sh" "$SERIES" || skip "latmon does not build against Debian $SERIES"
+	KO=$ROOT/build/vm/$SERIES/latmon.ko VMLINUZ=""
+	KDESC="Debian $SERIES, command line '$APPEND'"
+}
+
+# Run a helper script quietly, its output in the step's log.
+scripts_ok() { "$@" >>"$LOG" 2>&1; }
+
+# Linux tree: configure when the fragment is newer, then build incrementally.
+build_linux() {
+	local b=$BUILD
+	mkdir -p "$b"
+	if [ ! -f "$b/.config" ] || [ "$FRAGMENT" -nt "$b/.config" ]; then
+		make -s -C "$TREE" O="$b" tinyconfig >>"$LOG" 2>&1 &&
+			(cd "$TREE" && scripts/kconfig/merge_config.sh -m -O "$b" "$b/.config" "$FRAGMENT") >>"$LOG" 2>&1 &&
+			make -s -C "$TREE" O="$b" olddefconfig >>"$LOG" 2>&1 || skip "configure failed (see $LOG)"
+	fi
+	make -C "$TREE" O="$b" -j"$JOBS" bzImage modules >>"$LOG" 2>&1 || skip "build failed (see $LOG)"
+	LATMON_VM_KDIR=$b scripts_ok "$ROOT/scripts/vm-module.sh" bisect ||
+		skip "latmon does not build against this kernel (see $LOG)"
+	SERIES=bisect KO=$ROOT/build/vm/bisect/latmon.ko VMLINUZ=$b/arch/x86/boot/bzImage
+	APPEND=${LATCTL_BISECT_APPEND-init_on_alloc=0}
+	KDESC="$(make -s -C "$TREE" O="$b" kernelrelease 2>/dev/null)"
+}
+
+phase_build() {
+	local start=$SECONDS
+	if [ -f "$TREE/testbed.conf" ]; then
+		build_testbed
+	elif [ -f "$TREE/Kconfig" ] && [ -d "$TREE/arch/x86" ]; then
+		build_linux
+	else
+		skip "$TREE is neither a Linux source tree nor a test-bed tree (testbed.conf)"
+	fi
+	make -s -C "$ROOT" user >>"$LOG" 2>&1 || skip "latctl does not build (see $LOG)"
+	"$ROOT/scripts/vm-initramfs.sh" --kernel "$SERIES" --module "$KO" \
+		--out "$WORK/initramfs.cpio.gz" >>"$LOG" 2>&1 || skip "the test bed's initramfs does not build (see $LOG)"
+	say "build: $KDESC, latmon and initramfs in $((SECONDS - start)) s"
+}
+
+# Boot, insmod latmon, latctl run WORKLOAD --repeat N --json /out/step.json.
+phase_run() {
+	local start=$SECONDS rc=0 img=()
+	[ -n "$VMLINUZ" ] && img=(--vmlinuz "$VMLINUZ")
+	"$ROOT/scripts/vm-run.sh" --kernel "$SERIES" "${img[@]}" --initramfs "$WORK/initramfs.cpio.gz" \
+		--timeout "$TIMEOUT" --append "$APPEND" --out-dir "$WORK" --console "$WORK/console.log" -- \
+		/bin/sh -c 'insmod /lib/modules/latmon.ko || exit 3; exec latctl run "$@"' latctl \
+		"${WORKLOAD[@]}" --repeat "$REPEAT" --quiet --json /out/step.json >>"$LOG" 2>&1 || rc=$?
+	case $rc in
+	0) ;;
+	3) skip "boot: latmon does not load in this kernel (see $LOG)" ;;
+	124) skip "timeout: the boot and runs took over $TIMEOUT s" ;;
+	125) skip "boot failed: the guest died without a status (see $WORK/console.log)" ;;
+	*) skip "the run failed in the guest (exit $rc, see $LOG)" ;;
+	esac
+	[ -s "$WORK/step.json" ] || skip "the run left no result"
+	STEP=$RESULTS/step-$(printf %02d $(($(ls "$RESULTS"/step-*.json 2>/dev/null | wc -l) + 1)))-$COMMIT.json
+	mv "$WORK/step.json" "$STEP"
+	say "boot and $REPEAT runs of ${WORKLOAD[*]}: $((SECONDS - start)) s, result $STEP"
+}
+
+phase_check() {
+	local rc=0 line
+	if [ -n "$RECORD" ]; then
+		cp "$STEP" "$RECORD" || skip "cannot write $RECORD"
+		say "recorded $RECORD"
+		echo "$COMMIT record $RECORD" >>"$RESULTS/steps.log"
+		return 0
+	fi
+	line=$("$LATCTL" check "${CHECK[@]}" "$STEP" 2>&1) || rc=$?
+	say "check: $line"
+	case $rc in
+	0 | 1 | 125) ;;
+	*) rc=$SKIP ;;
+	esac
+	echo "$COMMIT $rc ${line#latctl check: }" >>"$RESULTS/steps.log"
+	return "$rc"
+}
+
+main() {
+	parse "$@"
+	COMMIT=$(git -C "$TREE" rev-parse --short=12 HEAD 2>/dev/null) || COMMIT=unknown
+	mkdir -p "$RESULTS" || exit "$SKIP"
+	RESULTS=$(cd "$RESULTS" && pwd)
+	: "${BUILD:=$RESULTS/build}"
+	LOG=$RESULTS/step-$COMMIT.log
+	: >"$LOG"
+	WORK=$(mktemp -d "$RESULTS/.work.XXXXXX") || exit "$SKIP"
+	trap 'rm -rf "$WORK"' EXIT
+	phase_build
+	phase_run
+	phase_check
+}
+
+main "$@"
+rc=$?
+case $rc in 0 | 1 | 125) exit "$rc" ;; *) exit "$SKIP" ;; esac

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# scripts/bisect-step.sh under `git bisect run` on a synthetic history: a
+# test-bed tree whose commits differ in the kernel command line of the
+# prebuilt Debian 6.12 kernel (transparent_hugepage=always, then =never from
+# the first bad commit on: grow's 16 MiB vector then takes a 4 KiB fault
+# every 512 pushes, 0.2% of them, and p99.9 is a fault; with huge pages only
+# its first 2 MiB fault in 4 KiB pages, 0.03% of the pushes). The commit git tests first is made unbuildable (it names a
+# kernel the test bed does not have): the driver says so and exits 125, git
+# skips it and still finds the first bad commit. Boots the VM once per step
+# (about 30 s each under TCG).
+. "$(dirname "$0")/engine.sh"
+
+STEP=$TESTS_DIR/scripts/bisect-step.sh
+T=$TMPD/tree
+R=$TMPD/results
+N=8
+WL=(grow --iters 2000000 --cpu 0)
+export GIT_AUTHOR_NAME=latctl GIT_AUTHOR_EMAIL=latctl@example.org
+export GIT_COMMITTER_NAME=latctl GIT_COMMITTER_EMAIL=latctl@example.org
+
+check_err "the driver outside a kernel tree: 125" \
+	"cd $TMPD && $STEP --results $TMPD/r0 --max p99.9=1s -- grow" 125 'neither a Linux source tree nor a test-bed tree'
+check_err "the driver without a baseline, limit or --record: 125" \
+	"$STEP -- grow" 125 'give --baseline GOOD.json, --max METRIC=LIMIT or --record FILE'
+
+# The position (1..N) of the commit git bisect tests first in a linear
+# history of N commits with the first good and the last bad.
+first_probe() {
+	local d=$TMPD/probe i
+	git init -q "$d" && for i in $(seq "$N"); do
+		git -C "$d" commit -q --allow-empty -m "c$i"
+	done
+	git -C "$d" bisect start "$(git -C "$d" rev-parse HEAD)" \
+		"$(git -C "$d" rev-list --reverse HEAD | head -n1)" >/dev/null
+	git -C "$d" log --format=%s -1 | tr -d c
+}
+P=$(first_probe)
+BAD=$((P - 1))		# first bad commit, found without P's verdict
+git init -q "$T"
+for i in $(seq "$N"); do
+	thp=always kernel=6.12
+	[ "$i" -ge "$BAD" ] && thp=never
+	[ "$i" = "$P" ] && kernel=5.4
+	printf '# commit %s\nkernel=%s\nappend=init_on_alloc=0 transparent_hugepage=%s\n' \
+		"$i" "$kernel" "$thp" >"$T/testbed.conf"
+	git -C "$T" add testbed.conf
+	git -C "$T" commit -q -m "c$i: kernel $kernel, transparent_hugepage=$thp"
+done
+mapfile -t COMMITS < <(git -C "$T" rev-list --reverse HEAD)
+commit() { echo "${COMMITS[$1 - 1]}"; }
+ok "history of $N commits: first bad c$BAD, c$P unbuildable" [ "$P" -gt 2 ] && [ "$P" -lt "$N" ]
+
+git -C "$T" checkout -q "$(commit 1)"
+check "the good commit: record the baseline (--repeat 4)" \
+	"cd $T && $STEP --results $R --repeat 4 --record $R/good.json -- ${WL[*]}" 0 \
+	'bisect-step: [0-9a-f]+: recorded .*good.json'
+printf '%s\n' "$ERR" >"$TMPD/record.err"
+check "a progress line for the build, with its time" "cat $TMPD/record.err" 0 \
+	"^bisect-step: [0-9a-f]+: build: Debian 6\.12, command line 'init_on_alloc=0 transparent_hugepage=always', latmon and initramfs in [0-9]+ s$"
+check "a progress line for the boot and runs, with its time" "cat $TMPD/record.err" 0 \
+	'^bisect-step: [0-9a-f]+: boot and 4 runs of grow --iters 2000000 --cpu 0: [0-9]+ s, result .*step-01-[0-9a-f]+\.json$'
+
+git -C "$T" checkout -q "$(commit "$N")"
+_run "cd $T && git bisect start $(commit "$N") $(commit 1) >/dev/null &&
+	git bisect run $STEP --results $R --repeat 4 --baseline $R/good.json -- ${WL[*]}"
+printf '%s\n' "$OUT" "$ERR" >"$TMPD/bisect.txt"
+grep '^bisect-step: ' "$TMPD/bisect.txt" | sed 's/^/# /'	# each phase and its time
+ok "git bisect run ends" [ "$RC" = 0 ]
+check "git bisect run finds the first bad commit c$BAD" "cat $TMPD/bisect.txt" 0 \
+	"^$(commit "$BAD") is the first bad commit"
+check "the unbuildable c$P is skipped (125) with the reason" "cat $R/steps.log" 0 \
+	"^$(git -C "$T" rev-parse --short=12 "$(commit "$P")") 125 build failed: testbed.conf names kernel '5.4'"
+check "the first bad commit was judged bad (1) against the baseline" "cat $R/steps.log" 0 \
+	"^$(git -C "$T" rev-parse --short=12 "$(commit "$BAD")") 1 bad: .*p99\.9 .* over --regression 10%"
+check "a good commit was judged good (0)" "cat $R/steps.log" 0 '^[0-9a-f]+ 0 good: '
+check "no other skip than the unbuildable commit" "grep -c ' 125 ' $R/steps.log" 0 '^1$'
+check "every step's result is kept" "ls $R/step-*.json | wc -l" 0 '^[3-9]$'
+check "compare shows the whole bisect" "$LATCTL compare $R/good.json $R/step-*.json" 0 \
+	'good\.json -> .*/step-0[2-9]-[0-9a-f]+\.json$'
+git -C "$T" bisect reset -q 2>/dev/null
+
+done_testing

@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# run --repeat, compare and check on this machine (no latmon needed):
+# --repeat N makes N runs in N fresh processes in one document and report
+# prints their spread; compare of two --repeat 5 results of the same
+# configuration finds no significant change up to p99.9, fits 80 columns,
+# marks environment differences (--strict fails on them), gives no verdict
+# with too few runs, writes its own JSON schema and the 0-day format; check
+# exits 0 good, 1 bad, 125 for too few runs, incomplete events, another
+# environment, a failed or missing run and a bad command line.
+. "$(dirname "$0")/engine.sh"
+export -f json_get
+
+L=$LATCTL
+A=$TMPD/a.json
+B=$TMPD/b.json
+ONE=$TMPD/one.json
+RUN="$L run grow --iters 200000 --cpu 0 --quiet --repeat 5"
+
+# A copy of FILE with perl code applied to the decoded document $d.
+edit() {	# IN OUT PERL
+	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>);
+		eval $ARGV[2]; die $@ if $@; open my $o, ">", $ARGV[1] or die;
+		print $o JSON::PP->new->canonical->encode($d);' "$1" "$2" "$3"
+}
+
+# Both results at once on the same CPU, so that both see the same machine:
+# one after the other, a change of load between them would be a real change.
+$RUN --json "$A" & pa=$!
+$RUN --json "$B" & pb=$!
+ok "run --repeat 5 writes one result" wait $pa
+ok "a second configuration-equal result, at the same time" wait $pb
+ok "a one-run result" $L run grow --iters 200000 --cpu 0 --quiet --json "$ONE"
+
+check "the result holds 5 runs" "perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>);
+	print scalar(@{\$d->{repeat}{per_run}}), \" runs\n\"' $A" 0 '^5 runs$'
+check "each run in its own process" "perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>);
+	my %p = map { \$_->{pid} => 1 } @{\$d->{repeat}{per_run}}; print scalar(keys %p), \" pids\n\"' $A" \
+	0 '^5 pids$'
+check "the pooled histogram counts every run's iterations" "perl -MJSON::PP -e 'local \$/;
+	my \$d = decode_json(<>); my \$n = 0; \$n += \$_->{count} for @{\$d->{histogram}{buckets}};
+	print \"\$n\n\"' $A" 0 '^1000000$'
+check "report prints the per-run spread" "$L report $A" 0 \
+	'5 runs, each in a fresh process.*'
+check "report: median, min and max rows of p50..max" "$L report $A | grep -A4 'Spread of each run' | grep -Ec '^  (median|min|max) +[0-9]'" 0 '^3$'
+check_err "--repeat 0 is refused" "$L run grow --repeat 0" 2 "--repeat '0' is out of range"
+check_err "bad input in a run is said once" "$L run grow --iters 100 --repeat 2 --cpu 1023" 2 '--cpu 1023: cannot run there'
+
+# compare: the same configuration twice
+check "compare of the same configuration: no change up to p99.9 is significant" \
+	"$L compare $A $B | grep -E '^p(50|90|99|99\\.9) ' | awk '\$(NF-2) != \"~\"' | wc -l" 0 '^0$'
+check "compare's rows carry p and n" "$L compare $A $B" 0 '^p99\.9 .* 5\+5$'
+check "compare fits 80 columns" "$L compare $A $B $ONE | awk 'length > 80' | wc -l" 0 '^0$'
+check "compare names the causes and explains the change" "$L compare $A $B" 0 \
+	'the change explained by causes: slow time per run'
+check "the same environment: nothing marked" "$L compare $A $B | sed -n '/^environment/,/^\$/p' | grep -c '^\\*'" 1 '^0$'
+check "too few runs: no verdict, a line says how many" "$L compare $ONE $A" 0 \
+	'no verdict: base has 1 run, new 5; a difference can be significant$'
+check "too few runs: how many are needed" "$L compare $ONE $A" 0 \
+	'^only with at least 4 runs a side \(run --repeat 4\)$'
+check "too few runs: '?' instead of a change" "$L compare $ONE $A | grep -E '^p99\\.9 '" 0 ' \? +- +1\+5$'
+
+edit "$B" "$TMPD/thp.json" '$d->{environment}{thp_enabled} = "never"; $d->{environment}{microcode} = "0x1"'
+check "a different environment is marked" "$L compare $A $TMPD/thp.json" 0 '^\* thp +madvise|^\* thp +always|^\* thp +never'
+check "the marked rows are the different ones" "$L compare $A $TMPD/thp.json | grep -c '^\\*'" 0 '^2$'
+check_err "--strict: a difference is an error" "$L compare --strict $A $TMPD/thp.json >/dev/null" 1 \
+	'--strict: the environments differ in 2 rows'
+ok "--strict: the same environment is fine" $L compare --strict "$A" "$B"
+
+ok "--json writes the comparison" $L compare --json "$TMPD/cmp.json" "$A" "$B"
+check "its own schema" "json_get $TMPD/cmp.json schema" 0 '^latctl\.compare$'
+check "its p99.9 row" "perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>);
+	my (\$r) = grep { \$_->{metric} eq \"p99.9\" } @{\$d->{comparisons}[0]{metrics}};
+	print \"n=\$r->{base}{n}+\$r->{new}{n} verdict=\", (\$r->{verdict} ? 1 : 0), \"\n\"' $TMPD/cmp.json" \
+	0 '^n=5\+5 verdict=1$'
+check "--format lkp: the 0-day table" "$L compare --format lkp $A $B" 0 'latctl\.grow\.grow\.p99\.9_ns$'
+check "--format lkp: its header" "$L compare --format lkp $A $B" 0 '%stddev +%change +%stddev'
+check_err "compare needs two files" "$L compare $A" 2 'give a base and 1 to'
+check_err "compare: an unknown --format" "$L compare --format csv $A $B" 2 "--format 'csv' is not valid"
+edit "$A" "$TMPD/damaged.json" 'delete $d->{repeat}{per_run}[3]{summary}{p99_9_ns}'
+check_err "compare: a damaged run is named" "$L compare $TMPD/damaged.json $B" 2 \
+	'run 4: key "p99_9_ns" is missing'
+
+# check
+check "check: within an absolute limit: good (0)" "$L check --max p99.9=1s $A" 0 '^latctl check: good: .*p99\.9 .* <= 1s'
+check "check: over an absolute limit: bad (1)" "$L check --max p50=1ns $A" 1 '^latctl check: bad: .*p50 .* > 1ns \(median of 5 runs\)'
+check "check: a share limit" "$L check --max share:realloc=100% $A" 0 'good'
+check "check: a count limit" "$L check --max count:realloc=0 $A" 1 'bad: .*count:realloc [1-9]'
+check "check: the same configuration as the baseline: good (0)" "$L check --baseline $A $B" 0 \
+	'good: .*p99\.9 .*n=5\+5'
+edit "$B" "$TMPD/slow.json" '$_->{summary}{p99_9_ns} *= 3 for @{$d->{repeat}{per_run}}'
+check "check: p99.9 three times the baseline's: bad (1)" "$L check --baseline $A $TMPD/slow.json" 1 \
+	'bad: .*p99\.9 .*\(\+[0-9.]+%, p=0\.008, n=5\+5\) over --regression 10%'
+check "check: a large --regression tolerates it" "$L check --baseline $A --regression 500% $TMPD/slow.json" 0 'within --regression 500%'
+check_err "check: too few runs: 125" "$L check --baseline $A $ONE" 125 'too few runs: the baseline has 5, .* has 1'
+edit "$B" "$TMPD/lost.json" '$d->{repeat}{per_run}[2]{latmon}{lost_by_latmon} = 7'
+check_err "check: lost events: 125" "$L check --max p99.9=1s $TMPD/lost.json" 125 'incomplete: run 3 of 5 lost 7 events'
+edit "$B" "$TMPD/cpu.json" '$d->{environment}{cpu_model} = "Other CPU"'
+check_err "check: another machine than the baseline: 125" "$L check --baseline $A $TMPD/cpu.json" 125 \
+	"environment differs from the baseline: cpu is '.*' there, 'Other CPU' here"
+edit "$B" "$TMPD/touched.json" '$d->{run}{mode} = "touched"'
+check_err "check: another run than the baseline: 125" "$L check --baseline $A $TMPD/touched.json" 125 \
+	"environment differs .*mode is 'grow' there, 'touched' here"
+edit "$B" "$TMPD/kernel.json" '$d->{environment}{kernel_release} = "6.99.0-bisect"'
+check "check: another kernel is what a bisect changes: judged" "$L check --baseline $A $TMPD/kernel.json" 0 'good'
+edit "$B" "$TMPD/failed.json" '$d->{exit_code} = 1'
+check_err "check: a failed run: 125" "$L check --max p99.9=1s $TMPD/failed.json" 125 'the run failed \(exit code 1\)'
+check_err "check: no result (timeout): 125" "$L check --max p99.9=1s $TMPD/none.json" 125 'no result in .*none.json'
+check_err "check: a bad command line is 125, never 2" "$L check --max p99.9=fast $A" 125 "limit 'fast' of p99.9 is not valid"
+check_err "check: nothing to check: 125" "$L check $A" 125 'nothing to check'
+
+done_testing

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: MIT
+# shellcheck shell=bash
+# compare and check with latmon's causes: grow --mode touched (memory
+# written before timing: no fault in the loop) against grow --no-thp (a 4 KiB
+# fault every 512 pushes) over --repeat 5 each: p99.9 is significantly worse,
+# the change in slow time is explained by fault first; check refuses to
+# judge another configuration against the baseline (125), an absolute
+# limit says bad (1), the baseline against itself is good (0). Sourced by
+# suite.sh.
+. "$(dirname "${BASH_SOURCE[0]}")/join-lib.sh"
+
+CMP_ITERS=200000
+load
+ok "grow --mode touched --repeat 5 with latmon" \
+	jrun cmp-touched grow --mode touched --iters $CMP_ITERS --repeat 5 --cpu 0
+ok "grow --no-thp --repeat 5 with latmon" \
+	jrun cmp-nothp grow --no-thp --iters $CMP_ITERS --repeat 5 --cpu 0
+ok "the runs recorded kernel events" recorded cmp-nothp
+"$LATCTL" compare cmp-touched.json cmp-nothp.json >cmp.txt 2>&1
+sed 's/^/# /' cmp.txt | grep -E '^# (p99|cause|  fault|the change|  cause)' || true
+check "compare: p99.9 significantly worse (no ~, +N%)" \
+	"grep -E '^p99\\.9 ' cmp.txt" 0 '^p99\.9 .* \+[0-9.]+% +0\.0[0-4][0-9] +5\+5$'
+check "compare: the slow time's change is explained by fault first" \
+	"sed -n '/^the change explained by causes/,\$p' cmp.txt | sed -n 3p" 0 '^  fault +[0-9]+ -> [0-9]+ .* \+[0-9.]+$'
+check "compare: fault's slow iterations rose significantly (from none: new)" \
+	"sed -n '/^cause fault/,/^cause/p' cmp.txt | grep -E '^  slow iters'" 0 ' (\+[0-9.]+%|new) +0\.0[0-4][0-9] '
+check "check against the touched baseline: another run configuration, cannot tell (125)" \
+	"$LATCTL check --baseline cmp-touched.json cmp-nothp.json" 125 "mode is 'touched' there, 'grow' here"
+check "check with an absolute p99.9 limit between the two: bad (1)" \
+	"$LATCTL check --max p99.9=5us cmp-nothp.json" 1 'bad: .*p99\.9 .* > 5us \(median of 5 runs\)'
+check "check of the baseline against itself: good (0)" \
+	"$LATCTL check --baseline cmp-touched.json cmp-touched.json" 0 'good: .*not significant'

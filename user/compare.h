@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* The parts of `latctl compare` output: the metric rows of two documents,
+ * the per-cause explanation of the change, the LKP-style table and the
+ * JSON document (schema "latctl.compare"). */
+#ifndef LATCTL_COMPARE_H
+#define LATCTL_COMPARE_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#define LAT_COMPARE_SCHEMA		"latctl.compare"
+#define LAT_COMPARE_SCHEMA_VERSION	1
+
+/* A metric row of a comparison: calls fn for the fixed metrics, then for
+ * count:, share: and own: of every cause either side names. */
+struct lat_metric;
+struct lat_pair;
+typedef void (*lat_row_fn)(void *arg, const struct lat_metric *m, const struct lat_pair *p);
+int lat_compare_rows(const cJSON *base, const cJSON *new, lat_row_fn fn, void *arg);
+
+/* The 80-column table and the cause explanation of base -> new. */
+int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new);
+/* The 0-day (LKP) style %stddev %change %stddev table. */
+int lat_compare_print_lkp(FILE *out, const cJSON *base, const cJSON *new);
+/* {metrics: [...], causes: [...], verdict, runs_needed} of base -> new. */
+cJSON *lat_compare_json(const cJSON *base, const cJSON *new);
+
+#endif /* LATCTL_COMPARE_H */

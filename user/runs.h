@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runs of a result document and the metrics compare and check read from
+ * each. A `run --repeat N` document lists its runs in "repeat"."per_run";
+ * any other result is one run, the document itself. Each run holds
+ * "summary", "counters", "causes" and "latmon" as `run` writes them.
+ */
+#ifndef LATCTL_RUNS_H
+#define LATCTL_RUNS_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+/* Key of the repeat section and its list of runs. */
+#define LAT_REPEAT_KEY		"repeat"
+#define LAT_REPEAT_RUNS_KEY	"per_run"
+
+/* How a metric is read from one run. */
+enum lat_metric_kind {
+	LAT_METRIC_SUMMARY = 1,	/* summary.<key> in ns */
+	LAT_METRIC_PER_ITER,	/* counters.<key> / summary.count */
+	LAT_METRIC_COUNTER,	/* counters.<key> */
+	LAT_METRIC_CAUSE_COUNT,	/* slow iterations the cause is present in */
+	LAT_METRIC_CAUSE_SHARE,	/* share of the slow time, 0..1 */
+	LAT_METRIC_CAUSE_OWN,	/* median own duration in ns */
+};
+
+struct lat_metric {
+	const char *name;	/* "p99.9", "faults/iter", "share:fault" */
+	enum lat_metric_kind kind;
+	const char *key;	/* summary or counters key; cause label */
+	const char *unit;	/* "ns", "", "%" */
+};
+
+/* The fixed metrics (p50 ... huge pages), in table order. */
+extern const struct lat_metric lat_metrics[];
+extern const size_t lat_n_metrics;
+
+/* Number of runs in doc, and run i (0-based). */
+size_t lat_runs_count(const cJSON *doc);
+const cJSON *lat_run_at(const cJSON *doc, size_t i);
+
+/* The metric "p99.9", "count:fault", "share:thp-zero" or "own:fault";
+ * 0 or -EINVAL (unknown name). label_buf holds the cause label. */
+int lat_metric_parse(const char *name, struct lat_metric *m, char *label_buf, size_t len);
+
+/* Value of m in one run; NaN when the run has no such value (a cause's own
+ * duration in a run where it never occurred). */
+double lat_metric_value(const cJSON *run, const struct lat_metric *m);
+
+/* Values of m over every run of doc into vals (malloc'd, NaNs left out). */
+size_t lat_metric_values(const cJSON *doc, const struct lat_metric *m, double **vals);
+
+/* Cause labels that occur in any run of doc, added to list (no duplicates). */
+void lat_runs_cause_labels(const cJSON *doc, cJSON *list);
+
+/* Check the keys compare and check read in every run of doc; one line on
+ * stderr naming the first missing or mistyped key: -EINVAL. */
+int lat_runs_check(const cJSON *doc, const char *path);
+
+/* Read and check a result file: lat_result_read, then the whole document
+ * through the report's strict reader (rendered to /dev/null), then
+ * lat_runs_check; one line on stderr when any refuses it. */
+int lat_runs_read(const char *path, cJSON **doc);
+
+#endif /* LATCTL_RUNS_H */

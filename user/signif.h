@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Statistics for comparing two sets of runs: the median of each with a
+ * distribution-free confidence interval, and the two-sided Mann-Whitney U
+ * test (the choice of benchstat), with alpha 0.05.
+ */
+#ifndef LATCTL_SIGNIF_H
+#define LATCTL_SIGNIF_H
+
+#include <stddef.h>
+
+#define LAT_SIGNIF_ALPHA	0.05
+#define LAT_SIGNIF_CONFIDENCE	0.95
+
+/* Median of n values with the interval [x(k), x(n+1-k)] of the order
+ * statistics: the narrowest whose binomial coverage is >= 95%; below 6
+ * values none reaches it and the interval is [min, max] with its own,
+ * lower, coverage in confidence. */
+struct lat_interval {
+	double median, lo, hi;
+	double confidence;	/* 0..1, the coverage actually reached */
+	size_t n;
+};
+
+/* 0, or -EINVAL for n == 0. x is not changed. */
+int lat_median_interval(const double *x, size_t n, struct lat_interval *out);
+
+/* Two-sided p-value of the Mann-Whitney U test of x against y. Exact
+ * (the distribution of U counted) when there are no ties and
+ * nx * ny <= LAT_MWU_EXACT_MAX; else the normal approximation with tie
+ * and continuity correction (as scipy.stats.mannwhitneyu). 1 when a side
+ * is empty or every value is equal. */
+#define LAT_MWU_EXACT_MAX	400
+double lat_mwu_p(const double *x, size_t nx, const double *y, size_t ny);
+
+/* The smallest p-value the test can give for sizes nx, ny (no ties):
+ * 2 / C(nx + ny, nx). */
+double lat_mwu_min_p(size_t nx, size_t ny);
+
+/* Runs needed per side so that a difference can be significant at all:
+ * the smallest n with lat_mwu_min_p(n, n) < alpha (4 at 0.05). */
+size_t lat_signif_min_runs(double alpha);
+
+#endif /* LATCTL_SIGNIF_H */
