@@ -34,7 +34,7 @@ help_opts() {	# the option lines of a --help text
 	grep -E '^ {2,}(-[A-Za-z], )?--[a-z]' | grep -oE -- '^ +(-[A-Za-z], )?--[a-z][a-z-]*' |
 		grep -oE -- '--[a-z-]+' | sort -u
 }
-for c in latctl run plot doctor "latmon record"; do
+for c in latctl run compare check plot doctor "latmon record"; do
 	case $c in
 	latctl) help=$("$L" --help) ;;
 	"latmon record") help=$("$L" latmon --help) ;;
