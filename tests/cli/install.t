@@ -36,7 +36,10 @@ comp() {	# words...: what the completion offers for the last one
 }
 ok "completion: the commands" bash -c "[[ '$(comp latctl "''")' == *'plot'*'doctor'*'latmon'* ]]"
 ok "completion: the workloads of run" test "$(comp latctl run "''")" = "grow chase request alloc mmap"
-ok "completion: the options of run, from --help" bash -c "[[ '$(comp latctl run grow --th)' == '--thp --threads' ]]"
+ok "completion: the options of run, from --help" bash -c "[[ '$(comp latctl run grow --th)' == '--thp --thp-size --threads' ]]"
+ok "completion: the kernels of --kernel" test "$(comp latctl run grow --kernel "''")" = "6.1 6.12 7.3"
+ok "completion: the options of compare, from --help" test "$(comp latctl compare --s)" = "--strict"
+ok "completion: the options of check, from --help" test "$(comp latctl check --m)" = "--max --metric"
 check "make uninstall" "$MK uninstall DESTDIR=$D PREFIX=/usr" 0 ''
 ok "nothing left but directories" test -z "$(find "$D" -type f -o -type l)"
 
