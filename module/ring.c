@@ -43,7 +43,7 @@ struct latmon_ring {
 static struct latmon_ring __percpu *rings;
 static unsigned int read_start_cpu;
 
-/* Records copied to user space have no padding hole (issue 5 §5). */
+/* Records copied to user space have no padding hole. */
 #include "../include/latmon_layout.h"
 
 int latmon_rings_init(void)

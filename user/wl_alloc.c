@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * alloc: what one malloc/free adds to a call (seed 003). Four variants, each
+ * alloc: what one malloc/free adds to a call (the "benchmark measured the allocator" post). Four variants, each
  * timed call by call: a short formatted string written into a new malloc'd
  * buffer (freed at the end of the call) or into a reused buffer, and a
  * 256 KiB buffer filled the same two ways. The very first 256 KiB call of
@@ -8,7 +8,7 @@
  * the cost a warm benchmark never shows. --threads N runs the variants in N
  * threads, each pinned to its own CPU, released together by a barrier.
  * Allocations are counted in the workload's own allocation path with a
- * thread-local counter (never one shared atomic: seed 003 shows that such a
+ * thread-local counter (never one shared atomic: that post shows that such a
  * counter is itself the contention it seems to find).
  */
 #include <errno.h>
@@ -354,7 +354,7 @@ static double mean_ns(const struct lat_run *run, const struct lat_sample *s, siz
 	return n ? sum / (double)n : 0.0;
 }
 
-/* One thread's small-string figures, the lines of seed 003's thread rounds. */
+/* One thread's small-string figures, the lines of the post's thread rounds. */
 static cJSON *thread_json(const struct alloc *a, const struct alloc_thread *t)
 {
 	const struct lat_sample *s = a->run->samples + t->base;
@@ -438,7 +438,7 @@ static void alloc_teardown(struct lat_run *run)
 
 const struct workload_ops wl_alloc = {
 	.name = "alloc",
-	.summary = "formatted string and 256 KiB buffer, new vs reused allocation; --threads",
+	.summary = "formatted string and 256 KiB buffer, new vs reused allocation; --threads (the post \"the benchmark measured the allocator\")",
 	.modes = NULL,
 	.unit_name = "call",
 	.default_iters = 100000,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * chase: 8 dependent random read-modify-writes in a 64 MiB table per
- * iteration, each address depending on the value read before (seed 001, the
+ * iteration, each address depending on the value read before (the per-iteration latency lab, the
  * "look something up in a big hash map" lab). The modes decide who pays the
  * page faults of the table: the timed loop (cold), a pass before timing
  * (warm) or the kernel at mmap time (populate).
@@ -250,7 +250,7 @@ static void chase_teardown(struct lat_run *run)
 
 const struct workload_ops wl_chase = {
 	.name = "chase",
-	.summary = "8 dependent random read-modify-writes in a 64 MiB table",
+	.summary = "8 dependent random read-modify-writes in a 64 MiB table (the per-iteration latency lab)",
 	.modes = "cold|warm|populate",
 	.unit_name = "iteration",
 	.default_iters = 1000000,

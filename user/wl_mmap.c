@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mmap: the LKML report of seed 004 ("mmap/munmap 20ms latencies"). N worker
+ * mmap: the LKML report "mmap/munmap 20ms latencies". N worker
  * processes (default: one per online CPU) each repeat at random: map 1-20
  * anonymous pages and write the length into the first page, or unmap a
  * random live mapping. Every operation is timed; the report lists every one
@@ -112,7 +112,7 @@ static int mmap_setup(struct lat_run *run)
 	return ret;
 }
 
-/* Map len bytes and write the length into the first page (seed 004). */
+/* Map len bytes and write the length into the first page (as in the report). */
 static inline int op_map(struct live *l, size_t len)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -125,7 +125,7 @@ static inline int op_map(struct live *l, size_t len)
 	return 0;
 }
 
-/* Map or unmap at random, seed 004's mix: 1:1, more maps in the first ops. */
+/* Map or unmap at random, the report's mix: 1:1, more maps in the first ops. */
 static inline int choose_unmap(uint64_t *seed, size_t op, size_t live, size_t cap)
 {
 	uint64_t r = lat_rand64(seed);
@@ -497,7 +497,7 @@ static void mmap_teardown(struct lat_run *run)
 
 const struct workload_ops wl_mmap = {
 	.name = "mmap",
-	.summary = "N processes mapping 1-20 pages and unmapping at random (an LKML report)",
+	.summary = "N processes mapping 1-20 pages and unmapping at random (the LKML report \"mmap/munmap 20ms latencies\")",
 	.modes = NULL,
 	.unit_name = "operation",
 	.default_iters = 1000000,

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * request: a simulated request handler (seed 000). A normal request hashes
+ * request: a simulated request handler (the "average hides the slow requests" post). A normal request hashes
  * 256 numbers; one in 100, chosen by a generator seeded with --seed, also
  * hashes 2,000,000 more. The mean is a time no request has, and p99 hides
  * the slow 1%. With --rate HZ the loop is open: request i is due at
  * start + i/HZ whatever happened before, and the report shows the naive
  * percentiles (from the actual start) beside the corrected ones (from the
- * intended start), the coordinated omission of seed 002.
+ * intended start), coordinated omission, as in the "measuring performance" notes.
  *
  * Series: run->samples holds the naive series (actual start to end, the
  * real service time of each request); it is the primary series of the
@@ -185,7 +185,7 @@ static cJSON *request_counts(const double *ns, size_t n)
 
 static const double req_pcts[] = { 50, 90, 99, 99.9, 100 };
 
-/* The percentiles of seed 002's table for one series (sorts ns). */
+/* The percentiles of the naive/corrected table for one series (sorts ns). */
 static cJSON *request_percentiles(double *ns, size_t n)
 {
 	struct lat_summary sum;
@@ -240,7 +240,7 @@ out:
 	return o;
 }
 
-/* seed 000's three lines for one series. */
+/* The three count lines of one series. */
 static void request_print_counts(const cJSON *s, const char *what, FILE *out, struct lat_rd *rd)
 {
 	double pages = lat_rd_num(rd, s, "pages");
@@ -252,7 +252,7 @@ static void request_print_counts(const cJSON *s, const char *what, FILE *out, st
 		pages ? 100.0 * lat_rd_num(rd, s, "pages_with_slow") / pages : 0.0);
 }
 
-/* seed 002's side-by-side table: naive and corrected percentiles in us. */
+/* The side-by-side table: naive and corrected percentiles in us. */
 static void request_print_table(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
 	const cJSON *ranks = lat_rd_array(rd, x, "percentile_ranks");
@@ -314,7 +314,7 @@ static void request_teardown(struct lat_run *run)
 
 const struct workload_ops wl_request = {
 	.name = "request",
-	.summary = "request handler, 1 in 100 requests 10000x slower; --rate for open loop",
+	.summary = "request handler, 1 in 100 requests 10000x slower; --rate for open loop (coordinated omission)",
 	.modes = NULL,
 	.unit_name = "request",
 	.default_iters = 20000,

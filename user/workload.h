@@ -4,7 +4,7 @@
  * adding one file user/wl_NAME.c that defines one `const struct workload_ops`
  * and one line in the table in workload.c.
  *
- * Life of a run (core, run.c):
+ * Life of a run (core, cmd_run.c):
  *   parse options -> ops->setup() -> pre-fault run->samples (cap entries)
  *   -> read counters -> ops->run() [timed loop] -> read counters
  *   -> ops->extras() -> ops->teardown() -> build the JSON document
@@ -13,7 +13,7 @@
  * `latctl report FILE.json` prints exactly what the run printed; a workload's
  * extra report lines therefore come from ops->print_extras(extras_json), which reads it through the strict reader (rdoc.h).
  *
- * Additions by H1 (core), for workload authors:
+ * For workload authors:
  *  - ops->accepts: LAT_ACCEPT_* bits for the workload-specific options it
  *    takes (--hugepage, --rate, --threads, --procs, --duration). The core
  *    rejects any other one with one clear line ("--rate does not apply to

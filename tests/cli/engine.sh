@@ -8,6 +8,7 @@
 #   check_err "what" "command" EXIT REGEX  exit EXIT, ONE stderr line ~ REGEX,
 #                                          nothing on stdout (bad input)
 #   ok "what" COMMAND...                   passes when COMMAND succeeds
+#   between X LO HI                        true if LO <= X <= HI (numbers)
 #   skip_all "why"                         whole file skipped
 #   done_testing                           prints the plan; exit 1 if any failed
 #
@@ -94,6 +95,8 @@ done_testing() {
 }
 
 # Value of a JSON key path (perl core JSON::PP): json_get FILE summary p50_ns
+between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+
 json_get() {
 	perl -MJSON::PP -e '
 		local $/; open my $f, "<", shift or die; my $d = decode_json(<$f>);

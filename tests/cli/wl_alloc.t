@@ -5,7 +5,6 @@
 . "$(dirname "$0")/engine.sh"
 
 L=$LATCTL
-between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 NCPU=$(getconf _NPROCESSORS_ONLN)
 
 A=$TMPD/one

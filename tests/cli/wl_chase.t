@@ -6,8 +6,6 @@
 . "$(dirname "$0")/engine.sh"
 
 L=$LATCTL
-# x >= lo && x <= hi, floating point
-between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 
 for mode in cold warm populate; do
 	check "chase --mode $mode runs 2000 iterations" \

@@ -5,7 +5,6 @@
 . "$(dirname "$0")/engine.sh"
 
 L=$LATCTL
-between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 
 C=$TMPD/closed
 check "request runs 5000 requests" "$L run request --iters 5000 --json $C.json > $C.txt" 0 ''

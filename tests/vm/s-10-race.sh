@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# Races under load (issue 5 §2): LATMON_STRESS_CYCLES cycles (default 100)
+# Races under load: LATMON_STRESS_CYCLES cycles (default 100)
 # of START on a fault storm or a CPU hopper, a second storm and the hopper
 # (IPIs, migrations, timers) running, a reader blocked in read() or poll()
 # or none, then STOP or rmmod at a random moment. After each cycle the

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# Privilege matrix (issue 5 §4): root succeeds; uid 1000, root with only
+# Privilege matrix: root succeeds; uid 1000, root with only
 # CAP_PERFMON, uid 1000 with CAP_PERFMON, root of a user namespace and a
 # process in another network namespace are refused by /dev/latmon and by
 # every netlink operation, and change nothing (a session runs meanwhile).

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# No leaks to user space (issue 5 §5): records read into 0xAA-filled
+# No leaks to user space: records read into 0xAA-filled
 # buffers have every reserved, padding and unused-union byte zero, no u64
 # but the TSCs holds a kernel address, read() writes nothing past what it
 # returns; the GET_INFO and GET_STATS replies have zero padding. A flipped

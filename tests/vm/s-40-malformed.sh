@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# Malformed netlink (issue 5 §6): unknown attributes, wrong lengths, missing
+# Malformed netlink: unknown attributes, wrong lengths, missing
 # attributes, tgid 0 or beyond pid_max, unknown flag bits, trailing bytes,
 # attributes on commands that take none: each rejected with an extended-ack
 # message, and GET_INFO + GET_STATS are the same before and after. Run with

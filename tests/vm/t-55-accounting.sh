@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# Exact accounting per CPU (issue 5 §3). A target pinned to one CPU makes N
+# Exact accounting per CPU. A target pinned to one CPU makes N
 # faults (getrusage): on that CPU fault records + the lost records' counts
 # == N, on the other CPUs nothing. Then, with the target free to move, a
 # second fault storm and a spinner as load, and a reader that keeps up or

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# Probe misses are reported as loss (issue 5 §3). With fault_maxactive=1
+# Probe misses are reported as loss. With fault_maxactive=1
 # only one handle_mm_fault can be in flight system-wide, so a target whose
 # two threads fault on both CPUs at once misses some of its own faults:
 # GET_STATS counts them, and fault records + misses cover getrusage. Then
