@@ -123,27 +123,32 @@ static size_t populate(char *base, size_t bytes)
 	return off;
 }
 
-#define SOAK_MAX	64UL
+#define SOAK_MAX	512UL
+#define SOAK_PERIOD_US	20000
+
+static char *soak_base;		/* SOAK_MAX huge pages, MADV_HUGEPAGE */
+static unsigned long soaked;
 
 /*
- * Take the free 2 MiB blocks the fill left (in its safety margin) as huge
- * pages of a MADV_HUGEPAGE mapping, one at a time while any is left; needs
- * THP enabled (always or madvise). Returns the blocks taken.
+ * Take the free 2 MiB blocks left (the fill's safety margin, or what
+ * kcompactd frees later) as huge pages, one at a time while any is left;
+ * needs THP enabled (always or madvise). Returns the blocks taken so far.
  */
 static unsigned long soak(void)
 {
-	size_t len = (SOAK_MAX + 1) << 21;
-	char *raw = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), *p;
-	unsigned long n = 0;
+	char *raw;
 
-	if (raw == MAP_FAILED)
-		return 0;
-	p = (char *)(((uintptr_t)raw + (2UL << 20) - 1) & ~((2UL << 20) - 1));
-	madvise(p, SOAK_MAX << 21, MADV_HUGEPAGE);
-	while (n < SOAK_MAX && lat_buddy_free_2m_blocks_except("DMA") > 0)
-		p[n++ << 21] = 1;
-	return n;
+	if (!soak_base) {
+		raw = mmap(NULL, (SOAK_MAX + 1) << 21, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (raw == MAP_FAILED)
+			return 0;
+		soak_base = (char *)(((uintptr_t)raw + (2UL << 20) - 1) & ~((2UL << 20) - 1));
+		madvise(soak_base, SOAK_MAX << 21, MADV_HUGEPAGE);
+	}
+	while (soaked < SOAK_MAX && lat_buddy_free_2m_blocks_except("DMA") > 0)
+		soak_base[soaked++ << 21] = 1;
+	return soaked;
 }
 
 /* The child: fill, fragment, report the pages kept on fd, then wait. */
@@ -165,8 +170,10 @@ static void filler(size_t bytes, int fd)
 	if (write(fd, kept, sizeof(kept)) != sizeof(kept))
 		_exit(1);
 	close(fd);
-	pause();
-	_exit(0);
+	for (;;) {		/* keep it so until killed */
+		usleep(SOAK_PERIOD_US);
+		soak();
+	}
 }
 
 /* Make the child the OOM killer's first choice. */

@@ -5,7 +5,8 @@
  * free memory with 4 KiB pages until no free 2 MiB block is left (outside
  * ZONE_DMA), then frees all but one page of every 2 MiB physical block it
  * got (pfns from /proc/self/pagemap, root), and holds those pages until the
- * run ends. For the run THP defrag is "always" (a
+ * run ends; every 20 ms it takes any free 2 MiB block that appears again
+ * (kcompactd's work) as a huge page. For the run THP defrag is "always" (a
  * fault waits for compaction) and proactive compaction is off; both are
  * restored after (sysset.h).
  */
