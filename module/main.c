@@ -21,6 +21,8 @@ const struct latmon_source_ops *const latmon_sources[] = {
 	&latmon_src_thp,
 	&latmon_src_sched,
 	&latmon_src_irq,
+	&latmon_src_syscall,
+	&latmon_src_wait,
 };
 const unsigned int latmon_nr_sources = ARRAY_SIZE(latmon_sources);
 
@@ -36,13 +38,15 @@ static u32 attached_mask;
 /*
  * Test hook of the VM suite (tests/vm/t-15-initfail.sh): make init step N
  * fail as if it ran out of memory, to prove that every failure unwinds.
- * Steps 1-4 resolve the sources, 5 rings, 6 threads, 7 /dev/latmon, 8 the
- * genl family, 9 fails after all of them. 0 (default): off.
+ * Steps 1-N resolve the N sources (N = __LATMON_SRC_MAX - 1), then N+1
+ * rings, N+2 threads, N+3 /dev/latmon, N+4 the genl family; N+5 fails
+ * after all of them. 0 (default): off.
  */
 static unsigned int fail_init_step;
 module_param(fail_init_step, uint, 0);
-MODULE_PARM_DESC(fail_init_step, "test only: init step that fails with -ENOMEM (1-9, 0 = none)");
-#define LATMON_INIT_STEPS	9
+MODULE_PARM_DESC(fail_init_step, "test only: init step that fails with -ENOMEM (1 to sources + 5, 0 = none)");
+#define SOURCE_STEPS		(__LATMON_SRC_MAX - 1)
+#define LATMON_INIT_STEPS	(SOURCE_STEPS + 5)
 
 static int init_step(unsigned int step, const char *what, int (*fn)(void))
 {
@@ -209,6 +213,21 @@ static int start_check(u32 *mask, u32 *slots, struct netlink_ext_ack *extack)
 	return 0;
 }
 
+/* Follow the target process's threads and what they create. */
+static int threads_start(struct netlink_ext_ack *extack)
+{
+	struct task_struct *leader = get_pid_task(target_pid, PIDTYPE_TGID);
+	int ret;
+
+	if (!leader) {
+		NL_SET_ERR_MSG(extack, "latmon: the process exited");
+		return -ESRCH;
+	}
+	ret = latmon_threads_start(leader, extack);
+	put_task_struct(leader);
+	return ret;
+}
+
 /* Set up rings and target, then attach; called with latmon_mutex held. */
 static int start_locked(u32 nr, u32 mask, u32 slots,
 			struct netlink_ext_ack *extack)
@@ -227,19 +246,24 @@ static int start_locked(u32 nr, u32 mask, u32 slots,
 		NL_SET_ERR_MSG(extack, "latmon: cannot allocate the per-CPU buffers; use a smaller buffer size");
 		goto err_target;
 	}
-	latmon_threads_reset();
 	latmon_pid_ns = get_pid_ns(task_active_pid_ns(current));
 	WRITE_ONCE(latmon_target_tgid, pid_nr(target_pid));
+	ret = threads_start(extack);
+	if (ret)
+		goto err_target;
 	ret = sources_attach(mask);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "latmon: attaching a probe failed (see the kernel log)");
-		goto err_target;
+		goto err_threads;
 	}
 	attached_mask = mask;
 	latmon_state = LATMON_RUNNING;
 	queue_delayed_work(system_unbound_wq, &wake_work, WAKE_PERIOD);
 	return 0;
 
+err_threads:
+	latmon_threads_stop();
+	tracepoint_synchronize_unregister();
 err_target:
 	target_release();
 	return ret;
@@ -265,6 +289,7 @@ int latmon_session_start(u32 nr, const u32 *mask, const u32 *slots,
 static void stop_locked(void)
 {
 	WRITE_ONCE(latmon_target_tgid, 0);
+	latmon_threads_stop();
 	sources_detach(attached_mask);
 	attached_mask = 0;
 	cancel_delayed_work_sync(&wake_work);
@@ -324,20 +349,20 @@ static int __init latmon_init(void)
 {
 	int ret;
 
-	BUILD_BUG_ON(ARRAY_SIZE(latmon_sources) != 4);
+	BUILD_BUG_ON(ARRAY_SIZE(latmon_sources) != SOURCE_STEPS);
 	ret = sources_resolve();
 	if (ret)
 		return ret;
-	ret = init_step(5, "rings", latmon_rings_init);
+	ret = init_step(SOURCE_STEPS + 1, "rings", latmon_rings_init);
 	if (ret)
 		goto err_sources;
-	ret = init_step(6, "threads", latmon_threads_init);
+	ret = init_step(SOURCE_STEPS + 2, "threads", latmon_threads_init);
 	if (ret)
 		goto err_rings;
-	ret = init_step(7, "chardev", latmon_chardev_init);
+	ret = init_step(SOURCE_STEPS + 3, "chardev", latmon_chardev_init);
 	if (ret)
 		goto err_threads;
-	ret = init_step(8, "genl", latmon_genl_init);
+	ret = init_step(SOURCE_STEPS + 4, "genl", latmon_genl_init);
 	if (ret)
 		goto err_chardev;
 	ret = init_step(LATMON_INIT_STEPS, "done", NULL);

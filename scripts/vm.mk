@@ -13,7 +13,8 @@ VM_KERNELS ?= 6.1 6.12
 VM_KERNEL ?= 6.12
 VM_CMD ?= sh -c 'insmod /lib/modules/latmon.ko && lmtool info'
 VM_BIN := tests/vm/bin
-VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $(VM_BIN)/stress
+VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $(VM_BIN)/stress \
+	$(VM_BIN)/lmprocs
 # per kernel the suite, then the short stress run; then the debug kernel
 # (tests/vm/debug.t skips itself when that kernel is not built)
 VM_TESTS := $(foreach k,$(VM_KERNELS),tests/vm/kernel-$(k).t) \
@@ -41,6 +42,10 @@ $(VM_BIN)/lmtool: tests/vm/lmtool.c user/latmon_nl.c user/latmon_nl.h include/la
 $(VM_BIN)/lmtouch: tests/vm/lmtouch.c tests/vm/sync.h user/tsc.c user/stats.c
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) -o $@ tests/vm/lmtouch.c user/tsc.c user/stats.c -lm -pthread
+
+$(VM_BIN)/lmprocs: tests/vm/lmprocs.c tests/vm/sync.h user/tsc.c user/stats.c
+	@mkdir -p $(VM_BIN)
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/lmprocs.c user/tsc.c user/stats.c -lm -pthread
 
 $(VM_BIN)/spin: tests/vm/spin.c tests/vm/sync.h
 	@mkdir -p $(VM_BIN)

@@ -51,6 +51,19 @@ static const char *const type_names[] = {
 	[LATMON_EV_IRQ] = "irq",
 	[LATMON_EV_MIGRATE] = "migrate",
 	[LATMON_EV_LOST] = "lost",
+	[LATMON_EV_SYSCALL] = "syscall",
+	[LATMON_EV_WAKE] = "wake",
+	[LATMON_EV_LOCK] = "lock",
+	[LATMON_EV_TLB] = "tlb",
+};
+
+static const char *const lock_kinds[] = {
+	[LATMON_LOCK_MMAP] = "mmap_lock",
+};
+
+static const char *const tlb_kinds[] = {
+	[LATMON_TLB_SENT] = "sent",
+	[LATMON_TLB_RECEIVED] = "received",
 };
 
 static const char *const irq_kinds[] = {
@@ -136,6 +149,7 @@ static int cmd_info(int argc, char **argv)
 		printf("module %s uapi %u kernel %s tsc_khz %u running %u tgid %u\n",
 		       info.module_version, info.uapi_version, info.kernel_release,
 		       info.tsc_khz, info.running, info.tgid);
+		printf("threads max=%u\n", info.threads_max);
 		for (i = 0; i < info.nsources; i++)
 			print_source("source", &info.sources[i]);
 	}
@@ -226,6 +240,9 @@ static int cmd_stats(int argc, char **argv)
 		printf("total recorded=%" PRIu64 " dropped=%" PRIu64 " read=%" PRIu64
 		       " lost_records=%" PRIu64 "\n", sum.recorded, sum.dropped,
 		       sum.read, sum.lost_records);
+	if (!ret)
+		printf("threads live=%u followed=%" PRIu64 " refused=%" PRIu64 "\n",
+		       st.threads, st.threads_followed, st.threads_refused);
 	for (i = 0; !ret && i < st.nsources; i++)
 		print_source("source", &st.sources[i]);
 	ret = report(nl, "GET_STATS", ret);
@@ -250,6 +267,27 @@ static void print_fault_flags(uint32_t flags)
 		printf("%s0x%x", sep, flags & ~__LATMON_FAULT_F_ALL);
 	else if (!*sep)
 		printf("-");
+}
+
+/* The per-type part of the records of the syscall and wait sources. */
+static void print_payload_wait(const struct latmon_event *e)
+{
+	if (e->type == LATMON_EV_SYSCALL)
+		printf(" nr=%u ret=%" PRId64 " arg0=0x%" PRIx64 " arg1=%" PRIu64 " sflags=0x%x",
+		       e->u.syscall.nr, (int64_t)e->u.syscall.ret, (uint64_t)e->u.syscall.args[0],
+		       (uint64_t)e->u.syscall.args[1], e->u.syscall.flags);
+	else if (e->type == LATMON_EV_WAKE)
+		printf(" waker_pid=%u waker_comm=%.16s waker_cpu=%u target_cpu=%u wflags=0x%x",
+		       e->u.wake.waker_pid, e->u.wake.waker_comm, e->u.wake.waker_cpu,
+		       e->u.wake.target_cpu, e->u.wake.flags);
+	else if (e->type == LATMON_EV_LOCK)
+		printf(" kind=%s lflags=0x%x sleeps=%u",
+		       name_of(lock_kinds, NELEM(lock_kinds), e->u.lock.kind),
+		       e->u.lock.flags, e->u.lock.sleeps);
+	else if (e->type == LATMON_EV_TLB)
+		printf(" kind=%s pages=%" PRIu64,
+		       name_of(tlb_kinds, NELEM(tlb_kinds), e->u.tlb.kind),
+		       (uint64_t)e->u.tlb.pages);
 }
 
 /* The per-type part of a record's text line. */
@@ -283,6 +321,12 @@ static void print_payload(const struct latmon_event *e)
 	case LATMON_EV_LOST:
 		printf(" count=%" PRIu64 " lost_cpu=%u", (uint64_t)e->u.lost.count,
 		       e->u.lost.cpu);
+		break;
+	case LATMON_EV_SYSCALL:
+	case LATMON_EV_WAKE:
+	case LATMON_EV_LOCK:
+	case LATMON_EV_TLB:
+		print_payload_wait(e);
 		break;
 	}
 }
