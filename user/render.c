@@ -10,6 +10,7 @@
 
 #include "hist.h"
 #include "join.h"
+#include "procs.h"
 #include "result.h"
 #include "workload.h"
 
@@ -293,9 +294,10 @@ static void render_latmon(FILE *out, struct rd *r, const cJSON *doc)
 		fprintf(out, "%.0f\n", mi->valuedouble + ma->valuedouble);
 	else
 		fputs("n/a\n", out);
+	lat_procs_render(lm, out);
 	if (num(r, ca, "streams_joined") < num(r, ca, "streams"))
-		fprintf(out, "%.0f of %.0f sample streams are other processes' (latmon follows one "
-			"process): unattributed\n", num(r, ca, "streams") - num(r, ca, "streams_joined"),
+		fprintf(out, "%.0f of %.0f sample streams have no thread latmon followed: "
+			"unattributed\n", num(r, ca, "streams") - num(r, ca, "streams_joined"),
 			num(r, ca, "streams"));
 }
 

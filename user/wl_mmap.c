@@ -9,7 +9,8 @@
  *
  * Samples: run->samples is MAP_SHARED; process k writes its own slice
  * [k*iters, k*iters + n_k) and its totals into a shared struct; after the
- * children exit the parent packs the slices to [0, n).
+ * children exit the parent packs the slices to [0, n). Stream k is worker
+ * k's, joined with latmon's events of its pid (latmon follows the forks).
  */
 #include <errno.h>
 #include <signal.h>
@@ -238,6 +239,8 @@ static int mmap_fork_all(struct mmap_wl *m, int fds[2], int *forked)
 			mmap_child(m, *forked, fds[0]);
 		}
 		m->procs[*forked].pid = pid;
+		if (*forked < LAT_MAX_STREAMS)	/* latmon follows the fork */
+			m->run->stream_tid[*forked] = (uint32_t)pid;
 	}
 	return 0;
 }
@@ -302,7 +305,6 @@ static int mmap_run(struct lat_run *run)
 	struct mmap_wl *m = run->priv;
 	int fds[2], forked = 0, ret;
 
-	run->stream_tid[0] = 0;	/* every stream is a child's: not joined */
 	if (pipe(fds) < 0)
 		return -errno;
 	fflush(NULL);	/* no buffered output duplicated in the children */
