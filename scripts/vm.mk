@@ -34,10 +34,14 @@ vm-modules: vm-kernels
 
 vm-progs: $(VM_PROGS)
 
-$(VM_BIN)/lmtool: tests/vm/lmtool.c user/latmon_nl.c user/latmon_nl.h include/latmon.h
+# lmtool names and prints records through the record-type descriptors
+VM_EV_SRCS := user/evtype.c $(wildcard user/ev_*.c) user/json.c
+$(VM_BIN)/lmtool: tests/vm/lmtool.c user/latmon_nl.c user/latmon_nl.h include/latmon.h \
+		$(VM_EV_SRCS) user/evtype.h
 	@mkdir -p $(VM_BIN)
-	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(VM_NL_PKGS)) -o $@ \
-		tests/vm/lmtool.c user/latmon_nl.c $(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS))
+	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(VM_NL_PKGS) libcjson) -o $@ \
+		tests/vm/lmtool.c user/latmon_nl.c $(VM_EV_SRCS) \
+		$(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS) libcjson)
 
 $(VM_BIN)/lmtouch: tests/vm/lmtouch.c tests/vm/sync.h user/tsc.c user/stats.c
 	@mkdir -p $(VM_BIN)

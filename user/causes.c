@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "causes.h"
+#include "evtype.h"
 #include "join.h"
 #include "procs.h"
 
@@ -191,11 +192,12 @@ static void count_events(const struct lat_causes_in *in, const uint32_t *tids, s
 	*other = *faults_all = *faults_joined = 0;
 	for (i = 0; in->have_events && i < in->n_events; i++) {
 		const struct latmon_event *e = &in->events[i];
+		const struct lat_evtype *t = lat_evtype(e->type);
 		bool ours = bsearch(&e->tid, tids, n_tids, sizeof(*tids), cmp_u32);
 
-		if (e->type == 0 || e->type >= __LATMON_EV_MAX || e->type == LATMON_EV_LOST)
+		if (!t || (t->flags & LAT_EVT_LOST))
 			continue;
-		*other += !ours && !(e->type == LATMON_EV_IRQ && e->tid == 0);
+		*other += !ours && !((t->flags & LAT_EVT_ANY_TID) && e->tid == 0);
 		if (e->type != LATMON_EV_FAULT || e->pid != pid ||
 		    (e->u.fault.flags & (LATMON_FAULT_F_RETRY | LATMON_FAULT_F_ERROR)) ||
 		    e->tsc_begin < in->tsc_before || e->tsc_end > in->tsc_after)

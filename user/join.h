@@ -47,6 +47,25 @@ enum join_label {
 	JOIN_NR_LABELS
 };
 
+/*
+ * One label: its name (also its key in the JSON), what its own duration
+ * measures, and its rank. Event labels (rank > 0, declared by the record
+ * types in user/ev_*.c) compete for each tick: the highest rank wins. All
+ * ranks break a tie for the largest share (the primary label).
+ */
+struct join_label_desc {
+	enum join_label id;
+	const char *name;
+	const char *own;
+	int rank;
+};
+
+/* Labels by rank, highest first: event labels only, or all but incomplete. */
+struct join_prec {
+	enum join_label order[JOIN_NR_LABELS];
+	size_t n;
+};
+
 #define JOIN_MAX_ADDRS	4	/* fault addresses kept per iteration */
 #define JOIN_MAX_IRQS	4	/* distinct interrupts kept per iteration */
 
@@ -84,13 +103,14 @@ struct join_iter {
 	bool thp;		/* a THP clear or a huge-page fault inside */
 	uint64_t ticks[JOIN_NR_LABELS];	/* net; sums exactly to duration */
 	uint32_t n_events;	/* events of this iteration that were used */
-	uint32_t n_faults, n_thp_clears, n_switches, n_irqs;
+	uint32_t n_type[__LATMON_EV_MAX];	/* ... by record type */
 	uint32_t n_addrs;
 	uint64_t fault_addr[JOIN_MAX_ADDRS];
 	uint32_t n_irq_kinds;
 	struct join_irq irq[JOIN_MAX_IRQS];
 	uint32_t other_pid;	/* task that ran while the thread was out, */
 	char other_comm[17];	/* of the longest switch-out; 0 / "" if none */
+	uint64_t longest_out;	/* ticks of that switch-out */
 	uint64_t lost;		/* events reported lost in overlapping windows */
 };
 
@@ -132,6 +152,10 @@ struct join_result {
 int join_run(const struct join_input *in, struct join_result *out);
 void join_result_free(struct join_result *r);
 
+/* The descriptor of a label; NULL for an out-of-range one. */
+const struct join_label_desc *join_label_desc(enum join_label l);
+/* Fill *p with the event labels (events_only) or all ranked labels. */
+void join_precedence(struct join_prec *p, bool events_only);
 /* "fault", "thp-zero", ...; NULL for an out-of-range label. */
 const char *join_label_name(enum join_label l);
 /* What a label's own duration measures: "fault", "clear", "off-CPU", ... */

@@ -15,6 +15,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/genl/ctrl.h>
 
+#include "evtype.h"
 #include "latmon_nl_int.h"
 
 #ifndef SOL_NETLINK
@@ -36,15 +37,6 @@ struct nl_req {
 	void *arg;
 };
 
-static const char *const source_names[] = {
-	[LATMON_SRC_FAULT] = "fault",
-	[LATMON_SRC_THP_CLEAR] = "thp-clear",
-	[LATMON_SRC_SCHED] = "sched",
-	[LATMON_SRC_IRQ] = "irq",
-	[LATMON_SRC_SYSCALL] = "syscall",
-	[LATMON_SRC_WAIT] = "wait",
-};
-
 static const char *const state_names[] = {
 	[LATMON_SRC_ATTACHED] = "attached",
 	[LATMON_SRC_UNAVAILABLE] = "unavailable",
@@ -53,9 +45,7 @@ static const char *const state_names[] = {
 
 const char *latmon_nl_source_name(uint32_t id)
 {
-	if (id < sizeof(source_names) / sizeof(source_names[0]) && source_names[id])
-		return source_names[id];
-	return "?";
+	return lat_source_name(id);
 }
 
 const char *latmon_nl_state_name(uint32_t state)
@@ -336,7 +326,6 @@ static int parse_info(struct nlattr **tb, void *arg)
 	info->tsc_khz = get_u32(tb[LATMON_A_TSC_KHZ]);
 	info->running = get_u32(tb[LATMON_A_RUNNING]);
 	info->tgid = get_u32(tb[LATMON_A_TGID]);
-	info->threads_max = get_u32(tb[LATMON_A_THREADS_MAX]);
 	return parse_sources(tb[LATMON_A_SOURCES], info->sources, &info->nsources);
 }
 
@@ -401,9 +390,6 @@ static int parse_stats(struct nlattr **tb, void *arg)
 			st->ncpus++;
 		}
 	}
-	st->threads = get_u32(tb[LATMON_A_THREADS]);
-	st->threads_followed = get_u64(tb[LATMON_A_THREADS_FOLLOWED]);
-	st->threads_refused = get_u64(tb[LATMON_A_THREADS_REFUSED]);
 	return parse_sources(tb[LATMON_A_SOURCES], st->sources, &st->nsources);
 }
 

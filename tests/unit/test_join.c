@@ -117,7 +117,7 @@ static void test_nesting(void **state)
 	assert_int_equal(sum_ticks(it), 10000);
 	assert_int_equal(it->primary, JOIN_THP_ZERO);
 	assert_true(it->thp);
-	assert_int_equal(it->n_faults, 1);
+	assert_int_equal(it->n_type[LATMON_EV_FAULT], 1);
 	assert_int_equal(it->fault_addr[0], 0x7f0000200000ULL);
 	assert_int_equal(it->n_irq_kinds, 1);
 	assert_string_equal(it->irq[0].name, "LOC");
@@ -162,7 +162,7 @@ static void test_edges(void **state)
 	assert_int_equal(it->ticks[JOIN_FAULT], 500);
 	assert_int_equal(it->ticks[JOIN_PREEMPTION], 200);
 	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 300);
-	assert_int_equal(it->n_faults, 1);
+	assert_int_equal(it->n_type[LATMON_EV_FAULT], 1);
 	assert_int_equal(it->fault_addr[0], 0x2);
 	assert_int_equal(it->other_pid, 77);
 	assert_string_equal(it->other_comm, "hog");

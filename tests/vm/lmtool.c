@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "evtype.h"
 #include "latmon_nl.h"
 
 #define READ_BATCH	1024
@@ -44,42 +45,8 @@ struct filter {
 	int count;			/* print per-type counts, not records */
 };
 
-static const char *const type_names[] = {
-	[LATMON_EV_FAULT] = "fault",
-	[LATMON_EV_THP_CLEAR] = "thp-clear",
-	[LATMON_EV_SCHED] = "sched",
-	[LATMON_EV_IRQ] = "irq",
-	[LATMON_EV_MIGRATE] = "migrate",
-	[LATMON_EV_LOST] = "lost",
-	[LATMON_EV_SYSCALL] = "syscall",
-	[LATMON_EV_WAKE] = "wake",
-	[LATMON_EV_LOCK] = "lock",
-	[LATMON_EV_TLB] = "tlb",
-};
-
-static const char *const lock_kinds[] = {
-	[LATMON_LOCK_MMAP] = "mmap_lock",
-};
-
-static const char *const tlb_kinds[] = {
-	[LATMON_TLB_SENT] = "sent",
-	[LATMON_TLB_RECEIVED] = "received",
-};
-
-static const char *const irq_kinds[] = {
-	[LATMON_IRQ_HARD] = "hardirq",
-	[LATMON_IRQ_SOFT] = "softirq",
-	[LATMON_IRQ_TIMER] = "timer",
-	[LATMON_IRQ_IPI] = "ipi",
-	[LATMON_IRQ_NMI] = "nmi",
-};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-static const char *name_of(const char *const *names, size_t n, unsigned int i)
-{
-	return i < n && names[i] ? names[i] : "?";
-}
 
 /* Connect or print why not; -1 when the family is missing. */
 static struct latmon_nl *connect_or_die(void)
@@ -250,94 +217,22 @@ static int cmd_stats(int argc, char **argv)
 	return ret;
 }
 
-/* LATMON_FAULT_F_* as "user,write" ("-" for none). */
-static void print_fault_flags(uint32_t flags)
+/* A record's type name from its descriptor, "?" if unknown. */
+static const char *type_name(uint16_t type)
 {
-	static const char *const names[] = { "huge", "write", "user", "instruction",
-					      "retry", "error", "major" };
-	const char *sep = "";
-	size_t i;
+	const struct lat_evtype *t = lat_evtype(type);
 
-	for (i = 0; i < NELEM(names); i++)
-		if (flags & (1U << i)) {
-			printf("%s%s", sep, names[i]);
-			sep = ",";
-		}
-	if (flags & ~__LATMON_FAULT_F_ALL)
-		printf("%s0x%x", sep, flags & ~__LATMON_FAULT_F_ALL);
-	else if (!*sep)
-		printf("-");
-}
-
-/* The per-type part of the records of the syscall and wait sources. */
-static void print_payload_wait(const struct latmon_event *e)
-{
-	if (e->type == LATMON_EV_SYSCALL)
-		printf(" nr=%u ret=%" PRId64 " arg0=0x%" PRIx64 " arg1=%" PRIu64 " sflags=0x%x",
-		       e->u.syscall.nr, (int64_t)e->u.syscall.ret, (uint64_t)e->u.syscall.args[0],
-		       (uint64_t)e->u.syscall.args[1], e->u.syscall.flags);
-	else if (e->type == LATMON_EV_WAKE)
-		printf(" waker_pid=%u waker_comm=%.16s waker_cpu=%u target_cpu=%u wflags=0x%x",
-		       e->u.wake.waker_pid, e->u.wake.waker_comm, e->u.wake.waker_cpu,
-		       e->u.wake.target_cpu, e->u.wake.flags);
-	else if (e->type == LATMON_EV_LOCK)
-		printf(" kind=%s lflags=0x%x sleeps=%u",
-		       name_of(lock_kinds, NELEM(lock_kinds), e->u.lock.kind),
-		       e->u.lock.flags, e->u.lock.sleeps);
-	else if (e->type == LATMON_EV_TLB)
-		printf(" kind=%s pages=%" PRIu64,
-		       name_of(tlb_kinds, NELEM(tlb_kinds), e->u.tlb.kind),
-		       (uint64_t)e->u.tlb.pages);
-}
-
-/* The per-type part of a record's text line. */
-static void print_payload(const struct latmon_event *e)
-{
-	switch (e->type) {
-	case LATMON_EV_FAULT:
-		printf(" addr=0x%" PRIx64 " flags=", (uint64_t)e->u.fault.address);
-		print_fault_flags(e->u.fault.flags);
-		printf(" result=0x%x fault_flags=0x%x", e->u.fault.result,
-		       e->u.fault.fault_flags);
-		break;
-	case LATMON_EV_THP_CLEAR:
-		printf(" addr=0x%" PRIx64 " size=%" PRIu64, (uint64_t)e->u.thp.address,
-		       (uint64_t)e->u.thp.size);
-		break;
-	case LATMON_EV_SCHED:
-		printf(" %s other_pid=%u other_comm=%.16s out_cpu=%u prev_state=0x%x",
-		       e->u.sched.flags & LATMON_SCHED_F_PREEMPTED ? "preempted" : "blocked",
-		       e->u.sched.other_pid, e->u.sched.other_comm, e->u.sched.out_cpu,
-		       e->u.sched.prev_state);
-		break;
-	case LATMON_EV_IRQ:
-		printf(" kind=%s number=%u name=%.16s",
-		       name_of(irq_kinds, NELEM(irq_kinds), e->u.irq.kind),
-		       e->u.irq.number, e->u.irq.name);
-		break;
-	case LATMON_EV_MIGRATE:
-		printf(" from=%u to=%u", e->u.migrate.from_cpu, e->u.migrate.to_cpu);
-		break;
-	case LATMON_EV_LOST:
-		printf(" count=%" PRIu64 " lost_cpu=%u", (uint64_t)e->u.lost.count,
-		       e->u.lost.cpu);
-		break;
-	case LATMON_EV_SYSCALL:
-	case LATMON_EV_WAKE:
-	case LATMON_EV_LOCK:
-	case LATMON_EV_TLB:
-		print_payload_wait(e);
-		break;
-	}
+	return t ? t->name : "?";
 }
 
 static void print_event(const struct latmon_event *e)
 {
 	printf("%s cpu=%u seq=%" PRIu64 " pid=%u tid=%u begin=%" PRIu64 " end=%" PRIu64
-	       " dur=%" PRId64, name_of(type_names, NELEM(type_names), e->type), e->cpu,
+	       " dur=%" PRId64, type_name(e->type), e->cpu,
 	       (uint64_t)e->seq, e->pid, e->tid, (uint64_t)e->tsc_begin,
 	       (uint64_t)e->tsc_end, (int64_t)(e->tsc_end - e->tsc_begin));
-	print_payload(e);
+	if (lat_evtype(e->type))
+		lat_evtype(e->type)->print(e, stdout);
 	printf("\n");
 }
 
@@ -383,7 +278,7 @@ static void print_counts(const struct counts *n)
 
 	printf("records=%" PRIu64, n->total);
 	for (t = 1; t < __LATMON_EV_MAX; t++)
-		printf(" %s=%" PRIu64, type_names[t], n->type[t]);
+		printf(" %s=%" PRIu64, type_name(t), n->type[t]);
 	printf(" unknown=%" PRIu64 " lost_events=%" PRIu64 "\n", n->type[__LATMON_EV_MAX],
 	       n->lost_events);
 }
@@ -428,11 +323,10 @@ static uint64_t parse_addr(const char *s)
 
 static int parse_type(const char *s)
 {
-	unsigned int t;
+	const struct lat_evtype *t = lat_evtype_by_name(s);
 
-	for (t = 1; t < __LATMON_EV_MAX; t++)
-		if (!strcmp(s, type_names[t]))
-			return t;
+	if (t)
+		return t->type;
 	fprintf(stderr, "lmtool: unknown record type '%s'\n", s);
 	return -1;
 }

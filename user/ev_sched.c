@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+/* Record type LATMON_EV_SCHED: the measured thread switched out and back in. */
+#include <string.h>
+
+#include "evtype.h"
+#include "json.h"
+
+/* runnable when switched out, or asleep */
+static const struct join_label_desc labels[] = {
+	{ JOIN_PREEMPTION, "preemption", "off-CPU", 30 },
+	{ JOIN_BLOCKED, "blocked", "asleep", 40 },
+};
+
+static enum join_label label_of(const struct latmon_event *ev)
+{
+	return ev->u.sched.flags & LATMON_SCHED_F_PREEMPTED ? JOIN_PREEMPTION : JOIN_BLOCKED;
+}
+
+/* Back on another CPU; the task of the longest switch-out. */
+static void note(struct join_iter *it, const struct latmon_event *ev)
+{
+	if (ev->u.sched.out_cpu != ev->cpu)
+		it->migrated = true;
+	if (ev->tsc_end - ev->tsc_begin >= it->longest_out) {
+		it->longest_out = ev->tsc_end - ev->tsc_begin;
+		it->other_pid = ev->u.sched.other_pid;
+		memcpy(it->other_comm, ev->u.sched.other_comm, 16);
+		it->other_comm[16] = '\0';
+	}
+}
+
+static bool to_json(cJSON *o, const struct join_iter *it)
+{
+	cJSON *p;
+
+	if (!it->n_type[LATMON_EV_SCHED])
+		return true;
+	p = cJSON_CreateObject();
+	return lat_json_put(o, "preempted_by", p) && lat_json_put_num(p, "pid", it->other_pid) &&
+	       lat_json_put(p, "comm", cJSON_CreateString(it->other_comm));
+}
+
+/* The task that ran while the thread was switched out: "pid 53 (kworker/1:2)". */
+static void detail(const cJSON *it, FILE *out, int *parts)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "preempted_by");
+	const char *comm;
+
+	if (!p)
+		return;
+	lat_detail_part(out, parts);
+	comm = lat_json_str(p, "comm");
+	if (lat_json_num(p, "pid") == 0 && (!*comm || !strcmp(comm, "?")))
+		fputs("switched out (the idle task or an unnamed one ran)", out);
+	else
+		fprintf(out, "switched out for pid %.0f (%s)", lat_json_num(p, "pid"), comm);
+}
+
+static void print(const struct latmon_event *e, FILE *out)
+{
+	fprintf(out, " %s other_pid=%u other_comm=%.16s out_cpu=%u prev_state=0x%x",
+		e->u.sched.flags & LATMON_SCHED_F_PREEMPTED ? "preempted" : "blocked",
+		e->u.sched.other_pid, e->u.sched.other_comm, e->u.sched.out_cpu,
+		e->u.sched.prev_state);
+}
+
+const struct lat_evtype lat_ev_sched = {
+	.type = LATMON_EV_SCHED,
+	.name = "sched",
+	.source = LATMON_SRC_SCHED,
+	.json = "switches",
+	.labels = labels,
+	.n_labels = 2,
+	.label_of = label_of,
+	.note = note,
+	.to_json = to_json,
+	.detail = detail,
+	.print = print,
+};
