@@ -16,11 +16,17 @@ static enum join_label label_of(const struct latmon_event *ev)
 	return ev->u.sched.flags & LATMON_SCHED_F_PREEMPTED ? JOIN_PREEMPTION : JOIN_BLOCKED;
 }
 
-/* Back on another CPU; the task of the longest switch-out. */
+/* Back on another CPU; the task of the longest switch-out; the longest
+ * blocked one (whose wake-up ev_wake.c names). */
 static void note(struct join_iter *it, const struct latmon_event *ev)
 {
 	if (ev->u.sched.out_cpu != ev->cpu)
 		it->migrated = true;
+	if (!(ev->u.sched.flags & LATMON_SCHED_F_PREEMPTED) &&
+	    ev->tsc_end - ev->tsc_begin >= it->blocked_end - it->blocked_begin) {
+		it->blocked_begin = ev->tsc_begin;
+		it->blocked_end = ev->tsc_end;
+	}
 	if (ev->tsc_end - ev->tsc_begin >= it->longest_out) {
 		it->longest_out = ev->tsc_end - ev->tsc_begin;
 		it->other_pid = ev->u.sched.other_pid;

@@ -39,6 +39,7 @@ enum join_label {
 	JOIN_PREEMPTION,
 	JOIN_BLOCKED,
 	JOIN_INTERRUPT,
+	JOIN_SYSCALL,
 	JOIN_MIGRATION,
 	JOIN_REALLOC,
 	JOIN_UNEXPLAINED,
@@ -68,6 +69,7 @@ struct join_prec {
 
 #define JOIN_MAX_ADDRS	4	/* fault addresses kept per iteration */
 #define JOIN_MAX_IRQS	4	/* distinct interrupts kept per iteration */
+#define JOIN_MAX_WAKES	4	/* wake-ups kept per iteration (the last) */
 
 struct join_input {
 	const struct lat_sample *samples;	/* one thread, in time order
@@ -91,6 +93,12 @@ struct join_irq {
 	char name[17];
 };
 
+struct join_wake {		/* the thread was woken at t by pid on cpu */
+	uint64_t t;
+	uint32_t pid, cpu, flags;	/* flags: LATMON_WAKE_F_* */
+	char comm[17];
+};
+
 struct join_iter {
 	size_t index;		/* index_base + position in samples */
 	uint64_t tsc_begin;
@@ -111,6 +119,16 @@ struct join_iter {
 	uint32_t other_pid;	/* task that ran while the thread was out, */
 	char other_comm[17];	/* of the longest switch-out; 0 / "" if none */
 	uint64_t longest_out;	/* ticks of that switch-out */
+	uint64_t blocked_begin;	/* the longest blocked switch-out, */
+	uint64_t blocked_end;	/* 0 / 0 if none */
+	uint32_t n_wakes;	/* wake-ups of the thread, the last kept */
+	struct join_wake wake[JOIN_MAX_WAKES];
+	uint64_t sys_longest;	/* ticks of the longest system call inside */
+	uint32_t sys_nr, sys_flags;	/* ... its number and LATMON_SYSCALL_F_* */
+	uint64_t lock_ticks;	/* lock waits that slept (overlapping it) */
+	uint32_t lock_kind;	/* enum latmon_lock_kind of the longest */
+	uint64_t lock_longest;
+	uint32_t tlb_sent, tlb_received;	/* TLB shoot-downs */
 	uint64_t lost;		/* events reported lost in overlapping windows */
 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "describe.h"
 #include "evtype.h"
 #include "join.h"
 #include "json.h"
@@ -92,8 +93,9 @@ static int cmp_iter_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first. */
-static void print_breakdown(const cJSON *it, FILE *out)
+/* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first,
+ * with what a blocked thread waited for; then a newline. */
+void lat_print_breakdown(const cJSON *it, FILE *out)
 {
 	const cJSON *bd = cJSON_GetObjectItemCaseSensitive(it, "breakdown_ticks"), *l;
 	const cJSON *v[JOIN_NR_LABELS];
@@ -112,6 +114,8 @@ static void print_breakdown(const cJSON *it, FILE *out)
 
 		fprintf(out, pct < 0.5 ? "%s%s <1%%" : "%s%s %.0f%%", i ? ", " : "",
 			v[i]->string, pct);
+		if (!strcmp(v[i]->string, "blocked"))
+			lat_blocked_note(it, out);
 	}
 	fputc('\n', out);
 }
@@ -150,7 +154,7 @@ static void print_iter(const cJSON *it, FILE *out)
 	fprintf(out, "  %s%s: ", lat_json_str(it, "primary"),
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "incomplete")) ?
 		" (events lost: breakdown not trusted)" : "");
-	print_breakdown(it, out);
+	lat_print_breakdown(it, out);
 	print_detail(it, out);
 }
 

@@ -359,6 +359,7 @@ struct slow_ref {
 	const struct lat_sample *s;
 	uint64_t ticks;
 	size_t op;		/* index of the operation in its process */
+	size_t index;		/* ... and in the packed samples */
 };
 
 static int by_ticks_desc(const void *a, const void *b)
@@ -387,6 +388,7 @@ static cJSON *slow_json(const struct mmap_wl *m, const struct slow_ref *r, uint6
 	cJSON_AddNumberToObject(o, "process", k);
 	cJSON_AddNumberToObject(o, "pid", m->procs[k].pid);
 	cJSON_AddNumberToObject(o, "op", (double)r->op);
+	cJSON_AddNumberToObject(o, "index", (double)r->index);
 	cJSON_AddStringToObject(o, "kind", r->s->flags & F_UNMAP ? "munmap" : "mmap");
 	cJSON_AddNumberToObject(o, "pages", (r->s->flags >> PAGES_SHIFT) & 0x1f);
 	cJSON_AddNumberToObject(o, "ns", (double)r->ticks * 1e9 / m->run->tsc_hz);
@@ -407,7 +409,7 @@ static size_t mmap_find_slow(const struct mmap_wl *m, struct slow_ref *refs, uin
 
 			*t0 = s->tsc_begin < *t0 ? s->tsc_begin : *t0;
 			if (t > limit)
-				refs[count++] = (struct slow_ref){ s, t, op };
+				refs[count++] = (struct slow_ref){ s, t, op, i };
 		}
 	return count;
 }
@@ -463,10 +465,15 @@ static void mmap_print_slow(const cJSON *x, FILE *out)
 		count > cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x, "slow_ops")) ?
 		"; the slowest listed, in time order from the first operation" :
 		count ? "; in time order from the first operation" : "");
-	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(x, "slow_ops"))
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(x, "slow_ops")) {
+		const cJSON *cause = cJSON_GetObjectItemCaseSensitive(s, "cause");
+
 		fprintf(out, "  [%10.3f ms] <%.0f> process %.0f op %.0f: %s of %.0f pages took %.0f us\n",
 			lat_json_num(s, "t_ms"), lat_json_num(s, "pid"), lat_json_num(s, "process"), lat_json_num(s, "op"),
 			lat_json_str(s, "kind"), lat_json_num(s, "pages"), lat_json_num(s, "ns") / 1e3);
+		if (cJSON_IsString(cause))
+			fprintf(out, "                 %s\n", cause->valuestring);
+	}
 }
 
 static void mmap_print_extras(const cJSON *x, FILE *out)
@@ -509,4 +516,5 @@ const struct workload_ops wl_mmap = {
 	.print_extras = mmap_print_extras,
 	.teardown = mmap_teardown,
 	.accepts = LAT_ACCEPT_PROCS | LAT_ACCEPT_DURATION,
+	.default_slow = "1ms",		/* the operations it lists */
 };
