@@ -35,7 +35,7 @@ vm-modules: vm-kernels
 vm-progs: $(VM_PROGS)
 
 # lmtool names and prints records through the record-type descriptors
-VM_EV_SRCS := user/evtype.c $(wildcard user/ev_*.c) user/json.c
+VM_EV_SRCS := user/evtype.c $(wildcard user/ev_*.c) user/json.c user/syscalls.c
 $(VM_BIN)/lmtool: tests/vm/lmtool.c user/latmon_nl.c user/latmon_nl.h include/latmon.h \
 		$(VM_EV_SRCS) user/evtype.h
 	@mkdir -p $(VM_BIN)

@@ -14,14 +14,54 @@ static const struct join_label_desc labels[] = {
 	{ JOIN_SYSCALL, "syscall", "call", 5 },
 };
 
-/* The longest call inside the iteration names it. */
+/* Count one call in the iteration's short list of distinct ones. */
+static void note_kind(struct join_iter *it, const struct latmon_syscall *sc)
+{
+	uint32_t i;
+
+	for (i = 0; i < it->n_sys_kinds; i++)
+		if (it->sys[i].nr == sc->nr && it->sys[i].flags == sc->flags) {
+			it->sys[i].count++;
+			return;
+		}
+	if (it->n_sys_kinds == JOIN_MAX_SYSCALLS)
+		return;
+	it->sys[i].nr = sc->nr;
+	it->sys[i].flags = sc->flags;
+	it->sys[i].count = 1;
+	it->n_sys_kinds++;
+}
+
+/* Every call is counted by name; the longest names the iteration. */
 static void note(struct join_iter *it, const struct latmon_event *ev)
 {
+	note_kind(it, &ev->u.syscall);
 	if (ev->tsc_end - ev->tsc_begin < it->sys_longest)
 		return;
 	it->sys_longest = ev->tsc_end - ev->tsc_begin;
 	it->sys_nr = ev->u.syscall.nr;
 	it->sys_flags = ev->u.syscall.flags;
+}
+
+/* [{"name": "mmap", "count": 1}, ...] */
+static cJSON *kinds_json(const struct join_iter *it)
+{
+	cJSON *a = cJSON_CreateArray();
+	char buf[32];
+	uint32_t i;
+
+	for (i = 0; a && i < it->n_sys_kinds; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(a, o) ||
+		    !lat_json_put(o, "name", cJSON_CreateString(lat_syscall_name(it->sys[i].nr,
+							       it->sys[i].flags, buf, sizeof(buf)))) ||
+		    !lat_json_put_num(o, "count", it->sys[i].count)) {
+			cJSON_Delete(a);
+			return NULL;
+		}
+	}
+	return a;
 }
 
 static bool to_json(cJSON *o, const struct join_iter *it)
@@ -32,25 +72,30 @@ static bool to_json(cJSON *o, const struct join_iter *it)
 	if (!it->n_type[LATMON_EV_SYSCALL])
 		return true;
 	c = cJSON_CreateObject();
-	return lat_json_put(o, "syscall", c) &&
+	return lat_json_put(o, "syscalls_by_name", kinds_json(it)) &&
+	       lat_json_put(o, "syscall", c) &&
 	       lat_json_put(c, "name", cJSON_CreateString(lat_syscall_name(it->sys_nr,
 							  it->sys_flags, buf, sizeof(buf)))) &&
 	       lat_json_put_num(c, "nr", it->sys_nr) &&
 	       lat_json_put_num(c, "ticks", (double)it->sys_longest);
 }
 
-/* "inside munmap (2 system calls)" */
+/* "inside munmap (system calls: mmap x1, munmap x1)" */
 static void detail(const cJSON *it, FILE *out, int *parts)
 {
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(it, "syscall");
-	double n = lat_json_num(it, "syscalls");
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "syscalls_by_name"), *x;
 
 	if (!c)
 		return;
 	lat_detail_part(out, parts);
 	fprintf(out, "inside %s", lat_json_str(c, "name"));
-	if (n > 1)
-		fprintf(out, " (%.0f system calls)", n);
+	if (lat_json_num(it, "syscalls") < 2)
+		return;
+	cJSON_ArrayForEach(x, a)
+		fprintf(out, "%s%s x%.0f", x == a->child ? " (system calls: " : ", ",
+			lat_json_str(x, "name"), lat_json_num(x, "count"));
+	fputc(')', out);
 }
 
 static void print(const struct latmon_event *e, FILE *out)

@@ -70,6 +70,7 @@ struct join_prec {
 #define JOIN_MAX_ADDRS	4	/* fault addresses kept per iteration */
 #define JOIN_MAX_IRQS	4	/* distinct interrupts kept per iteration */
 #define JOIN_MAX_WAKES	4	/* wake-ups kept per iteration (the last) */
+#define JOIN_MAX_SYSCALLS 4	/* distinct system calls kept per iteration */
 
 struct join_input {
 	const struct lat_sample *samples;	/* one thread, in time order
@@ -125,6 +126,8 @@ struct join_iter {
 	struct join_wake wake[JOIN_MAX_WAKES];
 	uint64_t sys_longest;	/* ticks of the longest system call inside */
 	uint32_t sys_nr, sys_flags;	/* ... its number and LATMON_SYSCALL_F_* */
+	uint32_t n_sys_kinds;	/* distinct calls (number, flags), in order */
+	struct { uint32_t nr, flags, count; } sys[JOIN_MAX_SYSCALLS];
 	uint64_t lock_ticks;	/* lock waits that slept (overlapping it) */
 	uint32_t lock_kind;	/* enum latmon_lock_kind of the longest */
 	uint64_t lock_longest;

@@ -8,30 +8,6 @@
 # GET_STATS (records == recorded, lost counts == dropped, read == records +
 # lost records), with a full ring and with a reader. Sourced by suite.sh.
 
-# Per CPU of the records in $1: "cpu C records=R lost=L lost_records=N".
-records_per_cpu() {
-	lmtool read --events "$1" | awk '
-	{ for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-	  c = f["cpu"]; seen[c] = 1 }
-	$1 != "lost" { rec[c]++ }
-	$1 == "lost" { lo[c] += f["count"]; lr[c]++ }
-	END { for (c in seen) printf "cpu %d records=%d lost=%d lost_records=%d\n",
-		c, rec[c], lo[c], lr[c] }' | sort -n -k2
-}
-
-# Stream ($1, records_per_cpu) against GET_STATS ($2): the CPUs that disagree.
-accounting_disagrees() {
-	awk 'NR == FNR { for (i = 3; i <= NF; i++) { split($i, kv, "="); s[$2, kv[1]] = kv[2] }
-		c[$2] = 1; next }
-	$1 == "cpu" { for (i = 3; i <= NF; i++) { split($i, kv, "="); t[$2, kv[1]] = kv[2] }
-		c[$2] = 1 }
-	END { for (k in c) if (s[k, "records"] + 0 != t[k, "recorded"] + 0 ||
-		s[k, "lost"] + 0 != t[k, "dropped"] + 0 ||
-		s[k, "lost_records"] + 0 != t[k, "lost_records"] + 0 ||
-		s[k, "records"] + s[k, "lost_records"] != t[k, "read"] + 0) print "cpu" k }' "$1" "$2"
-}
-export -f records_per_cpu accounting_disagrees
-
 load
 lmtool record --mask sched,wait --events cont.bin -- lmprocs contend --seconds 2 >cont.out 2>&1
 sed 's/^/# /' cont.out
@@ -51,17 +27,17 @@ check "alone (no second thread): no mmap_lock wait" \
 	"count_where alone.bin '\$1 == \"lock\"'" 0 '^0$'
 
 lmtool record --buffer 64 --no-read --events full.bin -- lmprocs contend --seconds 1 >/dev/null 2>&1
-records_per_cpu full.bin >full.cpus
+ring_counts full.bin >full.cpus
 sed 's/^/# full ring: /' full.cpus
 lmtool stats >full.stats
 check "every source, a 64-slot ring and no reader: events lost" "cat full.cpus" 0 'lost=[1-9]'
 check "every source, a 64-slot ring: the stream agrees with GET_STATS per CPU" \
-	"accounting_disagrees full.cpus full.stats" 0 '^$'
+	"ring_counts_disagree full.cpus full.stats" 0 '^$'
 lmtool record --events read.bin -- lmprocs contend --seconds 1 >/dev/null 2>&1
-records_per_cpu read.bin >read.cpus
+ring_counts read.bin >read.cpus
 sed 's/^/# with a reader: /' read.cpus
 lmtool stats >read.stats
 check "every source, a reader: the stream agrees with GET_STATS per CPU" \
-	"accounting_disagrees read.cpus read.stats" 0 '^$'
+	"ring_counts_disagree read.cpus read.stats" 0 '^$'
 check "every record type of every source is known (no unknown type)" \
 	"lmtool read --events read.bin --count" 0 ' unknown=0 '
