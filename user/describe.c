@@ -6,7 +6,28 @@
 #include "describe.h"
 #include "json.h"
 
-void lat_blocked_note(const cJSON *it, FILE *out)
+/* " (by pid 321 (stress-ng))": the task of the longest preemption. */
+static void preemption_note(const cJSON *it, FILE *out)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "preemptor");
+
+	if (p)
+		fprintf(out, " (by pid %.0f (%s))", lat_json_num(p, "pid"), lat_json_str(p, "comm"));
+}
+
+/* " (timer LOC x3, ipi call_function x1)": the interrupts inside. */
+static void interrupt_note(const cJSON *it, FILE *out)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "interrupts"), *x;
+
+	cJSON_ArrayForEach(x, a)
+		fprintf(out, "%s%s %s x%.0f", x == a->child ? " (" : ", ", lat_json_str(x, "kind"),
+			lat_json_str(x, "name"), lat_json_num(x, "count"));
+	if (a && a->child)
+		fputc(')', out);
+}
+
+static void blocked_note(const cJSON *it, FILE *out)
 {
 	const cJSON *lock = cJSON_GetObjectItemCaseSensitive(it, "waited_for");
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(it, "woken_by");
@@ -22,6 +43,22 @@ void lat_blocked_note(const cJSON *it, FILE *out)
 		fprintf(out, "woken by pid %.0f (%s) on CPU %.0f", lat_json_num(w, "pid"),
 			lat_json_str(w, "comm"), lat_json_num(w, "cpu"));
 	fputc(')', out);
+}
+
+void lat_label_note(const cJSON *it, const char *label, FILE *out)
+{
+	static const struct {
+		const char *label;
+		void (*note)(const cJSON *it, FILE *out);
+	} notes[] = {
+		{ "blocked", blocked_note },
+		{ "preemption", preemption_note },
+		{ "interrupt", interrupt_note },
+	};
+
+	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		if (!strcmp(label, notes[i].label))
+			notes[i].note(it, out);
 }
 
 /* "munmap 12.1 ms: " when a system call is inside, else "12.1 ms: ". */

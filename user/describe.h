@@ -11,9 +11,10 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-/* " (waiting for mmap_lock, woken by pid 812 (lmprocs))" after the blocked
- * share, or nothing when the iteration's JSON says neither. */
-void lat_blocked_note(const cJSON *it, FILE *out);
+/* What a label's share was, after it in the breakdown: blocked " (waiting
+ * for mmap_lock, woken by pid 812 (lmprocs) on CPU 1)", preemption " (by pid
+ * 321 (stress-ng))", interrupt " (timer LOC x3)"; nothing if unknown. */
+void lat_label_note(const cJSON *it, const char *label, FILE *out);
 /* The breakdown of one iteration with its notes (render_causes.c). */
 void lat_print_breakdown(const cJSON *it, FILE *out);
 /* The phrase for one iteration, malloc'd; NULL: no memory. */

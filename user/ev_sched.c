@@ -27,6 +27,13 @@ static void note(struct join_iter *it, const struct latmon_event *ev)
 		it->blocked_begin = ev->tsc_begin;
 		it->blocked_end = ev->tsc_end;
 	}
+	if ((ev->u.sched.flags & LATMON_SCHED_F_PREEMPTED) &&
+	    ev->tsc_end - ev->tsc_begin >= it->preempt_longest) {
+		it->preempt_longest = ev->tsc_end - ev->tsc_begin;
+		it->preempt_pid = ev->u.sched.other_pid;
+		memcpy(it->preempt_comm, ev->u.sched.other_comm, 16);
+		it->preempt_comm[16] = '\0';
+	}
 	if (ev->tsc_end - ev->tsc_begin >= it->longest_out) {
 		it->longest_out = ev->tsc_end - ev->tsc_begin;
 		it->other_pid = ev->u.sched.other_pid;
@@ -42,8 +49,14 @@ static bool to_json(cJSON *o, const struct join_iter *it)
 	if (!it->n_type[LATMON_EV_SCHED])
 		return true;
 	p = cJSON_CreateObject();
-	return lat_json_put(o, "preempted_by", p) && lat_json_put_num(p, "pid", it->other_pid) &&
-	       lat_json_put(p, "comm", cJSON_CreateString(it->other_comm));
+	if (!lat_json_put(o, "preempted_by", p) || !lat_json_put_num(p, "pid", it->other_pid) ||
+	    !lat_json_put(p, "comm", cJSON_CreateString(it->other_comm)))
+		return false;
+	if (!it->preempt_longest)
+		return true;
+	p = cJSON_CreateObject();
+	return lat_json_put(o, "preemptor", p) && lat_json_put_num(p, "pid", it->preempt_pid) &&
+	       lat_json_put(p, "comm", cJSON_CreateString(it->preempt_comm));
 }
 
 /* The task that ran while the thread was switched out: "pid 53 (kworker/1:2)". */

@@ -120,6 +120,9 @@ struct join_iter {
 	uint32_t other_pid;	/* task that ran while the thread was out, */
 	char other_comm[17];	/* of the longest switch-out; 0 / "" if none */
 	uint64_t longest_out;	/* ticks of that switch-out */
+	uint64_t preempt_longest;	/* the longest preempted switch-out */
+	uint32_t preempt_pid;	/* ... and the task that ran instead */
+	char preempt_comm[17];
 	uint64_t blocked_begin;	/* the longest blocked switch-out, */
 	uint64_t blocked_end;	/* 0 / 0 if none */
 	uint32_t n_wakes;	/* wake-ups of the thread, the last kept */

@@ -94,7 +94,7 @@ static int cmp_iter_desc(const void *a, const void *b)
 }
 
 /* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first,
- * with what a blocked thread waited for; then a newline. */
+ * each with what it was (lat_label_note); then a newline. */
 void lat_print_breakdown(const cJSON *it, FILE *out)
 {
 	const cJSON *bd = cJSON_GetObjectItemCaseSensitive(it, "breakdown_ticks"), *l;
@@ -114,8 +114,7 @@ void lat_print_breakdown(const cJSON *it, FILE *out)
 
 		fprintf(out, pct < 0.5 ? "%s%s <1%%" : "%s%s %.0f%%", i ? ", " : "",
 			v[i]->string, pct);
-		if (!strcmp(v[i]->string, "blocked"))
-			lat_blocked_note(it, out);
+		lat_label_note(it, v[i]->string, out);
 	}
 	fputc('\n', out);
 }
