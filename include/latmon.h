@@ -116,6 +116,8 @@ struct latmon_migrate {
  * latmon_syscall: entry to exit of one system call (raw_syscalls sys_enter
  * and sys_exit), written at exit. nr is the number of the calling ABI
  * (x86-64 unless LATMON_SYSCALL_F_COMPAT), args[] its first two arguments.
+ * A target thread that has read or polled /dev/latmon in this session
+ * leaves no syscall records (each read would leave one for the next).
  */
 #define LATMON_SYSCALL_F_COMPAT	(1U << 0)	/* 32-bit (ia32) system call */
 #define __LATMON_SYSCALL_F_ALL	((1U << 1) - 1)

@@ -111,6 +111,8 @@ struct latmon_thread {
 	u64 lock_tsc;			/* start of a lock acquisition, 0: none */
 	unsigned long lock_nvcsw;	/* voluntary switches at that start */
 	u32 lock_flags;			/* LATMON_LOCK_F_WRITE */
+	u32 reader;			/* it reads /dev/latmon: its system calls
+					 * are not recorded (they would feed it) */
 };
 
 struct latmon_threads_stats {
@@ -124,6 +126,7 @@ int latmon_threads_start(struct task_struct *leader,
 			 struct netlink_ext_ack *extack);
 void latmon_threads_stop(void);
 void latmon_threads_stats(struct latmon_threads_stats *st);
+void latmon_thread_mark_reader(void);
 
 /*
  * The slot of target @tid, or NULL. Threads join the table only at START and

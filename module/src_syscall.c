@@ -5,7 +5,8 @@
  * exit with its number, first two arguments and return value. The entry
  * half is kept in the thread's slot (threads.c); the record is written at
  * exit, on the CPU where the call returns. A call that does not return
- * (exit, a successful execve's old image) leaves no record.
+ * (exit, a successful execve's old image) leaves no record, nor do the calls
+ * of a target thread that reads /dev/latmon (each read would record one).
  */
 #include <linux/compat.h>
 #include <linux/ptrace.h>
@@ -23,7 +24,7 @@ static void sys_enter_probe(void *data, struct pt_regs *regs, long id)
 	if (!READ_ONCE(latmon_target_tgid))
 		return;
 	t = latmon_thread_find(current->pid);
-	if (!t)
+	if (!t || READ_ONCE(t->reader))
 		return;
 	syscall_get_arguments(current, regs, args);
 	t->sys_args[0] = args[0];

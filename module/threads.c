@@ -250,3 +250,16 @@ void latmon_threads_stats(struct latmon_threads_stats *st)
 	st->followed = atomic64_read(&nr_followed);
 	st->refused = atomic64_read(&nr_refused);
 }
+
+/*
+ * The calling thread reads /dev/latmon: if it is a target, its system calls
+ * are not recorded, else each read() would leave a record for the next one.
+ */
+void latmon_thread_mark_reader(void)
+{
+	struct latmon_thread *t = READ_ONCE(latmon_target_tgid) ?
+				  latmon_thread_find(current->pid) : NULL;
+
+	if (t && !READ_ONCE(t->reader))
+		WRITE_ONCE(t->reader, 1);
+}

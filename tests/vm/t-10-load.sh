@@ -18,8 +18,8 @@ load
 krel_re=$(uname -r | sed 's/[.+]/\\&/g')
 check "GET_INFO names this kernel and a TSC frequency" \
 	"lmtool info" 0 "^module .* uapi 1 kernel $krel_re tsc_khz [1-9][0-9]* running 0"
-check "GET_INFO lists the four sources, none unavailable" \
-	"lmtool info | grep -c -E '^source (fault|thp-clear|sched|irq) .*state=(available|attached) .*missing=0 '" \
-	0 '^4$'
+check "GET_INFO lists the six sources, none unavailable" \
+	"lmtool info | grep -c -E '^source (fault|thp-clear|sched|irq|syscall|wait) .*state=(available|attached) .*missing=0 '" \
+	0 '^6$'
 check "while recording every source is attached" \
-	"lmtool start --tgid \$\$ && lmtool info | grep -c 'state=attached'; lmtool stop" 0 '^4$'
+	"lmtool start --tgid \$\$ && lmtool info | grep -c 'state=attached'; lmtool stop" 0 '^6$'
