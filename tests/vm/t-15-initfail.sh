@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # Every init step failing in turn leaves nothing registered (issue 5 §2):
-# the module's test hook fail_init_step=N makes step N fail (1-6 resolve
-# the sources, 7 rings, 8 threads, 9 /dev/latmon, 10 the genl family, 11
-# after all), then real failures: a thp_clear_symbol= that is not a clear
+# the module's test hook fail_init_step=N makes step N fail (1-S resolve
+# the S sources, then rings, threads, /dev/latmon, the genl family, and
+# one after all: S + 5 steps), then real failures: a thp_clear_symbol= that is not a clear
 # function, and one this kernel lacks. After each: insmod failed, no module,
 # no device, no family, no probe left on the fault path (which a fault storm
 # then exercises), and a plain insmod still works. Sourced by suite.sh.
@@ -32,7 +32,11 @@ fail_load() {
 }
 
 [ -r "$KPROBES" ] || echo "# no $KPROBES: kprobe leftovers not checked"
-for step in 1 2 3 4 5 6 7 8 9 10 11; do
+load
+nsources=$(lmtool info | grep -c '^source ')
+unload
+echo "# $nsources sources: $((nsources + 5)) init steps"
+for step in $(seq 1 $((nsources + 5))); do
 	fail_load "fail_init_step=$step" fail_init_step=$step
 	check "fail_init_step=$step: the kernel log names the failing step" \
 		"dmesg" 0 "init step $step .*fail_init_step=$step"
