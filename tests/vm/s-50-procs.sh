@@ -16,7 +16,7 @@ bad_leak=0 bad_faults=0 bad_acct=0 lossy=0
 
 load
 bg sh -c 'while :; do lmtouch --pages 2000 >/dev/null; done'
-bg lmtouch --pages 64 --repeat 100000 --hop
+bg sh -c 'while :; do lmtouch --pages 640 --hop >/dev/null; done'
 for round in $(seq "$ROUNDS"); do
 	lmtool record --events procs.bin -- lmprocs fork --threads 64 --pages 32 \
 		>procs.out 2>&1
