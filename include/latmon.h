@@ -41,6 +41,11 @@ enum latmon_event_type {
 	LATMON_EV_ALLOC_ZERO,		/* page allocator zeroed a large folio */
 	LATMON_EV_COMPACT,		/* direct compaction of one zone */
 	LATMON_EV_RECLAIM,		/* direct or memory-cgroup reclaim */
+	/* processes and system calls */
+	LATMON_EV_SYSCALL,		/* a system call of a target thread */
+	LATMON_EV_WAKE,			/* a target thread was woken (by anyone) */
+	LATMON_EV_LOCK,			/* a target thread slept waiting for a lock */
+	LATMON_EV_TLB,			/* a TLB shoot-down sent or received */
 	__LATMON_EV_MAX
 };
 
@@ -171,6 +176,83 @@ struct latmon_migrate {
 	__u32 to_cpu;
 };
 
+/*
+ * latmon_syscall: entry to exit of one system call (raw_syscalls sys_enter
+ * and sys_exit), written at exit. nr is the number of the calling ABI
+ * (x86-64 unless LATMON_SYSCALL_F_COMPAT), args[] its first two arguments.
+ * A target thread that has read or polled /dev/latmon in this session
+ * leaves no syscall records (each read would leave one for the next).
+ */
+#define LATMON_SYSCALL_F_COMPAT	(1U << 0)	/* 32-bit (ia32) system call */
+#define __LATMON_SYSCALL_F_ALL	((1U << 1) - 1)
+
+struct latmon_syscall {
+	__s64 ret;		/* return value (negative errno on failure) */
+	__u32 nr;		/* system call number */
+	__u32 flags;		/* LATMON_SYSCALL_F_* */
+	__u64 args[2];		/* first two arguments (address and length
+				 * for mmap/munmap/mprotect/madvise) */
+};
+
+/*
+ * latmon_wake: a target thread was woken (sched_waking), written at once on
+ * the waker's CPU; tsc_begin == tsc_end. pid and tid are the woken thread's.
+ * The blocked switch-out that it ends is the sched record of the same tid
+ * whose [tsc_begin, tsc_end] contains this time.
+ */
+#define LATMON_WAKE_F_IRQ	(1U << 0)	/* woken from interrupt context:
+						 * waker_* is the interrupted task */
+#define LATMON_WAKE_F_TARGET	(1U << 1)	/* the waker is a target thread */
+#define __LATMON_WAKE_F_ALL	((1U << 2) - 1)
+
+struct latmon_wake {
+	__u32 waker_pid;	/* tid of the waker (0 if not visible) */
+	__u32 waker_cpu;	/* CPU the wake-up ran on */
+	__u32 target_cpu;	/* CPU the woken thread last ran on */
+	__u32 flags;		/* LATMON_WAKE_F_* */
+	char waker_comm[16];	/* its comm, NUL-terminated */
+};
+
+/*
+ * latmon_lock: a lock acquisition during which the target thread slept
+ * (switched out voluntarily at least once); tsc_begin is the start of the
+ * acquisition, tsc_end its return. Acquisitions that did not sleep are not
+ * recorded.
+ */
+enum latmon_lock_kind {
+	LATMON_LOCK_MMAP = 1,	/* mmap_lock (mmap_lock_start_locking to
+				 * mmap_lock_acquire_returned) */
+	__LATMON_LOCK_MAX
+};
+
+#define LATMON_LOCK_F_WRITE	(1U << 0)	/* taken for writing */
+#define LATMON_LOCK_F_FAILED	(1U << 1)	/* acquisition failed (killed) */
+#define __LATMON_LOCK_F_ALL	((1U << 2) - 1)
+
+struct latmon_lock {
+	__u32 kind;		/* enum latmon_lock_kind */
+	__u32 flags;		/* LATMON_LOCK_F_* */
+	__u32 sleeps;		/* voluntary switch-outs while waiting */
+	__u32 reserved;
+};
+
+/*
+ * latmon_tlb: a TLB shoot-down (tlb_flush tracepoint): sent by a target
+ * thread to other CPUs, or received by a CPU while a target thread was
+ * current there. tsc_begin == tsc_end.
+ */
+enum latmon_tlb_kind {
+	LATMON_TLB_SENT = 1,	/* TLB_REMOTE_SEND_IPI */
+	LATMON_TLB_RECEIVED,	/* TLB_REMOTE_SHOOTDOWN */
+	__LATMON_TLB_MAX
+};
+
+struct latmon_tlb {
+	__u32 kind;		/* enum latmon_tlb_kind */
+	__u32 reserved;
+	__u64 pages;		/* pages flushed (TLB_FLUSH_ALL: all) */
+};
+
 struct latmon_lost {
 	__u64 count;		/* events dropped just before this record */
 	__u32 cpu;		/* the CPU whose ring dropped them */
@@ -219,6 +301,10 @@ struct latmon_event {
 		struct latmon_alloc_zero zero;
 		struct latmon_compact compact;
 		struct latmon_reclaim reclaim;
+		struct latmon_syscall syscall;
+		struct latmon_wake wake;
+		struct latmon_lock lock;
+		struct latmon_tlb tlb;
 		__u8 raw[32];
 	} u;
 };
@@ -235,6 +321,9 @@ enum latmon_source_id {
 	LATMON_SRC_ALLOC_ZERO,		/* "alloc-zero": zeroing in the page allocator */
 	LATMON_SRC_COMPACTION,		/* "compaction": direct compaction */
 	LATMON_SRC_RECLAIM,		/* "reclaim": direct and memcg reclaim */
+	/* processes and system calls */
+	LATMON_SRC_SYSCALL,		/* "syscall": LATMON_EV_SYSCALL */
+	LATMON_SRC_WAIT,		/* "wait": LATMON_EV_WAKE, _LOCK, _TLB */
 	__LATMON_SRC_MAX
 };
 
@@ -267,6 +356,7 @@ enum latmon_source_state {
  *   LATMON_A_KERNEL_RELEASE: NLA_NUL_STRING
  *   LATMON_A_RUNNING: NLA_U32 (0 or 1)
  *   LATMON_A_TGID: NLA_U32 (target while running)
+ *   LATMON_A_THREADS_MAX: NLA_U32 (targets that may live at once)
  *   LATMON_A_SOURCES: NLA_NESTED
  *     LATMON_A_SOURCE: NLA_NESTED (one per source)
  *       LATMON_SRC_A_ID: NLA_U32 (enum latmon_source_id)
@@ -279,7 +369,13 @@ enum latmon_source_state {
  *
  * LATMON_CMD_START: request:
  *   LATMON_A_TGID: NLA_U32, required, an existing process (thread-group
- *     leader), looked up in the caller's pid namespace
+ *     leader), looked up in the caller's pid namespace. Its threads are the
+ *     session's targets, and so is every thread and process that a target
+ *     creates from then on (sched_process_fork); a target that exits
+ *     (sched_process_exit) leaves the session. At most LATMON_A_THREADS_MAX
+ *     targets live at once: START fails with E2BIG if the process already
+ *     has more threads; a thread created beyond the limit is not followed
+ *     and counted in LATMON_A_THREADS_REFUSED.
  *   LATMON_A_SOURCE_MASK: NLA_U32, LATMON_SRC_BIT()s, default all available;
  *     naming an unavailable source fails with ENOENT
  *   LATMON_A_BUFFER_EVENTS: NLA_U32, record slots per CPU ring (rounded up
@@ -304,6 +400,10 @@ enum latmon_source_state {
  *       LATMON_CPU_A_LOST_RECORDS: NLA_U64 (lost records written)
  *     After STOP and a full read: READ == RECORDED + LOST_RECORDS and
  *     DROPPED == the sum of the lost records' counts.
+ *   LATMON_A_THREADS: NLA_U32 (targets alive now; after STOP: at STOP)
+ *   LATMON_A_THREADS_FOLLOWED: NLA_U64 (targets added since START: the
+ *     first process's threads and every one created since)
+ *   LATMON_A_THREADS_REFUSED: NLA_U64 (threads not followed: the limit)
  *   LATMON_A_SOURCES: NLA_NESTED
  *     LATMON_A_SOURCE: NLA_NESTED
  *       LATMON_SRC_A_ID: NLA_U32
@@ -335,6 +435,12 @@ enum latmon_attr {
 	LATMON_A_FLAGS,
 	LATMON_A_SOURCES,
 	LATMON_A_CPUS,
+	/* processes and system calls */
+	LATMON_A_THREADS_MAX,
+	LATMON_A_THREADS,
+	LATMON_A_THREADS_FOLLOWED,
+	LATMON_A_THREADS_REFUSED,
+	LATMON_A_PAD,
 	__LATMON_A_MAX
 };
 #define LATMON_A_MAX (__LATMON_A_MAX - 1)

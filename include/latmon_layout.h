@@ -81,6 +81,29 @@ __LATMON_NO_HOLES(struct latmon_reclaim,
 	__LATMON_MSZ(struct latmon_reclaim, order) +
 	__LATMON_MSZ(struct latmon_reclaim, gfp) +
 	__LATMON_MSZ(struct latmon_reclaim, reserved));
+__LATMON_NO_HOLES(struct latmon_syscall,
+	__LATMON_MSZ(struct latmon_syscall, ret) +
+	__LATMON_MSZ(struct latmon_syscall, nr) +
+	__LATMON_MSZ(struct latmon_syscall, flags) +
+	__LATMON_MSZ(struct latmon_syscall, args));
+
+__LATMON_NO_HOLES(struct latmon_wake,
+	__LATMON_MSZ(struct latmon_wake, waker_pid) +
+	__LATMON_MSZ(struct latmon_wake, waker_cpu) +
+	__LATMON_MSZ(struct latmon_wake, target_cpu) +
+	__LATMON_MSZ(struct latmon_wake, flags) +
+	__LATMON_MSZ(struct latmon_wake, waker_comm));
+
+__LATMON_NO_HOLES(struct latmon_lock,
+	__LATMON_MSZ(struct latmon_lock, kind) +
+	__LATMON_MSZ(struct latmon_lock, flags) +
+	__LATMON_MSZ(struct latmon_lock, sleeps) +
+	__LATMON_MSZ(struct latmon_lock, reserved));
+
+__LATMON_NO_HOLES(struct latmon_tlb,
+	__LATMON_MSZ(struct latmon_tlb, kind) +
+	__LATMON_MSZ(struct latmon_tlb, reserved) +
+	__LATMON_MSZ(struct latmon_tlb, pages));
 
 __LATMON_NO_HOLES(struct latmon_event,
 	__LATMON_MSZ(struct latmon_event, type) +

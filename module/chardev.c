@@ -45,6 +45,7 @@ static ssize_t latmon_read(struct file *file, char __user *buf, size_t count,
 
 	if (count < sizeof(struct latmon_event))
 		return -EINVAL;
+	latmon_thread_mark_reader();
 	for (;;) {
 		if (mutex_lock_interruptible(&latmon_mutex))
 			return -ERESTARTSYS;
@@ -63,6 +64,7 @@ static ssize_t latmon_read(struct file *file, char __user *buf, size_t count,
 /* EPOLLIN when records wait; EPOLLIN|EPOLLHUP at EOF of a stopped session. */
 static __poll_t latmon_poll(struct file *file, poll_table *wait)
 {
+	latmon_thread_mark_reader();
 	poll_wait(file, &latmon_read_wq, wait);
 	if (!latmon_rings_empty())
 		return EPOLLIN | EPOLLRDNORM;

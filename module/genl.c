@@ -87,6 +87,7 @@ static int put_sources(struct sk_buff *msg, bool stats)
 
 static int put_info(struct sk_buff *msg)
 {
+	struct latmon_threads_stats th;
 	bool running = latmon_state == LATMON_RUNNING;
 
 	if (nla_put_string(msg, LATMON_A_MODULE_VERSION, LATMON_MODULE_VERSION) ||
@@ -95,6 +96,9 @@ static int put_info(struct sk_buff *msg)
 	    nla_put_string(msg, LATMON_A_KERNEL_RELEASE, init_utsname()->release) ||
 	    nla_put_u32(msg, LATMON_A_RUNNING, running) ||
 	    (running && nla_put_u32(msg, LATMON_A_TGID, latmon_session_vtgid())))
+		return -EMSGSIZE;
+	latmon_threads_stats(&th);
+	if (nla_put_u32(msg, LATMON_A_THREADS_MAX, th.max))
 		return -EMSGSIZE;
 	return put_sources(msg, false);
 }
@@ -116,6 +120,19 @@ static int put_cpu_stats(struct sk_buff *msg, unsigned int cpu)
 	return 0;
 }
 
+/* How many targets live now, were followed and were refused. */
+static int put_thread_stats(struct sk_buff *msg)
+{
+	struct latmon_threads_stats th;
+
+	latmon_threads_stats(&th);
+	if (nla_put_u32(msg, LATMON_A_THREADS, th.live) ||
+	    nla_put_u64_64bit(msg, LATMON_A_THREADS_FOLLOWED, th.followed, LATMON_A_PAD) ||
+	    nla_put_u64_64bit(msg, LATMON_A_THREADS_REFUSED, th.refused, LATMON_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int put_stats(struct sk_buff *msg)
 {
 	struct nlattr *nest = nla_nest_start(msg, LATMON_A_CPUS);
@@ -127,7 +144,7 @@ static int put_stats(struct sk_buff *msg)
 		if (put_cpu_stats(msg, cpu))
 			return -EMSGSIZE;
 	nla_nest_end(msg, nest);
-	return put_sources(msg, true);
+	return put_thread_stats(msg) ?: put_sources(msg, true);
 }
 
 /* Bytes of one CPU's nest in a GET_STATS reply (put_cpu_stats). */

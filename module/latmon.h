@@ -45,6 +45,8 @@ extern const struct latmon_source_ops latmon_src_irq;
 extern const struct latmon_source_ops latmon_src_zero;
 extern const struct latmon_source_ops latmon_src_compact;
 extern const struct latmon_source_ops latmon_src_reclaim;
+extern const struct latmon_source_ops latmon_src_syscall;
+extern const struct latmon_source_ops latmon_src_wait;
 extern const struct latmon_source_ops *const latmon_sources[];
 extern const unsigned int latmon_nr_sources;
 
@@ -79,12 +81,15 @@ int latmon_session_stop(struct netlink_ext_ack *extack);
 pid_t latmon_session_vtgid(void);
 u64 latmon_source_misses(const struct latmon_source_ops *src);
 
-/* True if @task belongs to the process being recorded (any context). */
+struct latmon_thread *latmon_thread_find(pid_t tid);
+
+/*
+ * True if @task is a target: a thread of the process START named or of one
+ * it created since, i.e. in the thread table (any context).
+ */
 static inline bool latmon_is_target(const struct task_struct *task)
 {
-	pid_t t = READ_ONCE(latmon_target_tgid);
-
-	return t && task->tgid == t;
+	return READ_ONCE(latmon_target_tgid) && latmon_thread_find(task->pid);
 }
 
 pid_t latmon_vpid(struct task_struct *task);
@@ -105,9 +110,13 @@ ssize_t latmon_rings_read(char __user *buf, size_t count);
 bool latmon_rings_empty(void);
 void latmon_ring_stats(unsigned int cpu, struct latmon_ring_stats *st);
 
-/* threads.c: per-thread state of the target (sched out time, THP marks) */
+/*
+ * threads.c: the session's targets and their per-thread state (sched out
+ * time, THP marks, the open system call and lock wait). A slot is written
+ * by its thread or by the CPU switching it out, see threads.c.
+ */
 struct latmon_thread {
-	pid_t tid;			/* 0: free slot */
+	pid_t tid;			/* 0: free slot, -1: deleted */
 	u32 thp_clears;			/* THP clears run by this thread */
 	u64 out_tsc;			/* switch-out TSC, 0 if running */
 	u32 out_cpu;
@@ -120,12 +129,38 @@ struct latmon_thread {
 	bool compact_known;		/* order and prio seen */
 	u64 reclaim_tsc[2];		/* by latmon_reclaim_kind - 1 */
 	u32 reclaim_order[2], reclaim_gfp[2];
+	u64 sys_tsc;			/* entry of the open system call, 0: none */
+	u64 sys_args[2];
+	u32 sys_nr;
+	u32 sys_flags;			/* LATMON_SYSCALL_F_* */
+	u64 lock_tsc;			/* start of a lock acquisition, 0: none */
+	unsigned long lock_nvcsw;	/* voluntary switches at that start */
+	u32 lock_flags;			/* LATMON_LOCK_F_WRITE */
+	u32 reader;			/* it reads /dev/latmon: its system calls
+					 * are not recorded (they would feed it) */
+};
+
+struct latmon_threads_stats {
+	u32 max, live;
+	u64 followed, refused;
 };
 
 int latmon_threads_init(void);
 void latmon_threads_exit(void);
-void latmon_threads_reset(void);
-struct latmon_thread *latmon_thread_get(pid_t tid, bool create);
+int latmon_threads_start(struct task_struct *leader,
+			 struct netlink_ext_ack *extack);
+void latmon_threads_stop(void);
+void latmon_threads_stats(struct latmon_threads_stats *st);
+void latmon_thread_mark_reader(void);
+
+/*
+ * The slot of target @tid, or NULL. Threads join the table only at START and
+ * at fork, so @create adds nothing: a thread that is not there is no target.
+ */
+static inline struct latmon_thread *latmon_thread_get(pid_t tid, bool create)
+{
+	return latmon_thread_find(tid);
+}
 
 /* chardev.c and genl.c */
 int latmon_chardev_init(void);

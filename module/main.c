@@ -24,6 +24,8 @@ const struct latmon_source_ops *const latmon_sources[] = {
 	&latmon_src_zero,
 	&latmon_src_compact,
 	&latmon_src_reclaim,
+	&latmon_src_syscall,
+	&latmon_src_wait,
 };
 const unsigned int latmon_nr_sources = ARRAY_SIZE(latmon_sources);
 
@@ -230,6 +232,21 @@ static int start_check(u32 *mask, u32 *slots, struct netlink_ext_ack *extack)
 	return 0;
 }
 
+/* Follow the target process's threads and what they create. */
+static int threads_start(struct netlink_ext_ack *extack)
+{
+	struct task_struct *leader = get_pid_task(target_pid, PIDTYPE_TGID);
+	int ret;
+
+	if (!leader) {
+		NL_SET_ERR_MSG(extack, "latmon: the process exited");
+		return -ESRCH;
+	}
+	ret = latmon_threads_start(leader, extack);
+	put_task_struct(leader);
+	return ret;
+}
+
 /* Set up rings and target, then attach; called with latmon_mutex held. */
 static int start_locked(u32 nr, u32 mask, u32 slots,
 			struct netlink_ext_ack *extack)
@@ -248,19 +265,24 @@ static int start_locked(u32 nr, u32 mask, u32 slots,
 		NL_SET_ERR_MSG(extack, "latmon: cannot allocate the per-CPU buffers; use a smaller buffer size");
 		goto err_target;
 	}
-	latmon_threads_reset();
 	latmon_pid_ns = get_pid_ns(task_active_pid_ns(current));
 	WRITE_ONCE(latmon_target_tgid, pid_nr(target_pid));
+	ret = threads_start(extack);
+	if (ret)
+		goto err_target;
 	ret = sources_attach(mask);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "latmon: attaching a probe failed (see the kernel log)");
-		goto err_target;
+		goto err_threads;
 	}
 	attached_mask = mask;
 	WRITE_ONCE(latmon_state, LATMON_RUNNING);
 	queue_delayed_work(LATMON_UNBOUND_WQ, &wake_work, WAKE_PERIOD);
 	return 0;
 
+err_threads:
+	latmon_threads_stop();
+	tracepoint_synchronize_unregister();
 err_target:
 	target_release();
 	return ret;
@@ -286,6 +308,7 @@ int latmon_session_start(u32 nr, const u32 *mask, const u32 *slots,
 static void stop_locked(void)
 {
 	WRITE_ONCE(latmon_target_tgid, 0);
+	latmon_threads_stop();
 	sources_detach(attached_mask);
 	attached_mask = 0;
 	cancel_delayed_work_sync(&wake_work);

@@ -38,7 +38,7 @@ static int fault_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 1;		/* no return probe for other tasks */
 	d->address = regs_get_kernel_argument(regs, 1);
 	d->flags = regs_get_kernel_argument(regs, 2);
-	d->thread = latmon_thread_get(current->pid, true);
+	d->thread = latmon_thread_find(current->pid);
 	d->thp_mark = d->thread ? READ_ONCE(d->thread->thp_clears) : 0;
 	d->tsc = rdtsc_ordered();
 	return 0;

@@ -12,16 +12,10 @@
 
 static struct latmon_source_status sched_status;
 
-/* A target thread leaves the CPU: remember when, why and who runs next. */
-static void switched_out(struct task_struct *prev, struct task_struct *next,
+/* Target thread @t leaves the CPU: remember when, why and who runs next. */
+static void switched_out(struct latmon_thread *t, struct task_struct *next,
 			 bool preempt, unsigned int prev_state, u64 tsc)
 {
-	struct latmon_thread *t = latmon_thread_get(prev->pid, true);
-
-	if (!t) {
-		atomic64_inc(&sched_status.misses);
-		return;
-	}
 	t->out_cpu = smp_processor_id();
 	t->out_state = prev_state;
 	t->out_flags = (preempt || prev_state == TASK_RUNNING) ?
@@ -33,11 +27,11 @@ static void switched_out(struct task_struct *prev, struct task_struct *next,
 }
 
 /* A target thread comes back: one record for the whole time it was out. */
-static void switched_in(struct task_struct *next, u64 tsc)
+static void switched_in(struct latmon_thread *t, struct task_struct *next,
+			u64 tsc)
 {
-	struct latmon_thread *t = latmon_thread_get(next->pid, false);
 	struct latmon_event ev;
-	u64 out = t ? smp_load_acquire(&t->out_tsc) : 0;
+	u64 out = smp_load_acquire(&t->out_tsc);
 
 	if (!out)
 		return;		/* switched out before START */
@@ -55,16 +49,20 @@ static void switched_in(struct task_struct *next, u64 tsc)
 
 static void sched_switch_probe(void *data, LATMON_SCHED_SWITCH_ARGS)
 {
-	pid_t tgid = READ_ONCE(latmon_target_tgid);
+	struct latmon_thread *out, *in;
 	u64 tsc;
 
-	if (!tgid || (prev->tgid != tgid && next->tgid != tgid))
+	if (!READ_ONCE(latmon_target_tgid))
+		return;
+	out = latmon_thread_find(prev->pid);
+	in = latmon_thread_find(next->pid);
+	if (!out && !in)
 		return;
 	tsc = rdtsc_ordered();
-	if (prev->tgid == tgid)
-		switched_out(prev, next, preempt, prev_state, tsc);
-	if (next->tgid == tgid)
-		switched_in(next, tsc);
+	if (out)
+		switched_out(out, next, preempt, prev_state, tsc);
+	if (in)
+		switched_in(in, next, tsc);
 }
 
 static void sched_migrate_probe(void *data, struct task_struct *p, int dest_cpu)

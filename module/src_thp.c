@@ -67,7 +67,7 @@ static int thp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (!latmon_is_target(current))
 		return 0;
-	t = latmon_thread_get(current->pid, true);
+	t = latmon_thread_find(current->pid);
 	if (t)
 		WRITE_ONCE(t->thp_clears, t->thp_clears + 1);
 	else

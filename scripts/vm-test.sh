@@ -20,7 +20,7 @@ SERIES=${1:?usage: $0 6.1|6.12|7.3|7.3-rt [t|s|r]}
 GROUP=${2:-t}
 LOG=$ROOT/build/vm/$SERIES
 case $GROUP in
-t) CONSOLE=$LOG/console.log TIMEOUT=${LATMON_VM_TIMEOUT:-600} ;;
+t) CONSOLE=$LOG/console.log TIMEOUT=${LATMON_VM_TIMEOUT:-900} ;;
 s) CONSOLE=$LOG/stress-console.log TIMEOUT=${LATMON_STRESS_TIMEOUT:-3000} ;;
 r) CONSOLE=$LOG/rt-console.log TIMEOUT=${LATMON_VM_TIMEOUT:-600} ;;
 *) echo "usage: $0 6.1|6.12|7.3|7.3-rt [t|s|r]" >&2; exit 2 ;;

@@ -19,7 +19,7 @@ VM_KERNEL ?= $(VM_NEWEST)
 VM_CMD ?= sh -c 'insmod /lib/modules/latmon.ko && lmtool info'
 VM_BIN := tests/vm/bin
 VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $(VM_BIN)/stress \
-	    $(VM_BIN)/lmmm
+	    $(VM_BIN)/lmmm $(VM_BIN)/lmprocs
 # per kernel the suite; the short stress run on the newest kernel only; the
 # PREEMPT_RT boot; then the debug kernel (tests/vm/debug.t skips itself when
 # that kernel is not built)
@@ -41,7 +41,7 @@ vm-modules: vm-kernels
 vm-progs: $(VM_PROGS)
 
 # lmtool names and prints records through the record-type descriptors
-VM_EV_SRCS := user/evtype.c $(wildcard user/ev_*.c) user/json.c user/rdoc.c
+VM_EV_SRCS := user/evtype.c $(wildcard user/ev_*.c) user/json.c user/rdoc.c user/syscalls.c
 $(VM_BIN)/lmtool: tests/vm/lmtool.c user/latmon_nl.c user/latmon_nl.h include/latmon.h \
 		$(VM_EV_SRCS) user/evtype.h
 	@mkdir -p $(VM_BIN)
@@ -52,6 +52,10 @@ $(VM_BIN)/lmtool: tests/vm/lmtool.c user/latmon_nl.c user/latmon_nl.h include/la
 $(VM_BIN)/lmtouch: tests/vm/lmtouch.c tests/vm/sync.h user/tsc.c user/stats.c
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) -o $@ tests/vm/lmtouch.c user/tsc.c user/stats.c -lm -pthread
+
+$(VM_BIN)/lmprocs: tests/vm/lmprocs.c tests/vm/sync.h user/tsc.c user/stats.c
+	@mkdir -p $(VM_BIN)
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/lmprocs.c user/tsc.c user/stats.c -lm -pthread
 
 $(VM_BIN)/spin: tests/vm/spin.c tests/vm/sync.h
 	@mkdir -p $(VM_BIN)

@@ -14,6 +14,7 @@
 #include "causes.h"
 #include "evtype.h"
 #include "join.h"
+#include "procs.h"
 
 struct own_med {
 	uint64_t median, n;
@@ -233,6 +234,9 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 		cJSON_AddNumberToObject(o, "streams_joined", (double)joined_streams);
 		cJSON_AddNumberToObject(o, "faults_in_loop", (double)all);
 		cJSON_AddNumberToObject(o, "faults_in_loop_joined", (double)joined);
+		cJSON_AddItemToObject(o, "stream_faults", lat_stream_faults_json(in->run,
+				      in->have_events ? in->events : NULL,
+				      in->have_events ? in->n_events : 0, streams));
 	}
 	return o;
 }

@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "causes.h"
+#include "describe.h"
 #include "counters.h"
 #include "latctl.h"
 #include "mmenv.h"
@@ -94,6 +95,16 @@ static int pin_cpu(int cpu)
 	return 0;
 }
 
+/* --slow as given, else the workload's default, else LAT_DEFAULT_SLOW. */
+static const char *slow_option(const struct lat_opts *o)
+{
+	const struct workload_ops *ops = lat_workload_find(o->workload);
+
+	if (o->slow)
+		return o->slow;
+	return ops && ops->default_slow ? ops->default_slow : LAT_DEFAULT_SLOW;
+}
+
 /* Shared anonymous sample array, written once so no fault lands in the loop. */
 static int alloc_samples(struct lat_run *run)
 {
@@ -121,7 +132,7 @@ static cJSON *options_json(const struct lat_opts *o)
 	cJSON_AddItemToObject(j, "cpu", o->cpu >= 0 ? cJSON_CreateNumber(o->cpu) : cJSON_CreateNull());
 	cJSON_AddItemToObject(j, "thp", o->thp ? cJSON_CreateString(o->thp) : cJSON_CreateNull());
 	cJSON_AddBoolToObject(j, "no_thp", o->no_thp);
-	cJSON_AddStringToObject(j, "slow", o->slow ? o->slow : LAT_DEFAULT_SLOW);
+	cJSON_AddStringToObject(j, "slow", slow_option(o));
 	cJSON_AddNumberToObject(j, "seed", (double)o->seed);
 	cJSON_AddBoolToObject(j, "hugepage", o->hugepage);
 	cJSON_AddNumberToObject(j, "rate_hz", o->rate_hz);
@@ -174,7 +185,7 @@ static double slow_limit(const struct lat_run *run, const char *slow, const doub
 /* The join of the samples with latmon's events: "slow" and "causes". */
 static int add_causes(struct run_ctx *c, const double *sorted)
 {
-	const char *slow = c->opts.slow ? c->opts.slow : LAT_DEFAULT_SLOW;
+	const char *slow = slow_option(&c->opts);
 	int ret;
 	struct lat_causes_in in = {
 		.run = &c->run,
@@ -325,6 +336,8 @@ static int finish(struct run_ctx *c)
 		return LAT_EXIT_FAIL;
 	if (c->run.ops->extras)
 		extras = c->run.ops->extras(&c->run);
+	lat_describe_slow_ops(extras, cJSON_GetObjectItemCaseSensitive(
+			      cJSON_GetObjectItemCaseSensitive(c->doc, "slow"), "iterations"));
 	cJSON_AddItemToObject(c->doc, "extras", extras ? extras : cJSON_CreateNull());
 	lat_result_finish(c->doc, LAT_EXIT_OK);
 	if (c->opts.json_path && lat_result_commit(&c->file, c->doc))

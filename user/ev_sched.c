@@ -26,11 +26,24 @@ static enum join_label label_of(const struct latmon_event *ev)
 	return irq_thread(ev->u.sched.other_comm) ? JOIN_INTERRUPT : JOIN_PREEMPTION;
 }
 
-/* Back on another CPU; the task of the longest switch-out. */
+/* Back on another CPU; the task of the longest switch-out; the longest
+ * blocked one (whose wake-up ev_wake.c names). */
 static void note(struct join_iter *it, const struct latmon_event *ev)
 {
 	if (ev->u.sched.out_cpu != ev->cpu)
 		it->migrated = true;
+	if (!(ev->u.sched.flags & LATMON_SCHED_F_PREEMPTED) &&
+	    ev->tsc_end - ev->tsc_begin >= it->blocked_end - it->blocked_begin) {
+		it->blocked_begin = ev->tsc_begin;
+		it->blocked_end = ev->tsc_end;
+	}
+	if ((ev->u.sched.flags & LATMON_SCHED_F_PREEMPTED) &&
+	    ev->tsc_end - ev->tsc_begin >= it->preempt_longest) {
+		it->preempt_longest = ev->tsc_end - ev->tsc_begin;
+		it->preempt_pid = ev->u.sched.other_pid;
+		memcpy(it->preempt_comm, ev->u.sched.other_comm, 16);
+		it->preempt_comm[16] = '\0';
+	}
 	if (ev->tsc_end - ev->tsc_begin >= it->longest_out) {
 		it->longest_out = ev->tsc_end - ev->tsc_begin;
 		it->other_pid = ev->u.sched.other_pid;
@@ -46,8 +59,14 @@ static bool to_json(cJSON *o, const struct join_iter *it)
 	if (!it->n_type[LATMON_EV_SCHED])
 		return true;
 	p = cJSON_CreateObject();
-	return lat_json_put(o, "preempted_by", p) && lat_json_put_num(p, "pid", it->other_pid) &&
-	       lat_json_put(p, "comm", cJSON_CreateString(it->other_comm));
+	if (!lat_json_put(o, "preempted_by", p) || !lat_json_put_num(p, "pid", it->other_pid) ||
+	    !lat_json_put(p, "comm", cJSON_CreateString(it->other_comm)))
+		return false;
+	if (!it->preempt_longest)
+		return true;
+	p = cJSON_CreateObject();
+	return lat_json_put(o, "preemptor", p) && lat_json_put_num(p, "pid", it->preempt_pid) &&
+	       lat_json_put(p, "comm", cJSON_CreateString(it->preempt_comm));
 }
 
 /* The task that ran while the thread was switched out: "pid 53 (kworker/1:2)". */

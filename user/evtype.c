@@ -6,7 +6,7 @@
 
 extern const struct lat_evtype lat_ev_fault, lat_ev_thp_clear, lat_ev_irq,
 	lat_ev_sched, lat_ev_migrate, lat_ev_lost, lat_ev_alloc_zero, lat_ev_compact,
-	lat_ev_reclaim;
+	lat_ev_reclaim, lat_ev_syscall, lat_ev_wake, lat_ev_lock, lat_ev_tlb;
 
 /* In the order of an iteration's detail line and JSON keys. */
 const struct lat_evtype *const lat_evtypes[] = {
@@ -19,6 +19,10 @@ const struct lat_evtype *const lat_evtypes[] = {
 	&lat_ev_sched,
 	&lat_ev_migrate,
 	&lat_ev_lost,
+	&lat_ev_syscall,
+	&lat_ev_wake,
+	&lat_ev_lock,
+	&lat_ev_tlb,
 };
 const size_t lat_n_evtypes = sizeof(lat_evtypes) / sizeof(lat_evtypes[0]);
 
@@ -38,7 +42,8 @@ const char *lat_source_name(uint32_t id)
 
 	for (i = 0; id && i < lat_n_evtypes; i++)
 		if (lat_evtypes[i]->source == id)
-			return lat_evtypes[i]->name;
+			return lat_evtypes[i]->source_name ? lat_evtypes[i]->source_name :
+			       lat_evtypes[i]->name;
 	return "?";
 }
 

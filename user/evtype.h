@@ -32,6 +32,7 @@ struct lat_evtype {
 	uint16_t type;			/* enum latmon_event_type */
 	const char *name;		/* "fault", "thp-clear": lmtool, docs */
 	uint32_t source;		/* the latmon source of that name, or 0 */
+	const char *source_name;	/* the source's name if not name */
 	const char *json;		/* key of the per-iteration count, or NULL */
 	uint32_t flags;			/* LAT_EVT_* */
 	/* labels this type's events give (event labels: rank > 0) */

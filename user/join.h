@@ -43,6 +43,7 @@ enum join_label {
 	JOIN_COMPACTION,
 	JOIN_RECLAIM,
 	JOIN_ZERO_ALLOC,	/* a part of thp-zero, folded into it after the sweep */
+	JOIN_SYSCALL,
 	JOIN_MIGRATION,
 	JOIN_REALLOC,
 	JOIN_UNEXPLAINED,
@@ -81,6 +82,8 @@ struct join_prec {
 
 #define JOIN_MAX_ADDRS	4	/* fault addresses kept per iteration */
 #define JOIN_MAX_IRQS	4	/* distinct interrupts kept per iteration */
+#define JOIN_MAX_WAKES	4	/* wake-ups kept per iteration (the last) */
+#define JOIN_MAX_SYSCALLS 4	/* distinct system calls kept per iteration */
 
 struct join_input {
 	const struct lat_sample *samples;	/* one thread, in time order
@@ -102,6 +105,12 @@ struct join_irq {
 	uint32_t number;
 	uint32_t count;		/* how many of this one in the iteration */
 	char name[17];
+};
+
+struct join_wake {		/* the thread was woken at t by pid on cpu */
+	uint64_t t;
+	uint32_t pid, cpu, flags;	/* flags: LATMON_WAKE_F_* */
+	char comm[17];
 };
 
 struct join_iter {
@@ -131,6 +140,21 @@ struct join_iter {
 	uint32_t other_pid;	/* task that ran while the thread was out, */
 	char other_comm[17];	/* of the longest switch-out; 0 / "" if none */
 	uint64_t longest_out;	/* ticks of that switch-out */
+	uint64_t preempt_longest;	/* the longest preempted switch-out */
+	uint32_t preempt_pid;	/* ... and the task that ran instead */
+	char preempt_comm[17];
+	uint64_t blocked_begin;	/* the longest blocked switch-out, */
+	uint64_t blocked_end;	/* 0 / 0 if none */
+	uint32_t n_wakes;	/* wake-ups of the thread, the last kept */
+	struct join_wake wake[JOIN_MAX_WAKES];
+	uint64_t sys_longest;	/* ticks of the longest system call inside */
+	uint32_t sys_nr, sys_flags;	/* ... its number and LATMON_SYSCALL_F_* */
+	uint32_t n_sys_kinds;	/* distinct calls (number, flags), in order */
+	struct { uint32_t nr, flags, count; } sys[JOIN_MAX_SYSCALLS];
+	uint64_t lock_ticks;	/* lock waits that slept (overlapping it) */
+	uint32_t lock_kind;	/* enum latmon_lock_kind of the longest */
+	uint64_t lock_longest;
+	uint32_t tlb_sent, tlb_received;	/* TLB shoot-downs */
 	uint64_t lost;		/* events reported lost in overlapping windows */
 };
 

@@ -354,6 +354,7 @@ static int parse_info(struct nlattr **tb, void *arg)
 	info->tsc_khz = get_u32(tb[LATMON_A_TSC_KHZ]);
 	info->running = get_u32(tb[LATMON_A_RUNNING]);
 	info->tgid = get_u32(tb[LATMON_A_TGID]);
+	info->threads_max = get_u32(tb[LATMON_A_THREADS_MAX]);
 	return parse_sources(tb[LATMON_A_SOURCES], info->sources, &info->nsources);
 }
 
@@ -446,6 +447,9 @@ static int parse_stats(struct nlattr **tb, void *arg)
 			st->ncpus++;
 		}
 	}
+	st->threads = get_u32(tb[LATMON_A_THREADS]);
+	st->threads_followed = get_u64(tb[LATMON_A_THREADS_FOLLOWED]);
+	st->threads_refused = get_u64(tb[LATMON_A_THREADS_REFUSED]);
 	return parse_sources(tb[LATMON_A_SOURCES], st->sources, &st->nsources);
 }
 

@@ -35,6 +35,7 @@ struct latmon_nl_info {
 	uint32_t tsc_khz;
 	uint32_t running;
 	uint32_t tgid;			/* target while running, else 0 */
+	uint32_t threads_max;		/* targets that may live at once */
 	unsigned int nsources;
 	struct latmon_nl_source sources[LATMON_NL_MAX_SOURCES];
 };
@@ -60,6 +61,9 @@ struct latmon_nl_cpu {
 struct latmon_nl_stats {
 	unsigned int ncpus, cap_cpus;
 	struct latmon_nl_cpu *cpus;
+	uint32_t threads;		/* targets alive (at STOP, once stopped) */
+	uint64_t threads_followed;	/* targets added since START */
+	uint64_t threads_refused;	/* threads not followed: the limit */
 	unsigned int nsources;
 	struct latmon_nl_source sources[LATMON_NL_MAX_SOURCES];
 };

@@ -489,5 +489,6 @@ cJSON *lat_monitor_json(const struct lat_monitor *m)
 	cJSON_AddNumberToObject(o, "stale_session_stopped", m->stale_tgid);
 	cJSON_AddItemToObject(o, "reader_cpu", m->reader_cpu >= 0 && m->ev ?
 			      cJSON_CreateNumber(m->reader_cpu) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "threads", lat_monitor_threads_json(m));
 	return o;
 }

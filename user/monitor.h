@@ -101,5 +101,7 @@ void lat_monitor_add_own_lost(struct lat_monitor *m);
 /* The "latmon" object of the result: state, line, version, sources with
  * their misses, per-CPU counts, records read, lost by latmon and latctl. */
 cJSON *lat_monitor_json(const struct lat_monitor *m);
+/* Its "threads" member: the targets latmon followed (procs.c). */
+cJSON *lat_monitor_threads_json(const struct lat_monitor *m);
 
 #endif /* LATCTL_MONITOR_H */

@@ -13,6 +13,7 @@
 #include "join.h"
 #include "rdoc.h"
 #include "repeat.h"
+#include "procs.h"
 #include "result.h"
 #include "mmenv.h"
 #include "workload.h"
@@ -246,9 +247,10 @@ static void render_fault_check(FILE *out, struct lat_rd *r, const cJSON *doc)
 		fprintf(out, "%.0f\n", mi->valuedouble + ma->valuedouble);
 	else
 		fputs("n/a\n", out);
+	lat_procs_render(lat_rd_obj(r, doc, "latmon"), out, r);
 	if (lat_rd_num(r, ca, "streams_joined") < lat_rd_num(r, ca, "streams"))
-		fprintf(out, "%.0f of %.0f sample streams are other processes' (latmon follows one "
-			"process): unattributed\n", lat_rd_num(r, ca, "streams") - lat_rd_num(r, ca, "streams_joined"),
+		fprintf(out, "%.0f of %.0f sample streams have no thread latmon followed: "
+			"unattributed\n", lat_rd_num(r, ca, "streams") - lat_rd_num(r, ca, "streams_joined"),
 			lat_rd_num(r, ca, "streams"));
 }
 

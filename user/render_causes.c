@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "describe.h"
 #include "evtype.h"
 #include "join.h"
 #include "rdoc.h"
@@ -184,8 +185,14 @@ static void print_breakdown(const cJSON *it, const cJSON *est, FILE *out, struct
 		fprintf(out, pct < 0.5 ? "%s%s <1%%" : "%s%s %.0f%%", i ? ", " : "",
 			mark_label(v[i]->string, is_listed(est, v[i]->string), label, sizeof(label)),
 			pct);
+		lat_label_note(it, v[i]->string, out, r);
 	}
 	fputc('\n', out);
+}
+
+void lat_print_breakdown(const cJSON *it, FILE *out, struct lat_rd *r)
+{
+	print_breakdown(it, NULL, out, r);
 }
 
 /* The details line of one iteration: each record type's part, then the

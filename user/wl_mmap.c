@@ -9,7 +9,8 @@
  *
  * Samples: run->samples is MAP_SHARED; process k writes its own slice
  * [k*iters, k*iters + n_k) and its totals into a shared struct; after the
- * children exit the parent packs the slices to [0, n).
+ * children exit the parent packs the slices to [0, n). Stream k is worker
+ * k's, joined with latmon's events of its pid (latmon follows the forks).
  */
 #include <errno.h>
 #include <signal.h>
@@ -238,6 +239,8 @@ static int mmap_fork_all(struct mmap_wl *m, int fds[2], int *forked)
 			mmap_child(m, *forked, fds[0]);
 		}
 		m->procs[*forked].pid = pid;
+		if (*forked < LAT_MAX_STREAMS)	/* latmon follows the fork */
+			m->run->stream_tid[*forked] = (uint32_t)pid;
 	}
 	return 0;
 }
@@ -302,7 +305,6 @@ static int mmap_run(struct lat_run *run)
 	struct mmap_wl *m = run->priv;
 	int fds[2], forked = 0, ret;
 
-	run->stream_tid[0] = 0;	/* every stream is a child's: not joined */
 	if (pipe(fds) < 0)
 		return -errno;
 	fflush(NULL);	/* no buffered output duplicated in the children */
@@ -357,6 +359,7 @@ struct slow_ref {
 	const struct lat_sample *s;
 	uint64_t ticks;
 	size_t op;		/* index of the operation in its process */
+	size_t index;		/* ... and in the packed samples */
 };
 
 static int by_ticks_desc(const void *a, const void *b)
@@ -385,6 +388,7 @@ static cJSON *slow_json(const struct mmap_wl *m, const struct slow_ref *r, uint6
 	cJSON_AddNumberToObject(o, "process", k);
 	cJSON_AddNumberToObject(o, "pid", m->procs[k].pid);
 	cJSON_AddNumberToObject(o, "op", (double)r->op);
+	cJSON_AddNumberToObject(o, "index", (double)r->index);
 	cJSON_AddStringToObject(o, "kind", r->s->flags & F_UNMAP ? "munmap" : "mmap");
 	cJSON_AddNumberToObject(o, "pages", (r->s->flags >> PAGES_SHIFT) & 0x1f);
 	cJSON_AddNumberToObject(o, "ns", (double)r->ticks * 1e9 / m->run->tsc_hz);
@@ -405,7 +409,7 @@ static size_t mmap_find_slow(const struct mmap_wl *m, struct slow_ref *refs, uin
 
 			*t0 = s->tsc_begin < *t0 ? s->tsc_begin : *t0;
 			if (t > limit)
-				refs[count++] = (struct slow_ref){ s, t, op };
+				refs[count++] = (struct slow_ref){ s, t, op, i };
 		}
 	return count;
 }
@@ -461,10 +465,17 @@ static void mmap_print_slow(const cJSON *x, FILE *out, struct lat_rd *rd)
 		count > cJSON_GetArraySize(lat_rd_array(rd, x, "slow_ops")) ?
 		"; the slowest listed, in time order from the first operation" :
 		count ? "; in time order from the first operation" : "");
-	cJSON_ArrayForEach(s, lat_rd_array(rd, x, "slow_ops"))
+	cJSON_ArrayForEach(s, lat_rd_array(rd, x, "slow_ops")) {
+		const cJSON *cause = cJSON_GetObjectItemCaseSensitive(s, "cause");
+
 		fprintf(out, "  [%10.3f ms] <%.0f> process %.0f op %.0f: %s of %.0f pages took %.0f us\n",
-			lat_rd_num(rd, s, "t_ms"), lat_rd_num(rd, s, "pid"), lat_rd_num(rd, s, "process"), lat_rd_num(rd, s, "op"),
-			lat_rd_str(rd, s, "kind"), lat_rd_num(rd, s, "pages"), lat_rd_num(rd, s, "ns") / 1e3);
+			lat_rd_num(rd, s, "t_ms"), lat_rd_num(rd, s, "pid"), lat_rd_num(rd, s, "process"),
+			lat_rd_num(rd, s, "op"), lat_rd_str(rd, s, "kind"), lat_rd_num(rd, s, "pages"),
+			lat_rd_num(rd, s, "ns") / 1e3);
+		lat_rd_expect(rd, !cause || cJSON_IsString(cause), "cause");
+		if (cJSON_IsString(cause))
+			fprintf(out, "                 %s\n", cause->valuestring);
+	}
 }
 
 static void mmap_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
@@ -507,4 +518,5 @@ const struct workload_ops wl_mmap = {
 	.print_extras = mmap_print_extras,
 	.teardown = mmap_teardown,
 	.accepts = LAT_ACCEPT_PROCS | LAT_ACCEPT_DURATION,
+	.default_slow = "1ms",		/* the operations it lists */
 };

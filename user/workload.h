@@ -135,6 +135,7 @@ struct workload_ops {
 	void (*print_extras)(const cJSON *extras, FILE *out, struct lat_rd *rd);
 	void (*teardown)(struct lat_run *run);
 	unsigned int accepts;		/* LAT_ACCEPT_* */
+	const char *default_slow;	/* --slow default, NULL: LAT_DEFAULT_SLOW */
 };
 
 /* Latency of one sample in nanoseconds. */

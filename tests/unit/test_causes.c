@@ -146,7 +146,7 @@ static void test_child_stream_unattributed(void **state)
 	cJSON_Delete(doc);
 }
 
-/* Only other processes' streams (mmap): recorded, but nothing joined. */
+/* Only streams of threads latmon did not follow: recorded, but nothing joined. */
 static void test_no_stream_ours(void **state)
 {
 	struct fixture f;

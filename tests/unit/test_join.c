@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "describe.h"
 #include "join.h"
 #include "lm_event.h"
 
@@ -187,6 +188,63 @@ static void test_blocked(void **state)
 	assert_int_equal(it->ticks[JOIN_FAULT], 2000);
 	assert_int_equal(it->primary, JOIN_BLOCKED);
 	assert_string_equal(it->other_comm, "swapper/1");
+	join_result_free(&t.r);
+}
+
+static char *render(const cJSON *causes, const cJSON *iters);
+
+/*
+ * munmap [1000, 11000): a fault inside it, then a blocked switch-out waiting
+ * for mmap_lock, ended by a wake-up from pid 812; the call's own time is
+ * "syscall", the fault and the switch-out keep theirs (innermost wins).
+ */
+static void test_syscall_wait(void **state)
+{
+	struct run t = { 0 };
+	const struct join_iter *it;
+	struct latmon_event *ev;
+	cJSON *iters, *j;
+	char *text, *cause;
+
+	(void)state;
+	sample(&t, 0, 12000, 1, 1, 0);
+	ev = event(&t, LATMON_EV_SYSCALL, 1, TID, 1000, 11000);
+	ev->u.syscall.nr = 11;	/* munmap */
+	event(&t, LATMON_EV_SYSCALL, 1, TID, 11200, 11300)->u.syscall.nr = 110;
+	fault(&t, 2000, 3000, 0x9000);
+	sched(&t, 1, 1, 4000, 9000, false, 0, "swapper/1");
+	event(&t, LATMON_EV_LOCK, 1, TID, 3500, 9100)->u.lock.kind = LATMON_LOCK_MMAP;
+	ev = event(&t, LATMON_EV_WAKE, 0, TID, 8900, 8900);
+	ev->u.wake.waker_pid = 812;
+	ev->u.wake.waker_cpu = 0;
+	strcpy(ev->u.wake.waker_comm, "mprotector");
+	event(&t, LATMON_EV_WAKE, 0, TID, 500, 500)->u.wake.waker_pid = 1;	/* not in it */
+	join(&t, true);
+	it = &t.r.iters[0];
+	assert_int_equal(it->ticks[JOIN_BLOCKED], 5000);
+	assert_int_equal(it->ticks[JOIN_FAULT], 1000);
+	assert_int_equal(it->ticks[JOIN_SYSCALL], 4100);
+	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 1900);
+	assert_int_equal(sum_ticks(it), 12000);
+	assert_int_equal(it->primary, JOIN_BLOCKED);
+	assert_int_equal(it->sys_nr, 11);
+	assert_int_equal(it->n_type[LATMON_EV_SYSCALL], 2);
+	assert_int_equal(it->lock_ticks, 5600);
+	iters = join_to_json(&t.r);
+	j = cJSON_GetArrayItem(iters, 0);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "syscall"), "name")
+			    ->valuestring, "munmap");
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "woken_by"), "pid")
+			 ->valuedouble, 812);
+	cause = lat_iter_cause(j);
+	assert_string_equal(cause, "munmap 12.0 us: blocked 42% (waiting for mmap_lock, "
+			    "woken by pid 812 (mprotector) on CPU 0), syscall 34%, "
+			    "unexplained 16%, fault 8%");
+	text = render(NULL, iters);
+	assert_non_null(strstr(text, "inside munmap (system calls: munmap x1, getppid x1)"));
+	free(cause);
+	free(text);
+	cJSON_Delete(iters);
 	join_result_free(&t.r);
 }
 
@@ -749,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_irq_inside_fault),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_blocked),
+		cmocka_unit_test(test_syscall_wait),
 		cmocka_unit_test(test_lost_window),
 		cmocka_unit_test(test_lost_other_cpu),
 		cmocka_unit_test(test_seq_gap),

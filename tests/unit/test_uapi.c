@@ -70,6 +70,10 @@ static void union_offsets(void **state)
 	assert_int_equal(OFF(u.reclaim.order), 52);
 	assert_int_equal(OFF(u.reclaim.gfp), 56);
 	assert_int_equal(OFF(u.reclaim.reserved), 60);
+	assert_int_equal(OFF(u.syscall.ret), 40);
+	assert_int_equal(OFF(u.wake.waker_pid), 40);
+	assert_int_equal(OFF(u.lock.kind), 40);
+	assert_int_equal(OFF(u.tlb.kind), 40);
 }
 
 /* Types and sources added later keep the numbers of the older ones. */
@@ -81,11 +85,17 @@ static void enum_values(void **state)
 	assert_int_equal(LATMON_EV_ALLOC_ZERO, 7);
 	assert_int_equal(LATMON_EV_COMPACT, 8);
 	assert_int_equal(LATMON_EV_RECLAIM, 9);
+	assert_int_equal(LATMON_EV_SYSCALL, 10);
+	assert_int_equal(LATMON_EV_WAKE, 11);
+	assert_int_equal(LATMON_EV_LOCK, 12);
+	assert_int_equal(LATMON_EV_TLB, 13);
 	assert_int_equal(LATMON_SRC_IRQ, 4);
 	assert_int_equal(LATMON_SRC_ALLOC_ZERO, 5);
 	assert_int_equal(LATMON_SRC_COMPACTION, 6);
 	assert_int_equal(LATMON_SRC_RECLAIM, 7);
-	assert_int_equal(__LATMON_SRC_F_ALL, 0x7f);
+	assert_int_equal(LATMON_SRC_SYSCALL, 8);
+	assert_int_equal(LATMON_SRC_WAIT, 9);
+	assert_int_equal(__LATMON_SRC_F_ALL, 0x1ff);
 }
 
 /*

@@ -31,6 +31,31 @@ seq_gaps() {
 	count_where "$1" 'f["seq"] + 0 != next_seq[f["cpu"]]++'
 }
 
+# Per CPU of the records in FILE ($1): "cpu C records=N lost=L lost_records=R",
+# N counting the records of type $2 (default: every type but lost records).
+ring_counts() {
+	lmtool read --events "$1" | awk -v type="${2:-}" '
+	{ for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	  c = f["cpu"]; seen[c] = 1 }
+	$1 != "lost" && (type == "" || $1 == type) { rec[c]++ }
+	$1 == "lost" { lo[c] += f["count"]; lr[c]++ }
+	END { for (c in seen) printf "cpu %d records=%d lost=%d lost_records=%d\n",
+		c, rec[c], lo[c], lr[c] }' | sort -n -k2
+}
+
+# ring_counts ($1) against `lmtool stats` ($2): the CPUs where they disagree
+# (records != recorded, lost != dropped, lost records, read != both).
+ring_counts_disagree() {
+	awk 'NR == FNR { for (i = 3; i <= NF; i++) { split($i, kv, "="); s[$2, kv[1]] = kv[2] }
+		c[$2] = 1; next }
+	$1 == "cpu" { for (i = 3; i <= NF; i++) { split($i, kv, "="); t[$2, kv[1]] = kv[2] }
+		c[$2] = 1 }
+	END { for (k in c) if (s[k, "records"] + 0 != t[k, "recorded"] + 0 ||
+		s[k, "lost"] + 0 != t[k, "dropped"] + 0 ||
+		s[k, "lost_records"] + 0 != t[k, "lost_records"] + 0 ||
+		s[k, "records"] + s[k, "lost_records"] != t[k, "read"] + 0) print "cpu" k }' "$1" "$2"
+}
+
 # Run something in the background and remember it for cleanup.
 bg() { "$@" & BG_PIDS="$BG_PIDS $!"; }
 
@@ -49,5 +74,5 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 
-export -f loaded load unload field count_where seq_gaps
+export -f loaded load unload field count_where seq_gaps ring_counts ring_counts_disagree
 export KO

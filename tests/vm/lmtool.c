@@ -116,6 +116,7 @@ static int cmd_info(int argc, char **argv)
 		printf("module %s uapi %u kernel %s tsc_khz %u running %u tgid %u\n",
 		       info.module_version, info.uapi_version, info.kernel_release,
 		       info.tsc_khz, info.running, info.tgid);
+		printf("threads max=%u\n", info.threads_max);
 		for (i = 0; i < info.nsources; i++)
 			print_source("source", &info.sources[i]);
 	}
@@ -206,6 +207,9 @@ static int cmd_stats(int argc, char **argv)
 		printf("total recorded=%" PRIu64 " dropped=%" PRIu64 " read=%" PRIu64
 		       " lost_records=%" PRIu64 "\n", sum.recorded, sum.dropped,
 		       sum.read, sum.lost_records);
+	if (!ret)
+		printf("threads live=%u followed=%" PRIu64 " refused=%" PRIu64 "\n",
+		       st.threads, st.threads_followed, st.threads_refused);
 	for (i = 0; !ret && i < st.nsources; i++)
 		print_source("source", &st.sources[i]);
 	ret = report(nl, "GET_STATS", ret);

@@ -213,11 +213,32 @@ static void check_reserved(const struct latmon_event *e)
 	case LATMON_EV_RECLAIM:
 		zero_range(e, U(reclaim) - 4, U_END, "reclaim reserved + tail");
 		break;
+	case LATMON_EV_SYSCALL: break;	/* every byte of the payload is named */
+	case LATMON_EV_WAKE:
+		zero_after_nul(e, e->u.wake.waker_comm, sizeof(e->u.wake.waker_comm));
+		break;
+	case LATMON_EV_LOCK: zero_range(e, U(lock) - 4, U_END, "lock reserved + tail"); break;
+	case LATMON_EV_TLB:
+		zero_range(e, offsetof(struct latmon_event, u.tlb.reserved), U(tlb) - 8, "tlb reserved");
+		zero_range(e, U(tlb), U_END, "tlb tail");
+		break;
 	default: fail("unknown record type %u", e->type);
 	}
 }
 
-/* No u64 slot but the TSCs may hold a kernel address. */
+/* A u64 slot that holds a value user space chose or a count, not an
+ * address: a system call's arguments and return value (-errno looks like
+ * a kernel address), a TLB flush's page count (all: ~0). */
+static int user_value(const struct latmon_event *e, size_t off)
+{
+	size_t u = offsetof(struct latmon_event, u);
+
+	if (e->type == LATMON_EV_SYSCALL)
+		return off >= u;
+	return e->type == LATMON_EV_TLB && off == offsetof(struct latmon_event, u.tlb.pages);
+}
+
+/* No u64 slot but the TSCs (and user values) may hold a kernel address. */
 static void check_kaddr(const struct latmon_event *e)
 {
 	size_t off;
@@ -225,7 +246,7 @@ static void check_kaddr(const struct latmon_event *e)
 
 	for (off = 0; off + 8 <= sizeof(*e); off += 8) {
 		if (off == offsetof(struct latmon_event, tsc_begin) ||
-		    off == offsetof(struct latmon_event, tsc_end))
+		    off == offsetof(struct latmon_event, tsc_end) || user_value(e, off))
 			continue;
 		memcpy(&v, (const char *)e + off, 8);
 		if (v >= KADDR_MIN)

@@ -9,36 +9,13 @@
 # Sourced by suite.sh.
 PAGES=3000
 
-# Per CPU of the records in $1: "cpu C faults=F lost=L lost_records=R".
-per_cpu() {
-	lmtool read --events "$1" | awk '
-	{ for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-	  c = f["cpu"]; seen[c] = 1 }
-	$1 == "fault" { fa[c]++ }
-	$1 == "lost" { lo[c] += f["count"]; lr[c]++ }
-	END { for (c in seen) printf "cpu %d faults=%d lost=%d lost_records=%d\n",
-		c, fa[c], lo[c], lr[c] }' | sort -n -k2
-}
-
-# Stream ($1, per_cpu output) against GET_STATS ($2): mismatching CPUs.
-stats_disagree() {
-	awk 'NR == FNR { for (i = 3; i <= NF; i++) { split($i, kv, "="); s[$2, kv[1]] = kv[2] }
-		c[$2] = 1; next }
-	$1 == "cpu" { for (i = 3; i <= NF; i++) { split($i, kv, "="); t[$2, kv[1]] = kv[2] }
-		c[$2] = 1 }
-	END { for (k in c) if (s[k, "faults"] + 0 != t[k, "recorded"] + 0 ||
-		s[k, "lost"] + 0 != t[k, "dropped"] + 0 ||
-		s[k, "lost_records"] + 0 != t[k, "lost_records"] + 0 ||
-		s[k, "faults"] + s[k, "lost_records"] != t[k, "read"] + 0) print "cpu" k }' "$1" "$2"
-}
-
 # Pinned to CPU $1, a 4-slot ring, no reader until STOP.
 pinned_run() {
 	local cpu=$1 other=$((1 - $1))
 	lmtool record --mask fault --buffer 4 --no-read --events pin$cpu.bin -- \
 		taskset -c "$cpu" lmtouch --pages $PAGES >pin$cpu.out 2>&1
 	n=$(field minflt <pin$cpu.out)
-	per_cpu pin$cpu.bin >pin$cpu.cpus
+	ring_counts pin$cpu.bin fault >pin$cpu.cpus
 	sed 's/^/# /' pin$cpu.cpus
 	lmtool stats >pin$cpu.stats
 	mine=$(awk -v c="$cpu" '$2 == c { split($3, a, "="); split($4, b, "="); print a[2] + b[2] }' pin$cpu.cpus)
@@ -49,7 +26,7 @@ pinned_run() {
 	check "pinned to CPU $cpu: nothing recorded or lost on CPU $other" \
 		"grep '^cpu $other ' pin$cpu.stats" 0 "recorded=0 dropped=0 "
 	check "pinned to CPU $cpu: the stream agrees with GET_STATS per CPU" \
-		"stats_disagree pin$cpu.cpus pin$cpu.stats" 0 '^$'
+		"ring_counts_disagree pin$cpu.cpus pin$cpu.stats" 0 '^$'
 }
 
 # Free to move, under load; $1: buffer slots, $2: --no-read or empty.
@@ -61,18 +38,17 @@ loaded_run() {
 		lmtouch --pages $PAGES --hop >load.out 2>&1
 	kill $BG_PIDS 2>/dev/null; wait 2>/dev/null; BG_PIDS=""
 	n=$(field minflt <load.out)
-	per_cpu load.bin >load.cpus
+	ring_counts load.bin fault >load.cpus
 	sed 's/^/# /' load.cpus
 	lmtool stats >load.stats
 	all=$(awk '{ split($3, a, "="); split($4, b, "="); s += a[2] + b[2] } END { print s + 0 }' load.cpus)
 	ok "$name: delivered + lost == getrusage over all CPUs ($all == $n)" [ "$all" = "$n" ]
 	check "$name: the stream agrees with GET_STATS per CPU" \
-		"stats_disagree load.cpus load.stats" 0 '^$'
+		"ring_counts_disagree load.cpus load.stats" 0 '^$'
 	check "$name: faults on both CPUs" "wc -l <load.cpus" 0 '^2$'
 }
 
 load
-export -f per_cpu stats_disagree
 pinned_run 0
 pinned_run 1
 loaded_run "under load, 16 slots, no reader" 16 --no-read

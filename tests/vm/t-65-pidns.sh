@@ -30,9 +30,10 @@ check_err "inside a pid namespace: a tgid that exists only outside it is refused
 check "the refused START changed nothing" "lmtool info" 0 'running 0'
 
 # From the initial namespace: the child of unshare -pf is pid 1 inside.
-# It waits for the file go (same mount namespace), so START comes first.
+# It waits for the file go (same mount namespace), so START comes first;
+# with shell builtins only: a forked sleep would be followed and recorded.
 rm -f go
-unshare -pf sh -c 'while [ ! -e go ]; do sleep 0.1; done; exec lmtouch --pages 300' \
+unshare -pf sh -c 'until [ -e go ]; do :; done; exec lmtouch --pages 300' \
 	>/dev/null 2>&1 &
 for _ in $(seq 50); do	# the forked child of unshare, by its parent pid
 	inner=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v pp=$! '$4 == pp { print $1 }')
