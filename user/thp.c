@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "sysset.h"
 #include "thp.h"
 
 static char saved_path[PATH_MAX];
@@ -31,59 +32,18 @@ int lat_thp_valid(const char *value)
 	       !strcmp(value, "never");
 }
 
-/* "always [madvise] never" -> "madvise"; "madvise\n" -> "madvise". */
-static void pick_value(const char *text, char *buf, size_t len)
-{
-	const char *b = strchr(text, '['), *e;
-
-	if (b && (e = strchr(b, ']'))) {
-		b++;
-	} else {
-		b = text + strspn(text, " \t\n");
-		e = b + strcspn(b, " \t\n");
-	}
-	snprintf(buf, len, "%.*s", (int)(e - b), b);
-}
-
 int lat_thp_read(const char *file, char *buf, size_t len)
 {
-	char path[PATH_MAX], text[256];
-	ssize_t n;
-	int fd;
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", lat_thp_dir(), file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	text[n] = '\0';
-	pick_value(text, buf, len);
-	return 0;
-}
-
-/* write(2) of a whole string; async-signal-safe. 0 or -errno. */
-static int write_value(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, len) != (ssize_t)len)
-		ret = errno ? -errno : -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
+	return lat_sysset_read(path, buf, len);
 }
 
 static void restore_on_signal(void)
 {
 	if (armed)
-		write_value(saved_path, saved_value);
+		lat_sysset_put(saved_path, saved_value);
 }
 
 /* One line saying why --thp could not be applied and what to do. */
@@ -146,7 +106,7 @@ int lat_thp_set(const char *value)
 	lat_cleanup_install();
 	armed = 1;		/* arm first: a signal during the write restores */
 	lat_cleanup_add(restore_on_signal);
-	ret = write_value(path, value);
+	ret = lat_sysset_put(path, value);
 	if (ret) {
 		thp_error(ret, path, value);
 		lat_thp_restore();
@@ -160,7 +120,7 @@ int lat_thp_restore(void)
 
 	if (!armed)
 		return 0;
-	ret = write_value(saved_path, saved_value);
+	ret = lat_sysset_put(saved_path, saved_value);
 	if (ret)
 		fprintf(stderr, "latctl: could not restore %s to '%s': %s; set it by hand\n",
 			saved_path, saved_value, strerror(-ret));

@@ -17,6 +17,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -126,6 +127,27 @@ static void *forker_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Wait until this process has one thread left: pthread_join returns when a
+ * thread's mm is released, before its exit is complete (sched_process_exit).
+ */
+static void wait_single_thread(void)
+{
+	for (int i = 0; i < 500; i++) {
+		DIR *d = opendir("/proc/self/task");
+		struct dirent *e;
+		int n = 0;
+
+		while (d && (e = readdir(d)))
+			n += e->d_name[0] != '.';
+		if (d)
+			closedir(d);
+		if (n <= 1)
+			return;
+		usleep(10000);
+	}
+}
+
 static int run_fork(const struct procs_opts *o)
 {
 	struct forker *f = calloc(o->threads, sizeof(*f));
@@ -147,6 +169,7 @@ static int run_fork(const struct procs_opts *o)
 		printf("lmprocs: child pid=%d minflt=%ld\n", (int)f[i].child, f[i].minflt);
 		total += f[i].minflt;
 	}
+	wait_single_thread();
 	printf("lmprocs: threads=%lu children=%lu child_minflt=%ld\n", started, started, total);
 	free(f);
 	return started == o->threads ? ret : -EAGAIN;

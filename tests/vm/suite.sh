@@ -16,7 +16,9 @@ dmesg -c >/dev/null
 for prefix in "${@:-t}"; do
 	for group in /tests/"$prefix"-*.sh; do
 		echo "# ${group##*/}"
+		start=$SECONDS
 		. "$group"
+		echo "# ${group##*/}: $((SECONDS - start)) s"
 	done
 done
 
