@@ -15,14 +15,37 @@ unload() { ! loaded || rmmod latmon; }
 # Value of KEY=VALUE on the first line of stdin that has it.
 field() { sed -n "s/^\(.* \)\{0,1\}$1=\([^ ]*\).*/\2/p" | head -n1; }
 
+# The one KEY=VALUE parser of the test scripts: before PROGRAM sees a line,
+# every KEY=VALUE field of it is in f["KEY"] (f is fresh per line; fields
+# without "=" such as a record's type stay in $1, $2, ...). With -v kv_num=1
+# values that look like numbers are numbers (compare as numbers).
+#   kv_awk [-v NAME=VALUE]... PROGRAM [FILE]...
+KV_AWK_LIB='function kv_split(   i, k, v) { delete f; for (i = 1; i <= NF; i++) {
+	if (!index($i, "=")) continue; k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v)
+	f[k] = kv_num && v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ ? v + 0 : v } }
+{ kv_split() }
+'
+kv_awk() {
+	local args=()
+	while [ "${1:-}" = -v ]; do args+=("$1" "$2"); shift 2; done
+	local prog=$1
+	shift
+	awk "${args[@]}" "$KV_AWK_LIB$prog" "$@"
+}
+
+# is "what" GOT WANT: one TAP line; a failure says what was wanted and what came.
+is() {
+	if [ "$2" = "$3" ]; then
+		_report 1 "$1"
+	else
+		_report 0 "$1" "wanted '$3'" "got    '$2'"
+	fi
+}
+
 # Count records of FILE matching an awk condition on their fields.
 # The fields of a record line are in f["name"]; $1 is its type.
 count_where() {
-	local file=$1 cond=$2
-	lmtool read --events "$file" | awk -v cond="$cond" '
-	{ delete f; for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i;
-	  sub(/^[^=]*=/, "", v); f[k] = v } }
-	'"$cond"' { n++ } END { print n + 0 }'
+	lmtool read --events "$1" | kv_awk "$2"' { n++ } END { print n + 0 }'
 }
 
 # Records of FILE whose per-CPU seq is not the count of that CPU's earlier
@@ -49,5 +72,5 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 
-export -f loaded load unload field count_where seq_gaps
-export KO
+export -f loaded load unload field kv_awk count_where seq_gaps
+export KO KV_AWK_LIB
