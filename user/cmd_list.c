@@ -6,15 +6,6 @@
 #include "opts.h"
 #include "workload.h"
 
-static void print_accepts(unsigned int accepts)
-{
-	unsigned int bit;
-
-	for (bit = 1; bit <= LAT_ACCEPT_DURATION; bit <<= 1)
-		if (accepts & bit)
-			printf(" %s", lat_opts_accept_name(bit));
-}
-
 int cmd_list(int argc, char **argv)
 {
 	const struct workload_ops *const *w;
@@ -29,11 +20,7 @@ int cmd_list(int argc, char **argv)
 		if ((*w)->modes)
 			printf("         modes: %s (the first is the default)\n", (*w)->modes);
 		printf("         default --iters %llu\n", (unsigned long long)(*w)->default_iters);
-		if ((*w)->accepts) {
-			printf("         also takes:");
-			print_accepts((*w)->accepts);
-			putchar('\n');
-		}
+		lat_wl_opts_print(*w, "         ", stdout);
 	}
 	return LAT_EXIT_OK;
 }

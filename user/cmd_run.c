@@ -41,15 +41,8 @@ struct run_ctx {
 /* Reject options the workload does not take, and unknown modes. */
 static int check_applicable(const struct workload_ops *ops, const struct lat_opts *o)
 {
-	unsigned int extra = lat_opts_given(o) & ~ops->accepts, bit;
-
-	for (bit = 1; extra; bit <<= 1) {
-		if (extra & bit) {
-			fprintf(stderr, "latctl: %s does not apply to %s; 'latctl list' shows what each workload takes\n",
-				lat_opts_accept_name(bit), ops->name);
-			return -EINVAL;
-		}
-	}
+	if (lat_wl_opts_apply(ops, o))
+		return -EINVAL;
 	if (o->mode && !ops->modes) {
 		fprintf(stderr, "latctl: %s has no modes; drop --mode\n", ops->name);
 		return -EINVAL;
@@ -122,7 +115,7 @@ static int alloc_samples(struct lat_run *run)
 	return 0;
 }
 
-static cJSON *options_json(const struct lat_opts *o)
+static cJSON *options_json(const struct lat_opts *o, const struct workload_ops *ops)
 {
 	cJSON *j = cJSON_CreateObject();
 
@@ -134,11 +127,7 @@ static cJSON *options_json(const struct lat_opts *o)
 	cJSON_AddBoolToObject(j, "no_thp", o->no_thp);
 	cJSON_AddStringToObject(j, "slow", slow_option(o));
 	cJSON_AddNumberToObject(j, "seed", (double)o->seed);
-	cJSON_AddBoolToObject(j, "hugepage", o->hugepage);
-	cJSON_AddNumberToObject(j, "rate_hz", o->rate_hz);
-	cJSON_AddNumberToObject(j, "threads", o->threads);
-	cJSON_AddNumberToObject(j, "procs", o->procs);
-	cJSON_AddNumberToObject(j, "duration_s", o->duration_s);
+	lat_wl_opts_json(j, ops);
 	cJSON_AddItemToObject(j, "json", o->json_path ? cJSON_CreateString(o->json_path) : cJSON_CreateNull());
 	cJSON_AddBoolToObject(j, "quiet", o->quiet);
 	return j;
@@ -327,7 +316,7 @@ static int finish(struct run_ctx *c)
 	cJSON *clock, *extras = NULL;
 
 	cJSON_AddItemToObject(c->doc, "environment", lat_result_environment());
-	cJSON_AddItemToObject(c->doc, "options", options_json(&c->opts));
+	cJSON_AddItemToObject(c->doc, "options", options_json(&c->opts, c->run.ops));
 	cJSON_AddItemToObject(c->doc, "run", run_json(&c->run));
 	cJSON_AddItemToObject(c->doc, "mm", lat_mm_env_json());
 	clock = cJSON_AddObjectToObject(c->doc, "clock");

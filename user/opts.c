@@ -111,29 +111,6 @@ void lat_opts_init(struct lat_opts *o)
 	o->seed = LAT_DEFAULT_SEED;
 }
 
-static const char *const accept_names[] = {
-	"--hugepage", "--rate", "--threads", "--procs", "--duration",
-};
-
-unsigned int lat_opts_given(const struct lat_opts *o)
-{
-	return (o->hugepage ? LAT_ACCEPT_HUGEPAGE : 0) |
-	       (o->rate_hz > 0 ? LAT_ACCEPT_RATE : 0) |
-	       (o->threads > 0 ? LAT_ACCEPT_THREADS : 0) |
-	       (o->procs > 0 ? LAT_ACCEPT_PROCS : 0) |
-	       (o->duration_s > 0 ? LAT_ACCEPT_DURATION : 0);
-}
-
-const char *lat_opts_accept_name(unsigned int bit)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(accept_names) / sizeof(accept_names[0]); i++)
-		if (bit == 1U << i)
-			return accept_names[i];
-	return "?";
-}
-
 void lat_opts_usage(FILE *out)
 {
 	fputs(
@@ -180,13 +157,10 @@ void lat_opts_usage(FILE *out)
 "      --thp-size S=MODE  one huge-page size (mTHP, Linux 6.8+), e.g. 64K=always;\n"
 "                       repeatable, restored like --thp\n"
 "      --vm             run it in a QEMU VM with latmon loaded (when this\n"
-"                       kernel cannot load it); the report prints here\n"
-"options of some workloads (others reject them):\n"
-"      --duration D     run time bound (10s, 500ms; a bare number is seconds)\n"
-"      --hugepage       madvise(MADV_HUGEPAGE) the workload's memory\n"
-"      --procs N        worker processes\n"
-"      --rate HZ        open loop: intended starts every 1/HZ seconds\n"
-"      --threads N      threads, each pinned to its own CPU\n"
+"                       kernel cannot load it); the report prints here\n",
+	      out);
+	lat_wl_opts_usage(out);
+	fputs(
 "\n"
 "examples:\n"
 "  latctl run grow --thp always --cpu 1     huge pages on: fewer, bigger faults\n"
@@ -204,50 +178,59 @@ void lat_opts_usage(FILE *out)
 }
 
 enum {
-	OPT_DURATION = 256, OPT_EVENTS, OPT_HUGEPAGE, OPT_NO_THP, OPT_PROCS, OPT_RATE,
-	OPT_SEED, OPT_THP, OPT_THREADS, OPT_KERNEL, OPT_VM, OPT_FRAGMENT, OPT_MEMCG,
-	OPT_THP_SIZE, OPT_BACKEND, OPT_RING, OPT_REPEAT,
+	OPT_EVENTS = 256, OPT_NO_THP, OPT_SEED, OPT_THP, OPT_KERNEL, OPT_VM,
+	OPT_FRAGMENT, OPT_MEMCG, OPT_THP_SIZE, OPT_BACKEND, OPT_RING, OPT_REPEAT,
+	OPT_WL,		/* OPT_WL + i: workload option lat_wl_opt_at(i) */
 };
 
-/* Alphabetical. */
-static const struct option long_opts[] = {
+/* The core's options, alphabetical. */
+static const struct option core_opts[] = {
 	{ "backend",	required_argument, NULL, OPT_BACKEND },
 	{ "cpu",	required_argument, NULL, 'c' },
-	{ "duration",	required_argument, NULL, OPT_DURATION },
 	{ "events",	required_argument, NULL, OPT_EVENTS },
 	{ "fragment",	no_argument,	   NULL, OPT_FRAGMENT },
 	{ "help",	no_argument,	   NULL, 'h' },
-	{ "hugepage",	no_argument,	   NULL, OPT_HUGEPAGE },
 	{ "iters",	required_argument, NULL, 'i' },
 	{ "json",	required_argument, NULL, 'j' },
 	{ "kernel",	required_argument, NULL, OPT_KERNEL },
 	{ "memcg",	required_argument, NULL, OPT_MEMCG },
 	{ "mode",	required_argument, NULL, 'm' },
 	{ "no-thp",	no_argument,	   NULL, OPT_NO_THP },
-	{ "procs",	required_argument, NULL, OPT_PROCS },
 	{ "quiet",	no_argument,	   NULL, 'q' },
-	{ "rate",	required_argument, NULL, OPT_RATE },
 	{ "repeat",	required_argument, NULL, OPT_REPEAT },
 	{ "ring",	required_argument, NULL, OPT_RING },
 	{ "seed",	required_argument, NULL, OPT_SEED },
 	{ "slow",	required_argument, NULL, 's' },
 	{ "thp",	required_argument, NULL, OPT_THP },
 	{ "thp-size",	required_argument, NULL, OPT_THP_SIZE },
-	{ "threads",	required_argument, NULL, OPT_THREADS },
 	{ "vm",		no_argument,	   NULL, OPT_VM },
-	{ NULL, 0, NULL, 0 },
 };
+
+#define N_CORE (sizeof(core_opts) / sizeof(core_opts[0]))
+
+/* The core's options, then every workload's (lat_wl_opt_at), then the end. */
+static struct option long_opts[N_CORE + LAT_WL_OPT_MAX + 1];
 
 static const char short_opts[] = ":c:hi:j:m:qs:";
 
 const struct option *lat_opts_table(const char **shortopts)
 {
+	const struct lat_wl_opt *opt;
+	size_t i;
+
 	*shortopts = short_opts;
+	if (long_opts[0].name)
+		return long_opts;
+	memcpy(long_opts, core_opts, sizeof(core_opts));
+	for (i = 0; (opt = lat_wl_opt_at(i)); i++)
+		long_opts[N_CORE + i] = (struct option){
+			opt->name, lat_wl_opt_has_value(opt) ? required_argument : no_argument,
+			NULL, OPT_WL + (int)i };
 	return long_opts;
 }
 
 /* One line for a rejected value, naming the option and what to give. */
-static int bad_value(const char *opt, const char *arg, int err, const char *want)
+int lat_opt_bad_value(const char *opt, const char *arg, int err, const char *want)
 {
 	const char *why = "is not valid";
 
@@ -259,8 +242,8 @@ static int bad_value(const char *opt, const char *arg, int err, const char *want
 	return -EINVAL;
 }
 
-static int parse_count(const char *opt, const char *arg, uint64_t min,
-		       uint64_t max, uint64_t *out)
+int lat_opt_parse_count(const char *opt, const char *arg, uint64_t min,
+			uint64_t max, uint64_t *out)
 {
 	char want[96];
 	int ret;
@@ -270,48 +253,47 @@ static int parse_count(const char *opt, const char *arg, uint64_t min,
 		return 0;
 	snprintf(want, sizeof(want), "a whole number from %llu to %llu",
 		 (unsigned long long)min, (unsigned long long)max);
-	return bad_value(opt, arg, ret, want);
+	return lat_opt_bad_value(opt, arg, ret, want);
+}
+
+/* A workload's option: its value checked by the first workload that
+ * declares it (bad values say so at once), kept for lat_wl_opts_apply(). */
+static int parse_wl(struct lat_opts *o, int c, const char *arg)
+{
+	const struct lat_wl_opt *opt = lat_wl_opt_at((size_t)(c - OPT_WL));
+	double scratch[2];
+
+	if (c < OPT_WL || !opt)
+		return -EINVAL;
+	if (lat_wl_opt_parse(opt, arg ? arg : "", scratch))
+		return -EINVAL;
+	o->wl_arg[c - OPT_WL] = arg ? arg : "";
+	return 0;
 }
 
 /* Options that take a number. */
 static int parse_numeric(struct lat_opts *o, int c, const char *arg)
 {
 	uint64_t v = 0;
-	double d = 0;
 	int ret;
 
 	switch (c) {
 	case 'c':
-		ret = parse_count("--cpu", arg, 0, CPU_SETSIZE - 1, &v);
+		ret = lat_opt_parse_count("--cpu", arg, 0, CPU_SETSIZE - 1, &v);
 		o->cpu = (int)v;
 		return ret;
 	case 'i':
-		return parse_count("--iters", arg, 1, LAT_MAX_ITERS, &o->iters);
+		return lat_opt_parse_count("--iters", arg, 1, LAT_MAX_ITERS, &o->iters);
 	case OPT_SEED:
-		return parse_count("--seed", arg, 0, UINT64_MAX, &o->seed);
+		return lat_opt_parse_count("--seed", arg, 0, UINT64_MAX, &o->seed);
 	case OPT_REPEAT:
-		return parse_count("--repeat", arg, 1, LAT_MAX_REPEAT, &o->repeat);
+		return lat_opt_parse_count("--repeat", arg, 1, LAT_MAX_REPEAT, &o->repeat);
 	case OPT_EVENTS:
-		return parse_count("--events", arg, 16, LAT_MONITOR_MAX_EVENTS, &o->events);
+		return lat_opt_parse_count("--events", arg, 16, LAT_MONITOR_MAX_EVENTS, &o->events);
 	case OPT_RING:
-		return parse_count("--ring", arg, 1, LAT_BPF_MAX_RING, &o->ring);
-	case OPT_PROCS:
-	case OPT_THREADS:
-		ret = parse_count(c == OPT_PROCS ? "--procs" : "--threads",
-				  arg, 1, 1024, &v);
-		*(c == OPT_PROCS ? &o->procs : &o->threads) = (int)v;
-		return ret;
-	case OPT_RATE:
-		ret = lat_parse_double(arg, &o->rate_hz);
-		if (!ret && o->rate_hz > 1e9)
-			ret = -ERANGE;
-		return ret ? bad_value("--rate", arg, ret, "requests per second, e.g. 1000 (at most 1e9)") : 0;
-	case OPT_DURATION:
-		ret = lat_parse_duration_ns(arg, 1e9, &d);
-		o->duration_s = d / 1e9;
-		return ret ? bad_value("--duration", arg, ret, "a time such as 10s or 500ms") : 0;
+		return lat_opt_parse_count("--ring", arg, 1, LAT_BPF_MAX_RING, &o->ring);
 	}
-	return -EINVAL;
+	return parse_wl(o, c, arg);
 }
 
 /* Options that take a word. */
@@ -329,13 +311,13 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 	case 's':
 		o->slow = arg;
 		if (lat_parse_threshold(arg, &t))
-			return bad_value("--slow", arg, -EINVAL,
+			return lat_opt_bad_value("--slow", arg, -EINVAL,
 					 "a percentile such as p99.9 or a time such as 5us");
 		return 0;
 	case OPT_THP:
 		o->thp = arg;
 		if (!lat_thp_valid(arg))
-			return bad_value("--thp", arg, -EINVAL, "always, madvise or never");
+			return lat_opt_bad_value("--thp", arg, -EINVAL, "always, madvise or never");
 		return 0;
 	case OPT_THP_SIZE:
 		if (o->n_thp_size == LAT_THP_SIZE_MAX) {
@@ -351,7 +333,7 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 	case OPT_KERNEL:
 		o->kernel = arg;
 		if (!lat_vm_kernel_valid(arg))
-			return bad_value("--kernel", arg, -EINVAL, "6.1, 6.12 or 7.3");
+			return lat_opt_bad_value("--kernel", arg, -EINVAL, "6.1, 6.12 or 7.3");
 		return 0;
 	}
 	return parse_numeric(o, c, arg);
@@ -389,18 +371,18 @@ static int take_workload(int argc, char **argv, struct lat_opts *o)
 
 int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
 {
+	const char *shortopts;
+	const struct option *tab = lat_opts_table(&shortopts);
 	int c, idx;
 
 	optind = 0;		/* full reset of GNU getopt */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, tab, &idx)) != -1) {
 		if (c == 'h') {
 			lat_opts_usage(stdout);
 			return 1;
 		} else if (c == 'q') {
 			o->quiet = 1;
-		} else if (c == OPT_HUGEPAGE) {
-			o->hugepage = 1;
 		} else if (c == OPT_NO_THP) {
 			o->no_thp = 1;
 		} else if (c == OPT_VM) {

@@ -39,14 +39,17 @@ void lat_opts_init(struct lat_opts *o);
  * line already printed on stderr (exit 2). */
 int lat_opts_parse(int argc, char **argv, struct lat_opts *o);
 
-/* Which workload-specific options were given, as LAT_ACCEPT_* bits. */
-unsigned int lat_opts_given(const struct lat_opts *o);
-const char *lat_opts_accept_name(unsigned int bit);
+/* One line for a rejected value of opt ("--rate"), naming what to give
+ * (want); -EINVAL. A count in [min, max] or that line. */
+int lat_opt_bad_value(const char *opt, const char *arg, int err, const char *want);
+int lat_opt_parse_count(const char *opt, const char *arg, uint64_t min,
+			uint64_t max, uint64_t *out);
 
 void lat_opts_usage(FILE *out);
 
-/* The getopt_long table of `run` and its short options (--vm rebuilds the
- * guest's command line from them). */
+/* The getopt_long table of `run` (the core's options, then every
+ * workload's) and its short options (--vm rebuilds the guest's command
+ * line from them). */
 struct option;
 const struct option *lat_opts_table(const char **shortopts);
 

@@ -12,6 +12,7 @@
  * counter is itself the contention it seems to find).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -23,6 +24,11 @@
 #include "stats.h"
 #include "tsc.h"
 #include "workload.h"
+
+/* Its options (alloc_opts). */
+static struct alloc_cfg {
+	int threads;		/* --threads, 0 = one */
+} cfg;
 
 #define SMALL_BYTES	64
 #define BIG_BYTES	(256 << 10)
@@ -193,7 +199,7 @@ static int alloc_prepare(struct lat_run *run)
 		return -ENOMEM;
 	run->priv = a;
 	a->run = run;
-	a->nthreads = run->opts->threads > 0 ? run->opts->threads : 1;
+	a->nthreads = cfg.threads > 0 ? cfg.threads : 1;
 	if (a->nthreads > online) {
 		fprintf(stderr, "alloc: --threads %d but only %ld CPUs are online; use --threads %ld or fewer\n",
 			a->nthreads, online, online);
@@ -436,6 +442,12 @@ static void alloc_teardown(struct lat_run *run)
 	run->priv = NULL;
 }
 
+static const struct lat_wl_opt alloc_opts[] = {
+	{ "threads", LAT_WL_OPT_COUNT, "N", "threads, each pinned to its own CPU (default 1)",
+	  "threads", offsetof(struct alloc_cfg, threads) },
+	{ NULL },
+};
+
 const struct workload_ops wl_alloc = {
 	.name = "alloc",
 	.summary = "formatted string and 256 KiB buffer, new vs reused allocation; --threads (the post \"the benchmark measured the allocator\")",
@@ -447,5 +459,7 @@ const struct workload_ops wl_alloc = {
 	.extras = alloc_extras,
 	.print_extras = alloc_print_extras,
 	.teardown = alloc_teardown,
-	.accepts = LAT_ACCEPT_THREADS,
+	.opts = alloc_opts,
+	.config = &cfg,
+	.config_size = sizeof(cfg),
 };

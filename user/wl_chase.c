@@ -7,6 +7,7 @@
  * (warm) or the kernel at mmap time (populate).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,11 @@
 
 #include "tsc.h"
 #include "workload.h"
+
+/* Its options (chase_opts). */
+static struct chase_cfg {
+	int hugepage;		/* --hugepage: MADV_HUGEPAGE the table */
+} cfg;
 
 #define TABLE_BYTES	(64ULL << 20)
 #define TABLE_N		(TABLE_BYTES / sizeof(uint32_t))
@@ -112,7 +118,7 @@ static int chase_prepare(struct lat_run *run)
 	if (!c)
 		return -ENOMEM;
 	run->priv = c;
-	c->hugepage = run->opts->hugepage;
+	c->hugepage = cfg.hugepage;
 	ret = chase_parse_mode(run->mode, &c->mode);
 	if (ret)
 		return ret;
@@ -248,6 +254,12 @@ static void chase_teardown(struct lat_run *run)
 	run->priv = NULL;
 }
 
+static const struct lat_wl_opt chase_opts[] = {
+	{ "hugepage", LAT_WL_OPT_FLAG, NULL, "madvise(MADV_HUGEPAGE) the table it chases",
+	  "hugepage", offsetof(struct chase_cfg, hugepage) },
+	{ NULL },
+};
+
 const struct workload_ops wl_chase = {
 	.name = "chase",
 	.summary = "8 dependent random read-modify-writes in a 64 MiB table (the per-iteration latency lab)",
@@ -259,5 +271,7 @@ const struct workload_ops wl_chase = {
 	.extras = chase_extras,
 	.print_extras = chase_print_extras,
 	.teardown = chase_teardown,
-	.accepts = LAT_ACCEPT_HUGEPAGE,
+	.opts = chase_opts,
+	.config = &cfg,
+	.config_size = sizeof(cfg),
 };

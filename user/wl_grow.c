@@ -177,5 +177,5 @@ const struct workload_ops wl_grow = {
 	.extras = grow_extras,
 	.print_extras = grow_print_extras,
 	.teardown = grow_teardown,
-	.accepts = 0,
+	.opts = NULL,		/* no options of its own */
 };

@@ -13,6 +13,7 @@
  * k's, joined with latmon's events of its pid (latmon follows the forks).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,12 @@
 
 #include "tsc.h"
 #include "workload.h"
+
+/* Its options (mmap_opts). */
+static struct mmap_cfg {
+	double duration_s;	/* --duration, 0 = DEFAULT_SECONDS */
+	int procs;		/* --procs, 0 = one per online CPU */
+} cfg;
 
 #define MAX_PAGES	20
 #define LIVE_MAX	32768		/* live mappings per process, pre-sized */
@@ -85,8 +92,8 @@ static int mmap_prepare(struct lat_run *run)
 	run->priv = m;
 	m->run = run;
 	m->pagesz = sysconf(_SC_PAGESIZE);
-	m->nprocs = run->opts->procs > 0 ? run->opts->procs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	m->seconds = run->opts->duration_s > 0 ? run->opts->duration_s : DEFAULT_SECONDS;
+	m->nprocs = cfg.procs > 0 ? cfg.procs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	m->seconds = cfg.duration_s > 0 ? cfg.duration_s : DEFAULT_SECONDS;
 	m->per_proc = run->iters;
 	m->live_cap = m->per_proc < LIVE_MAX ? m->per_proc : LIVE_MAX;
 	ret = mmap_check_size(m);
@@ -506,6 +513,14 @@ static void mmap_teardown(struct lat_run *run)
 	run->priv = NULL;
 }
 
+static const struct lat_wl_opt mmap_opts[] = {
+	{ "duration", LAT_WL_OPT_DURATION, "D", "run time bound (10s, 500ms; a bare number is seconds)",
+	  "duration_s", offsetof(struct mmap_cfg, duration_s) },
+	{ "procs", LAT_WL_OPT_COUNT, "N", "worker processes (default: one per online CPU)",
+	  "procs", offsetof(struct mmap_cfg, procs) },
+	{ NULL },
+};
+
 const struct workload_ops wl_mmap = {
 	.name = "mmap",
 	.summary = "N processes mapping 1-20 pages and unmapping at random (the LKML report \"mmap/munmap 20ms latencies\")",
@@ -517,6 +532,8 @@ const struct workload_ops wl_mmap = {
 	.extras = mmap_extras,
 	.print_extras = mmap_print_extras,
 	.teardown = mmap_teardown,
-	.accepts = LAT_ACCEPT_PROCS | LAT_ACCEPT_DURATION,
+	.opts = mmap_opts,
+	.config = &cfg,
+	.config_size = sizeof(cfg),
 	.default_slow = "1ms",		/* the operations it lists */
 };

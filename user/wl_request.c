@@ -14,6 +14,7 @@
  * the corrected series (end - intended start) exists only in the extras.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,11 @@
 #include "stats.h"
 #include "tsc.h"
 #include "workload.h"
+
+/* Its options (request_opts). */
+static struct request_cfg {
+	double rate_hz;		/* --rate: open loop; 0 = closed */
+} cfg;
 
 #define REQ_NUMBERS	256
 #define REQ_EXTRA	2000000
@@ -50,7 +56,7 @@ static uint64_t hash_numbers(uint64_t h, uint64_t first, uint64_t count)
 /* Check --rate, convert it to TSC ticks and pre-fault the intended starts. */
 static int request_setup_rate(struct lat_run *run, struct request *r)
 {
-	double rate = run->opts->rate_hz;
+	double rate = cfg.rate_hz;
 
 	if (!isfinite(rate) || rate <= 0) {
 		fprintf(stderr, "request: --rate must be a positive number of requests per second\n");
@@ -86,7 +92,7 @@ static int request_prepare(struct lat_run *run)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->n; i++)
 		r->slow[i] = lat_rand64(&seed) % REQ_ONE_IN == 0;
-	if (run->opts->rate_hz != 0)
+	if (cfg.rate_hz != 0)
 		return request_setup_rate(run, r);
 	return 0;
 }
@@ -229,7 +235,7 @@ static cJSON *request_extras(const struct lat_run *run)
 		ns[i] = lat_sample_ns(run, &run->samples[i]);
 	request_add_series(o, "naive", ns, run->n);
 	if (r->intended) {
-		cJSON_AddNumberToObject(o, "rate_hz", run->opts->rate_hz);
+		cJSON_AddNumberToObject(o, "rate_hz", cfg.rate_hz);
 		cJSON_AddNumberToObject(o, "started_late", (double)r->late);
 		for (size_t i = 0; i < run->n; i++)
 			ns[i] = (double)(run->samples[i].tsc_end - r->intended[i]) * 1e9 / run->tsc_hz;
@@ -312,6 +318,12 @@ static void request_teardown(struct lat_run *run)
 	run->priv = NULL;
 }
 
+static const struct lat_wl_opt request_opts[] = {
+	{ "rate", LAT_WL_OPT_RATE, "HZ", "open loop: intended starts every 1/HZ seconds",
+	  "rate_hz", offsetof(struct request_cfg, rate_hz) },
+	{ NULL },
+};
+
 const struct workload_ops wl_request = {
 	.name = "request",
 	.summary = "request handler, 1 in 100 requests 10000x slower; --rate for open loop (coordinated omission)",
@@ -323,5 +335,7 @@ const struct workload_ops wl_request = {
 	.extras = request_extras,
 	.print_extras = request_print_extras,
 	.teardown = request_teardown,
-	.accepts = LAT_ACCEPT_RATE,
+	.opts = request_opts,
+	.config = &cfg,
+	.config_size = sizeof(cfg),
 };

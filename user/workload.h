@@ -14,11 +14,13 @@
  * extra report lines therefore come from ops->print_extras(extras_json), which reads it through the strict reader (rdoc.h).
  *
  * For workload authors:
- *  - ops->accepts: LAT_ACCEPT_* bits for the workload-specific options it
- *    takes (--hugepage, --rate, --threads, --procs, --duration). The core
- *    rejects any other one with one clear line ("--rate does not apply to
- *    grow"). --mode is accepted when ops->modes is not NULL; the first mode
- *    in ops->modes is the default.
+ *  - ops->opts: the workload's own options (struct lat_wl_opt), values in
+ *    its own config struct ops->config. The core parses them with the same
+ *    strict number parsers as its own, lists them in `latctl list` and
+ *    `latctl run --help`, writes them into "options" of the result, and
+ *    rejects another workload's option with one clear line ("--rate does
+ *    not apply to grow"). --mode is accepted when ops->modes is not NULL;
+ *    the first mode in ops->modes is the default.
  *  - setup() may set run->cap (number of samples to allocate) when it is not
  *    run->iters (e.g. several processes or a --duration bound); the core then
  *    allocates and pre-faults run->samples AFTER setup().
@@ -56,12 +58,29 @@ struct lat_sample {
 #define LAT_SAMPLE_F_SPECIAL	(1U << 1)	/* workload-defined marker */
 #define LAT_SAMPLE_F_NEWSTREAM	(1U << 2)	/* first sample of another thread */
 
-/* workload_ops.accepts: workload-specific options a workload takes. */
-#define LAT_ACCEPT_HUGEPAGE	(1U << 0)	/* --hugepage */
-#define LAT_ACCEPT_RATE		(1U << 1)	/* --rate HZ */
-#define LAT_ACCEPT_THREADS	(1U << 2)	/* --threads N */
-#define LAT_ACCEPT_PROCS	(1U << 3)	/* --procs N */
-#define LAT_ACCEPT_DURATION	(1U << 4)	/* --duration D */
+/* How the core parses the value of a workload's own option. */
+enum lat_wl_opt_type {
+	LAT_WL_OPT_FLAG = 1,	/* no value: int set to 1; JSON bool */
+	LAT_WL_OPT_COUNT,	/* whole number 1..1024: int; JSON number */
+	LAT_WL_OPT_RATE,	/* per second, > 0 and at most 1e9: double */
+	LAT_WL_OPT_DURATION,	/* a time (10s, 500ms; bare = seconds): double s */
+};
+
+/* One option a workload takes (--NAME): the core parses it into the
+ * workload's config struct (workload_ops.config) at offset, an int for a
+ * flag or count, a double otherwise; a value never given stays 0. Two
+ * workloads may declare the same name, with the same type. */
+struct lat_wl_opt {
+	const char *name;		/* "rate" for --rate */
+	enum lat_wl_opt_type type;
+	const char *arg;		/* "HZ" in the help; NULL for a flag */
+	const char *help;		/* one line for --help and 'latctl list' */
+	const char *json_key;		/* its key in the result's "options" */
+	size_t offset;			/* offsetof(struct its_config, member) */
+};
+
+/* Distinct workload option names over all workloads. */
+#define LAT_WL_OPT_MAX	32
 
 /* Options common to every workload, parsed by the core. */
 struct lat_opts {
@@ -69,11 +88,6 @@ struct lat_opts {
 	const char *mode;	/* NULL = the workload's default mode */
 	uint64_t iters;		/* 0 = the workload's default */
 	int cpu;		/* -1 = not pinned */
-	int hugepage;		/* --hugepage: MADV_HUGEPAGE */
-	double rate_hz;		/* --rate: open loop (request); 0 = closed */
-	int threads;		/* --threads (alloc), 0 = default */
-	int procs;		/* --procs (mmap), 0 = online CPUs */
-	double duration_s;	/* --duration (mmap), 0 = default */
 	const char *thp;	/* --thp always|madvise|never, NULL = leave */
 	int no_thp;		/* --no-thp: PR_SET_THP_DISABLE */
 	const char *slow;	/* --slow THRESHOLD as given, NULL = default */
@@ -90,6 +104,10 @@ struct lat_opts {
 	const char *backend;	/* --backend auto|latmon|bpf, NULL = auto */
 	uint64_t ring;		/* --ring: BPF ring buffer records, 0 = default */
 	uint64_t repeat;	/* --repeat N: runs in fresh processes, 0 = one */
+	/* Workload options as given, by lat_wl_opt_at() index ("" for a
+	 * flag, NULL = not given); lat_wl_opts_apply() parses them into the
+	 * chosen workload's config. */
+	const char *wl_arg[LAT_WL_OPT_MAX];
 };
 
 /* Streams of samples (LAT_SAMPLE_F_NEWSTREAM boundaries) a run can name. */
@@ -134,8 +152,12 @@ struct workload_ops {
 	/* Print the extra report lines from the object extras() made. */
 	void (*print_extras)(const cJSON *extras, FILE *out, struct lat_rd *rd);
 	void (*teardown)(struct lat_run *run);
-	unsigned int accepts;		/* LAT_ACCEPT_* */
 	const char *default_slow;	/* --slow default, NULL: LAT_DEFAULT_SLOW */
+	/* Its own options, ended by { NULL }; NULL = none. Their values go
+	 * into *config (config_size bytes, zeroed before parsing). */
+	const struct lat_wl_opt *opts;
+	void *config;
+	size_t config_size;
 };
 
 /* Latency of one sample in nanoseconds. */
@@ -147,6 +169,24 @@ static inline double lat_sample_ns(const struct lat_run *run,
 
 extern const struct workload_ops *const lat_workloads[];
 const struct workload_ops *lat_workload_find(const char *name);
+
+/* Workload options (wl_opt.c): the distinct ones over all workloads, first
+ * declaration of each name, in table order; NULL past the last. */
+const struct lat_wl_opt *lat_wl_opt_at(size_t i);
+/* 1 if --NAME takes a value (not a flag). */
+int lat_wl_opt_has_value(const struct lat_wl_opt *opt);
+/* Parse arg ("" for a flag) by opt's type into dst. 0 or -EINVAL, one line
+ * printed. */
+int lat_wl_opt_parse(const struct lat_wl_opt *opt, const char *arg, void *dst);
+/* Zero ops->config and parse the given options into it; an option of
+ * another workload: one line, -EINVAL. */
+int lat_wl_opts_apply(const struct workload_ops *ops, const struct lat_opts *o);
+/* The "options of one workload" part of `run --help`; one workload's
+ * option lines, each prefixed by indent (`latctl list`). */
+void lat_wl_opts_usage(FILE *out);
+void lat_wl_opts_print(const struct workload_ops *ops, const char *indent, FILE *out);
+/* Every workload option's json_key into j: ops's value, or 0 / false. */
+void lat_wl_opts_json(cJSON *j, const struct workload_ops *ops);
 
 
 /* splitmix64: the fixed-seed generator of every workload (--seed), so two

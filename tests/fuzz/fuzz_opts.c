@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: the number parsers of the command line (counts,
  * durations, --slow thresholds) and lat_opts_parse() on an argument vector
- * split from the input at NUL bytes.
+ * split from the input at NUL bytes, then lat_wl_opts_apply() for a known
+ * workload (its options into its config, another's refused).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++] = p;
 	argv[argc] = NULL;
 	lat_opts_init(&o);
-	lat_opts_parse(argc, argv, &o);
+	if (lat_opts_parse(argc, argv, &o) == 0 && lat_workload_find(o.workload))
+		lat_wl_opts_apply(lat_workload_find(o.workload), &o);
 	free(buf);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -90,13 +91,47 @@ static int parse(struct lat_opts *o, int argc, char **argv)
 
 #define ARGS(...) (sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)), (char *[]){ __VA_ARGS__ }
 
+/* The value of a workload's option as the workload reads it: parsed into
+ * its config struct by lat_wl_opts_apply(); 0 if it has no such option. */
+static double wl_value(const char *workload, const char *name)
+{
+	const struct workload_ops *ops = lat_workload_find(workload);
+	const struct lat_wl_opt *opt;
+	const char *p;
+
+	for (opt = ops->opts; opt && opt->name; opt++) {
+		if (strcmp(opt->name, name))
+			continue;
+		p = (const char *)ops->config + opt->offset;
+		return opt->type == LAT_WL_OPT_FLAG || opt->type == LAT_WL_OPT_COUNT ?
+			*(const int *)p : *(const double *)p;
+	}
+	return 0;
+}
+
+/* parse() and lat_wl_opts_apply() for o.workload, stderr silenced. */
+static int parse_apply(struct lat_opts *o, int argc, char **argv)
+{
+	int saved, devnull, ret = parse(o, argc, argv);
+
+	if (ret)
+		return ret;
+	saved = dup(2), devnull = open("/dev/null", O_WRONLY);
+	dup2(devnull, 2);
+	ret = lat_wl_opts_apply(lat_workload_find(o->workload), o);
+	dup2(saved, 2);
+	close(saved);
+	close(devnull);
+	return ret;
+}
+
 static void run_options(void **state)
 {
 	struct lat_opts o;
 
 	(void)state;
-	assert_int_equal(parse(&o, ARGS("run", "grow", "--iters", "100", "--cpu", "1",
-					"--thp", "always", "--slow", "p99", "-q", "--no-thp")), 0);
+	assert_int_equal(parse_apply(&o, ARGS("run", "grow", "--iters", "100", "--cpu", "1",
+					      "--thp", "always", "--slow", "p99", "-q", "--no-thp")), 0);
 	assert_string_equal(o.workload, "grow");
 	assert_int_equal(o.iters, 100);
 	assert_int_equal(o.cpu, 1);
@@ -104,13 +139,21 @@ static void run_options(void **state)
 	assert_string_equal(o.slow, "p99");
 	assert_true(o.quiet && o.no_thp);
 	assert_int_equal(o.seed, LAT_DEFAULT_SEED);
-	assert_int_equal(lat_opts_given(&o), 0);
+	for (size_t i = 0; lat_wl_opt_at(i); i++)
+		assert_null(o.wl_arg[i]);	/* no workload option given */
 	/* options may come before the workload */
-	assert_int_equal(parse(&o, ARGS("run", "--rate", "1000", "request", "--hugepage")), 0);
+	assert_int_equal(parse_apply(&o, ARGS("run", "--rate", "1000", "request")), 0);
 	assert_string_equal(o.workload, "request");
-	assert_int_equal(lat_opts_given(&o), LAT_ACCEPT_RATE | LAT_ACCEPT_HUGEPAGE);
-	assert_int_equal(parse(&o, ARGS("run", "mmap", "--duration", "2s", "--procs", "3")), 0);
-	assert_true(o.duration_s == 2 && o.procs == 3);
+	assert_true(wl_value("request", "rate") == 1000);
+	assert_int_equal(parse_apply(&o, ARGS("run", "--hugepage", "chase")), 0);
+	assert_true(wl_value("chase", "hugepage") == 1);
+	assert_int_equal(parse_apply(&o, ARGS("run", "mmap", "--duration", "2s", "--procs", "3")), 0);
+	assert_true(wl_value("mmap", "duration") == 2 && wl_value("mmap", "procs") == 3);
+	/* a later run starts from zero: nothing left from the one before */
+	assert_int_equal(parse_apply(&o, ARGS("run", "mmap", "--procs", "2")), 0);
+	assert_true(wl_value("mmap", "duration") == 0 && wl_value("mmap", "procs") == 2);
+	assert_int_equal(parse_apply(&o, ARGS("run", "alloc", "--threads", "4")), 0);
+	assert_true(wl_value("alloc", "threads") == 4);
 }
 
 static void run_bad_options(void **state)
@@ -129,6 +172,13 @@ static void run_bad_options(void **state)
 	assert_int_equal(parse(&o, ARGS("run", "grow", "--iters")), -EINVAL);
 	assert_int_equal(parse(&o, ARGS("run")), -EINVAL);
 	assert_int_equal(parse(&o, ARGS("run", "grow", "chase")), -EINVAL);
+	/* another workload's option, or a bad value of one */
+	assert_int_equal(parse_apply(&o, ARGS("run", "request", "--hugepage")), -EINVAL);
+	assert_int_equal(parse_apply(&o, ARGS("run", "grow", "--rate", "1000")), -EINVAL);
+	assert_int_equal(parse_apply(&o, ARGS("run", "mmap", "--procs", "1025")), -EINVAL);
+	assert_int_equal(parse_apply(&o, ARGS("run", "request", "--rate", "2e9")), -EINVAL);
+	assert_int_equal(parse_apply(&o, ARGS("run", "mmap", "--duration", "5parsecs")), -EINVAL);
+	assert_int_equal(parse_apply(&o, ARGS("run", "mmap", "--duration")), -EINVAL);
 }
 
 int main(void)

@@ -15,7 +15,7 @@ ROUNDS=${1:-5}
 PAGES=${2:-20000}
 HUGE=${3:-32}
 KO=/lib/modules/latmon.ko
-THP=/sys/kernel/mm/transparent_hugepage/enabled
+. "$(dirname "$0")/lib.sh"	# kv_awk
 cd /tmp || exit 1
 
 # The touch program of kind $1 (4k or huge).
@@ -54,8 +54,8 @@ for kind in 4k huge; do
 done | tee runs.txt
 echo madvise >"$THP"
 grep -q '^latmon ' /proc/modules && rmmod latmon
-awk '{ split($1, t, "="); split($2, m, "="); split($3, c, "="); split($4, n, "=");
-	k = t[2] SUBSEP m[2]; cnt[k]++; cy[k, cnt[k]] = c[2] + 0; ns[k, cnt[k]] = n[2] + 0 }
+kv_awk '{ k = f["kind"] SUBSEP f["mode"]; cnt[k]++
+	cy[k, cnt[k]] = f["p50_cycles"] + 0; ns[k, cnt[k]] = f["p50_ns"] + 0 }
 function median(a, k, n,    i, j, x, v) {
 	for (i = 1; i <= n; i++) v[i] = a[k, i]
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) {

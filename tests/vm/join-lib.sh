@@ -23,24 +23,18 @@ jget() { jcheck get "$1.json" "$2"; }
 # on their flattened members f["primary"], f["breakdown_ticks.fault"], ...
 # (numbers compare as numbers, everything else as strings).
 jcount() {
-	jcheck rows "$1.json" slow.iterations | awk '
-	{ delete f; for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i;
-	  sub(/^[^=]*=/, "", v); f[k] = v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ ? v + 0 : v } }
-	'"$2"' { n++ } END { print n + 0 }'
+	jcheck rows "$1.json" slow.iterations | kv_awk -v kv_num=1 "$2"' { n++ } END { print n + 0 }'
 }
 
 # jtop NAME K: the primary labels of the K slowest iterations, one a line.
 jtop() {
-	jcheck rows "$1.json" slow.iterations | awk '
-	{ for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == "duration_ticks") d = a[2];
-	  if (a[1] == "primary") p = a[2] } print d, p }' | sort -rn | head -n "$2" | cut -d' ' -f2
+	jcheck rows "$1.json" slow.iterations | kv_awk '{ print f["duration_ticks"], f["primary"] }' | sort -rn | head -n "$2" | cut -d' ' -f2
 }
 
 # jcause NAME LABEL KEY: KEY of LABEL's row in the cause table (0 if absent).
 jcause() {
 	jcheck rows "$1.json" causes.causes |
-		awk -v l="label=$2" -v k="$3=" '$0 ~ " " l " " { for (i = 2; i <= NF; i++)
-		if (index($i, k) == 1) { print substr($i, length(k) + 1); found = 1 } }
+		kv_awk -v l="$2" -v k="$3" 'f["label"] == l && k in f { print f[k]; found = 1 }
 		END { if (!found) print 0 }'
 }
 

@@ -15,14 +15,37 @@ unload() { ! loaded || rmmod latmon; }
 # Value of KEY=VALUE on the first line of stdin that has it.
 field() { sed -n "s/^\(.* \)\{0,1\}$1=\([^ ]*\).*/\2/p" | head -n1; }
 
+# The one KEY=VALUE parser of the test scripts: before PROGRAM sees a line,
+# every KEY=VALUE field of it is in f["KEY"] (f is fresh per line; fields
+# without "=" such as a record's type stay in $1, $2, ...). With -v kv_num=1
+# values that look like numbers are numbers (compare as numbers).
+#   kv_awk [-v NAME=VALUE]... PROGRAM [FILE]...
+KV_AWK_LIB='function kv_split(   i, k, v) { delete f; for (i = 1; i <= NF; i++) {
+	if (!index($i, "=")) continue; k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v)
+	f[k] = kv_num && v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ ? v + 0 : v } }
+{ kv_split() }
+'
+kv_awk() {
+	local args=()
+	while [ "${1:-}" = -v ]; do args+=("$1" "$2"); shift 2; done
+	local prog=$1
+	shift
+	awk "${args[@]}" "$KV_AWK_LIB$prog" "$@"
+}
+
+# is "what" GOT WANT: one TAP line; a failure says what was wanted and what came.
+is() {
+	if [ "$2" = "$3" ]; then
+		_report 1 "$1"
+	else
+		_report 0 "$1" "wanted '$3'" "got    '$2'"
+	fi
+}
+
 # Count records of FILE matching an awk condition on their fields.
 # The fields of a record line are in f["name"]; $1 is its type.
 count_where() {
-	local file=$1 cond=$2
-	lmtool read --events "$file" | awk -v cond="$cond" '
-	{ delete f; for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i;
-	  sub(/^[^=]*=/, "", v); f[k] = v } }
-	'"$cond"' { n++ } END { print n + 0 }'
+	lmtool read --events "$1" | kv_awk "$2"' { n++ } END { print n + 0 }'
 }
 
 # Records of FILE whose per-CPU seq is not the count of that CPU's earlier
@@ -34,9 +57,8 @@ seq_gaps() {
 # Per CPU of the records in FILE ($1): "cpu C records=N lost=L lost_records=R",
 # N counting the records of type $2 (default: every type but lost records).
 ring_counts() {
-	lmtool read --events "$1" | awk -v type="${2:-}" '
-	{ for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-	  c = f["cpu"]; seen[c] = 1 }
+	lmtool read --events "$1" | kv_awk -v type="${2:-}" '
+	{ c = f["cpu"]; seen[c] = 1 }
 	$1 != "lost" && (type == "" || $1 == type) { rec[c]++ }
 	$1 == "lost" { lo[c] += f["count"]; lr[c]++ }
 	END { for (c in seen) printf "cpu %d records=%d lost=%d lost_records=%d\n",
@@ -46,10 +68,8 @@ ring_counts() {
 # ring_counts ($1) against `lmtool stats` ($2): the CPUs where they disagree
 # (records != recorded, lost != dropped, lost records, read != both).
 ring_counts_disagree() {
-	awk 'NR == FNR { for (i = 3; i <= NF; i++) { split($i, kv, "="); s[$2, kv[1]] = kv[2] }
-		c[$2] = 1; next }
-	$1 == "cpu" { for (i = 3; i <= NF; i++) { split($i, kv, "="); t[$2, kv[1]] = kv[2] }
-		c[$2] = 1 }
+	kv_awk 'NR == FNR { for (k in f) s[$2, k] = f[k]; c[$2] = 1; next }
+	$1 == "cpu" { for (k in f) t[$2, k] = f[k]; c[$2] = 1 }
 	END { for (k in c) if (s[k, "records"] + 0 != t[k, "recorded"] + 0 ||
 		s[k, "lost"] + 0 != t[k, "dropped"] + 0 ||
 		s[k, "lost_records"] + 0 != t[k, "lost_records"] + 0 ||
@@ -74,5 +94,5 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 
-export -f loaded load unload field count_where seq_gaps ring_counts ring_counts_disagree
-export KO
+export -f loaded load unload field kv_awk count_where seq_gaps ring_counts ring_counts_disagree
+export KO KV_AWK_LIB

@@ -48,8 +48,7 @@ end_session() {
 # After STOP and a reader's EOF: per CPU, READ == RECORDED + LOST_RECORDS.
 check_accounting() {
 	lmtool stats >stats.out 2>&1 || { cfail "GET_STATS failed"; bad_acct=$((bad_acct + 1)); return; }
-	awk '/^cpu / { for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	     if (v["read"] != v["recorded"] + v["lost_records"]) bad = 1 }
+	kv_awk '/^cpu / && f["read"] + 0 != f["recorded"] + f["lost_records"] { bad = 1 }
 	     END { exit bad }' stats.out ||
 		{ cfail "read != recorded + lost_records: $(grep total stats.out)"; bad_acct=$((bad_acct + 1)); }
 	local read dropped

@@ -32,7 +32,7 @@ malformed_round() {
 	START-tgid-5-bytes start tgid=bin:0100000000
 	START-flags-bit-0 start tgid=u32:$idle flags=u32:1
 	START-flags-bit-31 start tgid=u32:$idle flags=u32:0x80000000
-	START-unknown-source-bits start tgid=u32:$idle mask=u32:0x100
+	START-unknown-source-bits start tgid=u32:$idle mask=u32:0x80000000
 	START-buffer-below-minimum start tgid=u32:$idle buffer=u32:3
 	START-buffer-above-maximum start tgid=u32:$idle buffer=u32:0x200000
 	START-buffer-as-u16 start tgid=u32:$idle buffer=u16:64

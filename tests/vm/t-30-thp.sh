@@ -7,9 +7,7 @@ REGIONS=8
 
 # THP clear records of $1 that lie inside a fault record of the same thread.
 nested_thp() {
-	lmtool read --events "$1" | awk '
-	{ delete f; for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i;
-	  sub(/^[^=]*=/, "", v); f[k] = v } }
+	lmtool read --events "$1" | kv_awk '
 	$1 == "fault" { nf++; fb[nf] = f["begin"] + 0; fe[nf] = f["end"] + 0; ft[nf] = f["tid"] }
 	$1 == "thp-clear" { nt++; tb[nt] = f["begin"] + 0; te[nt] = f["end"] + 0; tt[nt] = f["tid"] }
 	END { for (j = 1; j <= nt; j++) for (i = 1; i <= nf; i++)

@@ -12,9 +12,7 @@ T=/sys/kernel/mm/transparent_hugepage
 
 # Records of type $2 in $1 that lie inside a fault of the same thread.
 nested_in_fault() {
-	lmtool read --events "$1" | awk -v want="$2" '
-	{ delete f; for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i;
-	  sub(/^[^=]*=/, "", v); f[k] = v } }
+	lmtool read --events "$1" | kv_awk -v want="$2" '
 	$1 == "fault" { nf++; fb[nf] = f["begin"] + 0; fe[nf] = f["end"] + 0; ft[nf] = f["tid"] }
 	$1 == want { nt++; tb[nt] = f["begin"] + 0; te[nt] = f["end"] + 0; tt[nt] = f["tid"] }
 	END { for (j = 1; j <= nt; j++) for (i = 1; i <= nf; i++)

@@ -20,6 +20,5 @@ check "a lost record is in the stream" "field lost <loss.count" 0 '^[1-9][0-9]*$
 check "GET_STATS dropped == the lost records' count ($lost)" \
 	"grep '^total' loss.stats | field dropped" 0 "^$lost\$"
 check "GET_STATS read == recorded + lost records" \
-	"awk '/^total/ { split(\$2, r, \"=\"); split(\$4, d, \"=\"); split(\$5, l, \"=\");
-		print (d[2] == r[2] + l[2]) ? \"equal\" : \"differ\" }' loss.stats" 0 '^equal$'
+	"kv_awk '/^total/ { print f[\"read\"] + 0 == f[\"recorded\"] + f[\"lost_records\"] ? \"equal\" : \"differ: \" \$0 }' loss.stats" 0 '^equal$'
 check "per-CPU seq numbers stay contiguous across the lost record" "seq_gaps loss.bin" 0 '^0$'

@@ -18,9 +18,8 @@ pinned_run() {
 	ring_counts pin$cpu.bin fault >pin$cpu.cpus
 	sed 's/^/# /' pin$cpu.cpus
 	lmtool stats >pin$cpu.stats
-	mine=$(awk -v c="$cpu" '$2 == c { split($3, a, "="); split($4, b, "="); print a[2] + b[2] }' pin$cpu.cpus)
-	ok "pinned to CPU $cpu: its fault records + lost == getrusage (${mine:-none} == $n)" \
-		[ "${mine:-x}" = "$n" ]
+	mine=$(kv_awk -v c="$cpu" '$2 == c { print f["records"] + f["lost"] }' pin$cpu.cpus)
+	is "pinned to CPU $cpu: its fault records + lost == getrusage minor faults" "${mine:-none}" "$n"
 	check "pinned to CPU $cpu: a lost record on CPU $cpu" \
 		"awk '\$2 == $cpu' pin$cpu.cpus" 0 'lost_records=[1-9]'
 	check "pinned to CPU $cpu: nothing recorded or lost on CPU $other" \
@@ -41,8 +40,8 @@ loaded_run() {
 	ring_counts load.bin fault >load.cpus
 	sed 's/^/# /' load.cpus
 	lmtool stats >load.stats
-	all=$(awk '{ split($3, a, "="); split($4, b, "="); s += a[2] + b[2] } END { print s + 0 }' load.cpus)
-	ok "$name: delivered + lost == getrusage over all CPUs ($all == $n)" [ "$all" = "$n" ]
+	all=$(kv_awk '{ s += f["records"] + f["lost"] } END { print s + 0 }' load.cpus)
+	is "$name: delivered + lost == getrusage minor faults over all CPUs" "$all" "$n"
 	check "$name: the stream agrees with GET_STATS per CPU" \
 		"ring_counts_disagree load.cpus load.stats" 0 '^$'
 	check "$name: faults on both CPUs" "wc -l <load.cpus" 0 '^2$'

@@ -16,7 +16,7 @@ done <<-LIST
 	tgid-as-u64 tgid=u64:$me
 	tgid-as-string tgid=str:$me
 	unknown-flags tgid=u32:$me flags=u32:1
-	unknown-source-bits tgid=u32:$me mask=u32:0x100
+	unknown-source-bits tgid=u32:$me mask=u32:0x80000000
 	buffer-as-u16 tgid=u32:$me buffer=u16:64
 	unknown-attribute tgid=u32:$me 200=u32:1
 	tgid-empty tgid=bin:

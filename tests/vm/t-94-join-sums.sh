@@ -14,8 +14,7 @@
 # Slow iterations of NAME whose breakdown_ticks do not add up to duration_ticks.
 sum_mismatches() {
 	jcheck sums "$1.json" slow.iterations breakdown_ticks |
-		awk '{ d = $2; s = $3; sub(/.*=/, "", d); sub(/.*=/, "", s) }
-		     d != s { print; n++ } END { print n + 0 }' | tail -n 1
+		kv_awk 'f["duration_ticks"] != f["sum"] { print; n++ } END { print n + 0 }' | tail -n 1
 }
 export -f sum_mismatches
 
