@@ -54,12 +54,13 @@ cJSON *lat_stream_faults_json(const struct lat_run *run, const struct latmon_eve
 	return a;
 }
 
-/* "threads" is written when latmon ran with a session (optional before). */
+/* "threads" is an object when latmon ran with a session, else null (absent
+ * in results of latctl before it followed forks). */
 void lat_procs_render(const cJSON *latmon, FILE *out, struct lat_rd *r)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(latmon, "threads");
 
-	if (!t)
+	if (!t || cJSON_IsNull(t))
 		return;
 	lat_rd_expect(r, cJSON_IsObject(t), "threads");
 	fprintf(out, "latmon followed %.0f threads and processes of the workload (%.0f alive at "
