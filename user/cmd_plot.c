@@ -262,7 +262,8 @@ static void draw_bar(FILE *out, const struct slot *s, double x, double w, double
 	for (l = 0; l < NLAB; l++)
 		slow += s->slow[l];
 	part = h * fmax(s->count - slow, 0) / s->count;
-	svg_rect(out, x, y - part, w, part, FAST_FILL);
+	if (part > 0)
+		svg_rect(out, x, y - part, w, part, FAST_FILL);
 	y -= part;
 	for (l = 0; l < NLAB; l++) {
 		char fill[16];

@@ -54,8 +54,8 @@ cJSON *lat_stream_faults_json(const struct lat_run *run, const struct latmon_eve
 	return a;
 }
 
-/* "threads" is written when latmon ran with a session (optional before;
- * null when latmon gave no stats, as with the BPF backend). */
+/* "threads" is an object when latmon ran with a session, else null (absent
+ * in results of latctl before it followed forks). */
 void lat_procs_render(const cJSON *latmon, FILE *out, struct lat_rd *r)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(latmon, "threads");

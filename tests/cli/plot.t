@@ -54,11 +54,12 @@ ok "timeline: now thp-zero's colour" test "$(count "$TIME" $THPZERO)" -gt 10
 ok "and no realloc colour left in either panel" \
 	test "$(count "$HIST" $REALLOC)" = 0 -a "$(count "$TIME" $REALLOC)" = 0
 
-# A run on this machine where every iteration is slow: no grey part in any bar.
-check "run grow with every iteration slow" "$L run grow --iters 20000 --slow 1ns --quiet --json $TMPD/all.json" 0 ''
+# A run on this machine without kernel events (--backend latmon, which
+# cannot load here) where every iteration is slow: no grey part in any bar.
+check "run grow with every iteration slow" "$L run grow --iters 20000 --slow 1ns --backend latmon --quiet --json $TMPD/all.json" 0 ''
 ok "that result renders" render "$TMPD/all.json" all
-# (a few edge pixels of the grey unattributed bars blend to that grey)
-ok "histogram: no part that is not slow" test "$(count "$HIST" $FAST)" -lt 40
+# (edge pixels of the hatched unattributed bars blend to that grey: allow 2%)
+ok "histogram: no part that is not slow" test "$(count "$HIST" $FAST)" -lt "$(($(count "$HIST" $UNATTR) / 50))"
 ok "histogram: unattributed (no latmon here) fills the bars" test "$(count "$HIST" $UNATTR)" -gt 1000
 ok "no fault colour without the module" test "$(count "$HIST" $FAULT)" = 0
 ok "plot writes to stdout without -o" bash -c "'$L' plot '$TMPD/all.json' | cmp -s - '$SVG'"
