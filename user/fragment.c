@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "counters.h"
@@ -129,13 +130,26 @@ static size_t populate(char *base, size_t bytes)
 static char *soak_base;		/* SOAK_MAX huge pages, MADV_HUGEPAGE */
 static unsigned long soaked;
 
+#define SOAK_FIRST_S	3	/* the first soak's bound: each take may compact */
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
 /*
  * Take the free 2 MiB blocks left (the fill's safety margin, or what
- * kcompactd frees later) as huge pages, one at a time while any is left;
- * needs THP enabled (always or madvise). Returns the blocks taken so far.
+ * kcompactd frees later) as huge pages, one at a time while any is left,
+ * for at most seconds (a take can run direct compaction, slow under
+ * emulation); needs THP enabled (always or madvise). Returns the blocks
+ * taken so far.
  */
-static unsigned long soak(void)
+static unsigned long soak(double seconds)
 {
+	double end = now_s() + seconds;
 	char *raw;
 
 	if (!soak_base) {
@@ -146,7 +160,7 @@ static unsigned long soak(void)
 		soak_base = (char *)(((uintptr_t)raw + (2UL << 20) - 1) & ~((2UL << 20) - 1));
 		madvise(soak_base, SOAK_MAX << 21, MADV_HUGEPAGE);
 	}
-	while (soaked < SOAK_MAX && lat_buddy_free_2m_blocks_except("DMA") > 0)
+	while (soaked < SOAK_MAX && lat_buddy_free_2m_blocks_except("DMA") > 0 && now_s() < end)
 		soak_base[soaked++ << 21] = 1;
 	return soaked;
 }
@@ -165,14 +179,14 @@ static void filler(size_t bytes, int fd)
 		madvise(base, bytes, MADV_NOHUGEPAGE);
 		kept[1] = populate(base, bytes);
 		kept[0] = keep_one_per_block(base, kept[1] / PAGE, pm);
-		kept[0] += soak() * BLOCK_PAGES;
+		kept[0] += soak(SOAK_FIRST_S) * BLOCK_PAGES;
 	}
 	if (write(fd, kept, sizeof(kept)) != sizeof(kept))
 		_exit(1);
 	close(fd);
 	for (;;) {		/* keep it so until killed */
 		usleep(SOAK_PERIOD_US);
-		soak();
+		soak(SOAK_PERIOD_US / 1e6);
 	}
 }
 

@@ -16,9 +16,9 @@ dmesg -c >/dev/null
 for prefix in "${@:-t}"; do
 	for group in /tests/"$prefix"-*.sh; do
 		echo "# ${group##*/}"
-		start=$SECONDS
+		group_t0=$SECONDS
 		. "$group"
-		echo "# ${group##*/}: $((SECONDS - start)) s"
+		echo "# ${group##*/}: $((SECONDS - group_t0)) s"
 	done
 done
 
