@@ -84,7 +84,7 @@ make_run_bpf_line() {
 	printf '%s\n' "$ERR" | grep -q '^make run: latmon cannot load here: this kernel (.*) cannot load modules (no /proc/modules); running on this machine (.*) at real speed with the BPF backend'
 }
 make_run_vm_asked() {
-	printf '%s\n' "$ERR" | grep -q '^make run: --vm was asked for: running in a QEMU VM with Debian 6\.12$'
+	printf '%s\n' "$ERR" | grep -q '^make run: --vm was asked for: running in a QEMU VM with Debian 7\.3$'
 }
 make_run_causes() { printf '%s\n' "$OUT" | grep -q '^Causes of the'; }
 make_run_bpf() { printf '%s\n' "$OUT" | grep -q '^events from the BPF backend: '; }
