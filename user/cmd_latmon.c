@@ -118,7 +118,7 @@ static uint32_t parse_sources(const char *s)
 
 	if (!latmon_nl_parse_sources(s, &mask, bad, sizeof(bad)))
 		return mask;
-	fprintf(stderr, "latctl latmon: unknown source '%s'; give fault, thp-clear, sched or irq\n", bad);
+	fprintf(stderr, "latctl latmon: unknown source '%s'; 'latctl latmon info' lists them\n", bad);
 	return 0;
 }
 
@@ -306,7 +306,9 @@ static int latmon_usage(FILE *out)
 	      "options of record:\n"
 	      "      --buffer N      ring slots per CPU (default: the module's)\n"
 	      "      --events FILE   also save the records (struct latmon_event each)\n"
-	      "      --sources LIST  fault,thp-clear,sched,irq (default: every usable one)\n"
+	      "      --sources LIST  comma-separated sources, as info lists them: fault,\n"
+	      "                      thp-clear, sched, irq, alloc-zero, compaction, reclaim,\n"
+	      "                      syscall, wait (default: every usable one)\n"
 	      "  -h, --help          this text\n\n"
 	      "examples:\n"
 	      "  latctl latmon info\n"
