@@ -24,8 +24,8 @@ leak_session() {
 }
 LEAK_START_OPTS="--buffer 4" leak_session "fault storm in a 4-slot ring" \
 	'lost=[1-9]' lmtouch --pages 2000	# its 3 slots may hold irq records only
-set_thp always
-LEAK_START_OPTS="" leak_session "huge pages" 'fault=[1-9].* thp=[1-9]' lmtouch --huge 4
+set_thp always	# zeroing: thp-clear records, or alloc-zero where init_on_alloc zeroes
+LEAK_START_OPTS="" leak_session "huge pages" 'fault=[1-9].* zeroing=[1-9]' lmtouch --huge 4
 LEAK_START_OPTS="" leak_session "CPU hopper" \
 	'sched=[1-9].* irq=[1-9].* migrate=[1-9]' stress bounce 3
 # Negative control: the same checks on saved records, which a test can

@@ -333,8 +333,10 @@ static int cmd_leak(int argc, char **argv)
 		leak_device(fd, &c);
 		close(fd);
 	}
-	printf("records=%ld fault=%ld thp=%ld sched=%ld irq=%ld migrate=%ld lost=%ld failures=%d\n",
-	       c.n, c.types[1], c.types[2], c.types[3], c.types[4], c.types[5], c.types[6], failures);
+	printf("records=%ld fault=%ld thp=%ld sched=%ld irq=%ld migrate=%ld lost=%ld zeroing=%ld failures=%d\n",
+	       c.n, c.types[LATMON_EV_FAULT], c.types[LATMON_EV_THP_CLEAR], c.types[LATMON_EV_SCHED],
+	       c.types[LATMON_EV_IRQ], c.types[LATMON_EV_MIGRATE], c.types[LATMON_EV_LOST],
+	       c.types[LATMON_EV_THP_CLEAR] + c.types[LATMON_EV_ALLOC_ZERO], failures);
 	return failures || !c.n;
 }
 
