@@ -117,8 +117,7 @@ void lat_describe_slow_ops(cJSON *extras, const cJSON *iters)
 		const cJSON *it = cJSON_IsNumber(idx) ? iter_at(iters, idx->valuedouble) : NULL;
 		char *cause = it ? lat_iter_cause(it) : NULL;
 
-		if (cause)
-			cJSON_AddStringToObject(op, "cause", cause);
+		cJSON_AddItemToObject(op, "cause", cause ? cJSON_CreateString(cause) : cJSON_CreateNull());
 		free(cause);
 	}
 }

@@ -299,7 +299,7 @@ static int render_doc(const cJSON *doc, FILE *out, const char *origin)
 	unit = lat_rd_str(&r, lat_rd_obj(&r, doc, "run"), "unit");
 	plural(unit, units, sizeof(units));
 	render_header(mem, &r, doc);
-	lat_mm_env_print(cJSON_GetObjectItemCaseSensitive(doc, "mm"), mem);
+	lat_mm_env_print(lat_rd_obj(&r, doc, "mm"), mem, &r);
 	render_run(mem, &r, doc, units);
 	render_table(mem, &r, doc, unit);
 	render_tail(mem, &r, doc, units);

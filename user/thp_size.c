@@ -3,11 +3,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "rdoc.h"
 #include "sysset.h"
 #include "thp.h"
 #include "thp_size.h"
@@ -171,7 +173,22 @@ cJSON *lat_thp_size_json(void)
 	return o;
 }
 
-void lat_thp_size_print(const cJSON *sizes, FILE *out)
+/* The writer lists every size the kernel has: doubling from the smallest up
+ * to the PMD size, 2048K on x86-64; a gap or another top is a damaged list. */
+static bool sizes_complete(const cJSON *sizes)
+{
+	unsigned int kb, prev = 0;
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, sizes) {
+		if (sscanf(e->string, "%uK", &kb) != 1 || (prev && kb != 2 * prev))
+			return false;
+		prev = kb;
+	}
+	return prev == 2048;
+}
+
+void lat_thp_size_print(const cJSON *sizes, FILE *out, struct lat_rd *r)
 {
 	const cJSON *e;
 	const char *sep = "";
@@ -181,8 +198,10 @@ void lat_thp_size_print(const cJSON *sizes, FILE *out)
 		fprintf(out, "mTHP sizes: none in this kernel (per-size huge pages came in Linux 6.8)\n");
 		return;
 	}
+	lat_rd_expect(r, sizes_complete(sizes), "thp_sizes");
 	fprintf(out, "mTHP sizes:");
 	cJSON_ArrayForEach(e, sizes) {
+		lat_rd_expect(r, cJSON_IsString(e), e->string);
 		if (cJSON_IsString(e) && !strcmp(e->valuestring, "never")) {
 			never++;
 			continue;
