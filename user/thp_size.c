@@ -173,19 +173,23 @@ cJSON *lat_thp_size_json(void)
 	return o;
 }
 
-/* The writer lists every size the kernel has: doubling from the smallest up
- * to the PMD size, 2048K on x86-64; a gap or another top is a damaged list. */
+/* The writer lists every size the kernel has: each power of two from the
+ * smallest up to the PMD size, 2048K on x86-64, in any order; a gap, a
+ * repeat or another top is a damaged list. */
 static bool sizes_complete(const cJSON *sizes)
 {
-	unsigned int kb, prev = 0;
+	unsigned int kb, n = 0;
+	uint32_t have = 0, low;
 	const cJSON *e;
 
 	cJSON_ArrayForEach(e, sizes) {
-		if (sscanf(e->string, "%uK", &kb) != 1 || (prev && kb != 2 * prev))
+		if (sscanf(e->string, "%uK", &kb) != 1 || !kb || kb > 2048 || (kb & (kb - 1)))
 			return false;
-		prev = kb;
+		have |= kb;
+		n++;
 	}
-	return prev == 2048;
+	low = have & -have;
+	return have && (have | (low - 1)) == 4095 && (unsigned int)__builtin_popcount(have) == n;
 }
 
 void lat_thp_size_print(const cJSON *sizes, FILE *out, struct lat_rd *r)

@@ -15,6 +15,7 @@
 #include "describe.h"
 #include "key_delete.h"
 #include "rdoc.h"
+#include "thp_size.h"
 
 #define CORPUS "tests/fuzz/corpus/fuzz_result/"
 
@@ -143,6 +144,32 @@ static void test_describe_slow_ops(void **state)
 	cJSON_Delete(iters);
 }
 
+/* The mTHP size list is every size up to 2048K, in any order, or refused. */
+static const char *thp_sizes_bad(const char *json)
+{
+	static char bad[32];
+	cJSON *o = cJSON_Parse(json);
+	struct lat_rd r = { NULL };
+	FILE *null = fopen("/dev/null", "w");
+
+	lat_thp_size_print(o, null, &r);
+	fclose(null);
+	snprintf(bad, sizeof(bad), "%s", r.bad ? r.bad : "");
+	cJSON_Delete(o);
+	return r.bad ? bad : NULL;
+}
+
+static void test_thp_sizes(void **state)
+{
+	(void)state;
+	assert_null(thp_sizes_bad("{\"2048K\": \"inherit\", \"1024K\": \"never\"}"));
+	assert_null(thp_sizes_bad("{\"2048K\": \"inherit\"}"));
+	assert_string_equal(thp_sizes_bad("{\"16K\": \"never\", \"2048K\": \"inherit\"}"), "thp_sizes");
+	assert_string_equal(thp_sizes_bad("{\"512K\": \"never\", \"1024K\": \"never\"}"), "thp_sizes");
+	assert_string_equal(thp_sizes_bad("{\"2048K\": \"inherit\", \"2048K\": \"never\"}"), "thp_sizes");
+	assert_string_equal(thp_sizes_bad("{\"2048K\": 3}"), "2048K");
+}
+
 /* Optional counters: absent is 0, present must be a number >= 0. */
 static void test_opt_count(void **state)
 {
@@ -174,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_named_deletions),
 		cmocka_unit_test(test_mmap_cause),
 		cmocka_unit_test(test_describe_slow_ops),
+		cmocka_unit_test(test_thp_sizes),
 		cmocka_unit_test(test_opt_count),
 	};
 
