@@ -308,7 +308,7 @@ static int render_doc(const cJSON *doc, FILE *out, const char *origin)
 	render_hist(mem, &r, doc, units);
 	render_slow(mem, &r, doc, units);
 	render_causes(mem, &r, doc);
-	lat_repeat_render(mem, doc);
+	lat_repeat_render(mem, doc, &r);
 	fclose(mem);
 	if (r.bad) {
 		fprintf(stderr, "latctl: %s: key \"%s\" is missing or has the wrong type; the result is damaged or from another latctl\n",

@@ -99,6 +99,16 @@ static int refused_without(const char *path, const char *key)
 	return refused_without_in(CORPUS "valid-vm-latmon.json", path, key);
 }
 
+/* A --repeat result: its spread table reads every run's summary. */
+static void test_every_key_repeat(void **state)
+{
+	(void)state;
+	check_file(CORPUS "valid-repeat.json", 100);
+	assert_int_equal(refused_without_in(CORPUS "valid-repeat.json", "", "repeat"), -EINVAL);
+	assert_int_equal(refused_without_in(CORPUS "valid-repeat.json", "repeat.per_run.1.summary",
+					    "p99_9_ns"), -EINVAL);
+}
+
 static void test_named_deletions(void **state)
 {
 	(void)state;
@@ -198,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_every_key_grow),
 		cmocka_unit_test(test_every_key_latmon),
 		cmocka_unit_test(test_every_key_workloads),
+		cmocka_unit_test(test_every_key_repeat),
 		cmocka_unit_test(test_named_deletions),
 		cmocka_unit_test(test_mmap_cause),
 		cmocka_unit_test(test_describe_slow_ops),
