@@ -239,7 +239,8 @@ static void spread_of(const cJSON *doc, size_t m, double out[3])
 static const cJSON *repeat_section(const cJSON *doc, struct lat_rd *r)
 {
 	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(doc, LAT_REPEAT_KEY), *run;
-	const cJSON *opt = cJSON_GetObjectItemCaseSensitive(lat_rd_obj(r, doc, "options"), "repeat");
+	const cJSON *opt = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(doc, "options"), "repeat");
 	size_t m;
 
 	lat_rd_expect(r, !rep == !opt, LAT_REPEAT_KEY);

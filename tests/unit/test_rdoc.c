@@ -180,6 +180,31 @@ static void test_thp_sizes(void **state)
 	assert_string_equal(thp_sizes_bad("{\"2048K\": 3}"), "2048K");
 }
 
+/* A breakdown with preemption names its task, or the iteration is refused. */
+static void test_preemptor(void **state)
+{
+	cJSON *it = cJSON_Parse("{\"duration_ticks\": 100, \"breakdown_ticks\": {\"preemption\": 60,"
+				" \"fault\": 40}, \"preemptor\": {\"pid\": 321, \"comm\": \"stress-ng\"}}");
+	struct lat_rd r = { NULL };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	lat_print_breakdown(it, f, &r);
+	fclose(f);
+	assert_null(r.bad);
+	assert_string_equal(buf, "preemption 60% (by pid 321 (stress-ng)), fault 40%\n");
+	free(buf);
+	cJSON_DeleteItemFromObjectCaseSensitive(it, "preemptor");
+	f = fopen("/dev/null", "w");
+	lat_print_breakdown(it, f, &r);
+	fclose(f);
+	assert_non_null(r.bad);
+	assert_string_equal(r.bad, "preemptor");
+	cJSON_Delete(it);
+}
+
 /* Optional counters: absent is 0, present must be a number >= 0. */
 static void test_opt_count(void **state)
 {
@@ -213,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_mmap_cause),
 		cmocka_unit_test(test_describe_slow_ops),
 		cmocka_unit_test(test_thp_sizes),
+		cmocka_unit_test(test_preemptor),
 		cmocka_unit_test(test_opt_count),
 	};
 
