@@ -154,7 +154,7 @@ static void test_describe_slow_ops(void **state)
 	cJSON_Delete(iters);
 }
 
-/* The mTHP size list is every size up to 2048K, in any order, or refused. */
+/* The mTHP size list has 2048K, the PMD size, in any order, or is refused. */
 static const char *thp_sizes_bad(const char *json)
 {
 	static char bad[32];
@@ -174,7 +174,8 @@ static void test_thp_sizes(void **state)
 	(void)state;
 	assert_null(thp_sizes_bad("{\"2048K\": \"inherit\", \"1024K\": \"never\"}"));
 	assert_null(thp_sizes_bad("{\"2048K\": \"inherit\"}"));
-	assert_string_equal(thp_sizes_bad("{\"16K\": \"never\", \"2048K\": \"inherit\"}"), "thp_sizes");
+	assert_null(thp_sizes_bad("{\"64K\": \"always\", \"2048K\": \"inherit\"}"));
+	assert_string_equal(thp_sizes_bad("{\"48K\": \"never\", \"2048K\": \"inherit\"}"), "thp_sizes");
 	assert_string_equal(thp_sizes_bad("{\"512K\": \"never\", \"1024K\": \"never\"}"), "thp_sizes");
 	assert_string_equal(thp_sizes_bad("{\"2048K\": \"inherit\", \"2048K\": \"never\"}"), "thp_sizes");
 	assert_string_equal(thp_sizes_bad("{\"2048K\": 3}"), "2048K");
