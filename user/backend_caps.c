@@ -25,27 +25,23 @@ static void read_line(const char *path, char *buf, size_t len)
 		fclose(f);
 }
 
-/* Why latmon cannot be loaded here, or NULL when nothing refuses it. */
-static const char *module_blocker(char *lockdown, size_t len)
+const char *lat_modules_refused(void)
 {
-	char v[16];
+	char v[16], lockdown[96];
 
 	if (access("/proc/modules", F_OK))
 		return "this kernel has no module support (no /proc/modules)";
 	read_line("/proc/sys/kernel/modules_disabled", v, sizeof(v));
 	if (!strcmp(v, "1"))
 		return "module loading is disabled (kernel.modules_disabled = 1)";
-	read_line(LOCKDOWN, lockdown, len);
+	read_line(LOCKDOWN, lockdown, sizeof(lockdown));
 	if (strstr(lockdown, "[integrity]") || strstr(lockdown, "[confidentiality]"))
 		return "kernel lockdown refuses unsigned modules";
-	if (geteuid())
-		return "loading it needs root";
 	return NULL;
 }
 
 static void latmon_caps(struct lat_backend_caps *c)
 {
-	char lockdown[96];
 	const char *why;
 
 	if (!access("/sys/module/latmon", F_OK)) {
@@ -53,7 +49,9 @@ static void latmon_caps(struct lat_backend_caps *c)
 		snprintf(c->latmon_why, sizeof(c->latmon_why), "loaded");
 		return;
 	}
-	why = module_blocker(lockdown, sizeof(lockdown));
+	why = lat_modules_refused();
+	if (!why && geteuid())
+		why = "loading it needs root";
 	c->latmon_loadable = !why;
 	snprintf(c->latmon_why, sizeof(c->latmon_why), "not loaded; %s",
 		 why ? why : "loadable: make load");

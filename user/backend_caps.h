@@ -21,6 +21,10 @@ struct lat_backend_caps {
 };
 
 void lat_backend_caps(struct lat_backend_caps *c);
+/* Why this kernel refuses to load a module such as latmon (no module
+ * support, loading disabled, a lockdown that refuses unsigned modules), or
+ * NULL; who may load it (root) is the caller's question. */
+const char *lat_modules_refused(void);
 /* "backends: latmon: no (...); bpf: yes (...)" */
 void lat_backend_caps_line(const struct lat_backend_caps *c, char *buf, size_t len);
 

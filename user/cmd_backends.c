@@ -14,7 +14,13 @@ int cmd_backends(int argc, char **argv)
 	struct lat_backend_caps c;
 	char line[400];
 
-	(void)argv;
+	if (lat_is_help(argc, argv)) {
+		puts("usage: latctl backends\n\n"
+		     "Prints in one line which event backends (latmon, bpf) this kernel\n"
+		     "allows and why not the others.\n\n"
+		     "exit status: 0 when at least one backend records causes here, else 1.");
+		return LAT_EXIT_OK;
+	}
 	if (argc > 1) {
 		fprintf(stderr, "latctl backends: takes no argument\n");
 		return LAT_EXIT_USAGE;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
+#include "backend_caps.h"
 #include "latctl.h"
 #include "result.h"
 #include "sysinfo.h"
@@ -266,14 +267,13 @@ static void check_lockdown(struct finding *f)
 static const char *latmon_blocker(char *buf, size_t len)
 {
 	char v[8], build[320];
+	const char *why = lat_modules_refused();
 	struct utsname u;
 
+	if (why)
+		return why;
 	uname(&u);
 	snprintf(build, sizeof(build), "/lib/modules/%s/build", u.release);
-	if (access("/proc/modules", F_OK))
-		return "this kernel has no module support (CONFIG_MODULES is not set)";
-	if (!lat_sys_line("/proc/sys/kernel/modules_disabled", v, sizeof(v)) && v[0] == '1')
-		return "module loading is disabled (kernel.modules_disabled = 1)";
 	if (lat_sys_kconfig("CONFIG_KPROBES", v, sizeof(v)) == 0)
 		return "this kernel has no kprobes (CONFIG_KPROBES is not set)";
 	if (access(build, F_OK)) {

@@ -302,7 +302,8 @@ static int latmon_usage(FILE *out)
 	      "  stats   per CPU: records recorded, dropped, read and lost records of the\n"
 	      "          last session; per source: probe misses (events never recorded)\n"
 	      "  record  run COMMAND under a session from its first instruction to its\n"
-	      "          exit and print how many records of each type latmon delivered\n\n"
+	      "          exit and print how many records of each type latmon delivered\n"
+	      "  help    this text\n\n"
 	      "options of record:\n"
 	      "      --buffer N      ring slots per CPU (default: the module's)\n"
 	      "      --events FILE   also save the records (struct latmon_event each)\n"
@@ -349,12 +350,13 @@ int cmd_latmon(int argc, char **argv)
 	size_t i, n = sizeof(subcommands) / sizeof(subcommands[0]);
 	int ret;
 
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+			  !strcmp(argv[1], "help")))
 		return latmon_usage(stdout);
 	for (i = 0; argc >= 2 && i < n && strcmp(argv[1], subcommands[i].name); i++)
 		;
 	if (argc < 2 || i == n || (!subcommands[i].takes_args && argc != 2)) {
-		fprintf(stderr, "latctl latmon: give info, stats or record; see 'latctl latmon --help'\n");
+		fprintf(stderr, "latctl latmon: give info, stats, record or help; see 'latctl latmon --help'\n");
 		return LAT_EXIT_USAGE;
 	}
 	if (subcommands[i].takes_args) {	/* bad input before asking the module */

@@ -10,7 +10,12 @@ int cmd_list(int argc, char **argv)
 {
 	const struct workload_ops *const *w;
 
-	(void)argv;
+	if (lat_is_help(argc, argv)) {
+		puts("usage: latctl list\n\n"
+		     "Lists each workload with its modes (the first is the default), its\n"
+		     "default --iters and its own options of 'latctl run'.");
+		return LAT_EXIT_OK;
+	}
 	if (argc > 1) {
 		fprintf(stderr, "latctl list: takes no argument\n");
 		return LAT_EXIT_USAGE;

@@ -11,7 +11,7 @@ int cmd_report(int argc, char **argv)
 	cJSON *doc = NULL;
 	int ret;
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+	if (lat_is_help(argc, argv)) {
 		puts("usage: latctl report FILE.json\n\n"
 		     "Prints the text report of a result written by 'latctl run --json FILE',\n"
 		     "exactly as the run printed it.");

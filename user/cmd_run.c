@@ -266,6 +266,24 @@ static int prepare_system(struct run_ctx *c)
 	return 0;
 }
 
+/* The workload's setup and the sample array. LAT_EXIT_*. */
+static int set_up_workload(struct run_ctx *c)
+{
+	struct lat_run *run = &c->run;
+	int ret = run->ops->setup ? run->ops->setup(run) : 0;
+
+	if (ret == -EINVAL)		/* bad input, reported by the workload */
+		return LAT_EXIT_USAGE;
+	if (ret) {
+		fprintf(stderr, "latctl: %s: setup failed: %s\n", run->ops->name, strerror(-ret));
+		return LAT_EXIT_FAIL;
+	}
+	c->set_up = 1;
+	if (!run->cap)
+		run->cap = run->iters;
+	return alloc_samples(run) ? LAT_EXIT_FAIL : 0;
+}
+
 /* Workload setup, sample array, then the timed loop between two counter reads. */
 static int measure(struct run_ctx *c)
 {
@@ -279,18 +297,9 @@ static int measure(struct run_ctx *c)
 	run->tsc_hz = lat_tsc_hz();
 	c->pair_ns = (double)lat_tsc_pair_cost() * 1e9 / run->tsc_hz;
 	c->free_2m = lat_buddy_free_2m_blocks();
-	ret = run->ops->setup ? run->ops->setup(run) : 0;
-	if (ret == -EINVAL)		/* bad input, reported by the workload */
-		return LAT_EXIT_USAGE;
-	if (ret) {
-		fprintf(stderr, "latctl: %s: setup failed: %s\n", run->ops->name, strerror(-ret));
-		return LAT_EXIT_FAIL;
-	}
-	c->set_up = 1;
-	if (!run->cap)
-		run->cap = run->iters;
-	if (alloc_samples(run))
-		return LAT_EXIT_FAIL;
+	ret = set_up_workload(c);
+	if (ret)
+		return ret;
 	run->stream_tid[0] = (uint32_t)gettid();
 	if (lat_monitor_start(&c->mon, c->opts.cpu))
 		return LAT_EXIT_FAIL;

@@ -7,16 +7,19 @@
 #include "json.h"
 #include "rdoc.h"
 
-/* " (by pid 321 (stress-ng))": the task of the longest preemption. */
+/* " (by pid 321 (stress-ng))": the task of the longest preemption. Time
+ * labelled preemption comes only from a preempted switch-out, whose task
+ * the writer always names, so a breakdown with it lacks no "preemptor". */
 static void preemption_note(const cJSON *it, FILE *out, struct lat_rd *r)
 {
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "preemptor");
+	const cJSON *p = lat_rd_get(r, it, "preemptor", cJSON_Object);
 
 	if (p)
 		fprintf(out, " (by pid %.0f (%s))", lat_rd_num(r, p, "pid"), lat_rd_str(r, p, "comm"));
 }
 
-/* " (timer LOC x3, ipi call_function x1)": the interrupts inside. */
+/* " (timer LOC x3, ipi call_function x1)": the interrupts inside; none
+ * when the interrupt work was an interrupt thread's (ev_sched.c). */
 static void interrupt_note(const cJSON *it, FILE *out, struct lat_rd *r)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "interrupts"), *x;
@@ -28,6 +31,8 @@ static void interrupt_note(const cJSON *it, FILE *out, struct lat_rd *r)
 		fputc(')', out);
 }
 
+/* " (waiting for mmap_lock, woken by ...)": each part only when its
+ * source (lock, wake) recorded it, so either may be absent. */
 static void blocked_note(const cJSON *it, FILE *out, struct lat_rd *r)
 {
 	const cJSON *lock = cJSON_GetObjectItemCaseSensitive(it, "waited_for");
@@ -117,8 +122,7 @@ void lat_describe_slow_ops(cJSON *extras, const cJSON *iters)
 		const cJSON *it = cJSON_IsNumber(idx) ? iter_at(iters, idx->valuedouble) : NULL;
 		char *cause = it ? lat_iter_cause(it) : NULL;
 
-		if (cause)
-			cJSON_AddStringToObject(op, "cause", cause);
+		cJSON_AddItemToObject(op, "cause", cause ? cJSON_CreateString(cause) : cJSON_CreateNull());
 		free(cause);
 	}
 }

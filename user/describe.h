@@ -21,8 +21,9 @@ void lat_label_note(const cJSON *it, const char *label, FILE *out, struct lat_rd
 void lat_print_breakdown(const cJSON *it, FILE *out, struct lat_rd *r);
 /* The phrase for one iteration, malloc'd; NULL: no memory. */
 char *lat_iter_cause(const cJSON *it);
-/* For each member of extras' "slow_ops" array with an "index" that names a
- * slow iteration of iters, add its "cause" (the phrase). */
+/* To each member of extras' "slow_ops" array add its "cause": the phrase
+ * of the slow iteration of iters its "index" names, or null when none does
+ * (the operation was under the --slow threshold). */
 void lat_describe_slow_ops(cJSON *extras, const cJSON *iters);
 
 #endif /* LATCTL_DESCRIBE_H */

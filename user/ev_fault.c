@@ -42,12 +42,9 @@ static bool to_json(cJSON *o, const struct join_iter *it)
 /* "3 fault(s) at 0x7f.. 0x7f.." */
 static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 {
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "fault_addresses"), *x;
-	double n = lat_rd_opt_count(rd, it, "faults");
+	double n;
+	const cJSON *a = lat_rd_opt_list(rd, it, "faults", "fault_addresses", &n), *x;
 
-	/* written together: one without the other is a damaged document */
-	lat_rd_expect(rd, !n == !a, n ? "fault_addresses" : "faults");
-	lat_rd_expect(rd, !a || (cJSON_IsArray(a) && a->child), "fault_addresses");
 	if (!n)
 		return;
 	lat_detail_part(out, parts);

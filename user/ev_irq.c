@@ -76,11 +76,9 @@ static bool to_json(cJSON *o, const struct join_iter *it)
 /* "interrupts: timer LOC x3, softirq TIMER x1" */
 static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 {
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "interrupts"), *x;
-	double n = lat_rd_opt_count(rd, it, "irqs");
+	double n;
+	const cJSON *a = lat_rd_opt_list(rd, it, "irqs", "interrupts", &n), *x;
 
-	lat_rd_expect(rd, !n == !a, n ? "interrupts" : "irqs");
-	lat_rd_expect(rd, !a || (cJSON_IsArray(a) && a->child), "interrupts");
 	cJSON_ArrayForEach(x, a) {
 		if (x == a->child)
 			lat_detail_part(out, parts);

@@ -14,6 +14,7 @@
 
 #include "counters.h"
 #include "fragment.h"
+#include "rdoc.h"
 #include "sysset.h"
 #include "thp.h"
 
@@ -291,18 +292,11 @@ cJSON *lat_fragment_json(const struct lat_fragment *f)
 	return o;
 }
 
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
-void lat_fragment_print(const cJSON *o, FILE *out)
+void lat_fragment_print(const cJSON *o, FILE *out, struct lat_rd *r)
 {
 	if (!cJSON_IsObject(o))
 		return;
 	fprintf(out, "fragmented: %.0f free 2 MiB blocks before, %.0f after (%.0f MiB filled with 4 KiB pages, %.1f MiB held: one per 2 MiB); THP defrag always\n",
-		num(o, "free_2m_blocks_before"), num(o, "free_2m_blocks_after"),
-		num(o, "filled_kb") / 1024, num(o, "held_kb") / 1024);
+		lat_rd_num(r, o, "free_2m_blocks_before"), lat_rd_num(r, o, "free_2m_blocks_after"),
+		lat_rd_num(r, o, "filled_kb") / 1024, lat_rd_num(r, o, "held_kb") / 1024);
 }

@@ -16,6 +16,8 @@
 #include <sys/types.h>
 #include <cjson/cJSON.h>
 
+struct lat_rd;
+
 struct lat_fragment {
 	pid_t pid;			/* the child holding the pages, 0 if none */
 	long long free_2m_before;	/* free 2 MiB blocks before (-1 unknown) */
@@ -34,6 +36,6 @@ void lat_fragment_stop(struct lat_fragment *f);
 cJSON *lat_fragment_json(const struct lat_fragment *f);
 
 /* "fragmented: 812 free 2 MiB blocks before, 0 after (1.9 GiB filled, 3.8 MiB held)" */
-void lat_fragment_print(const cJSON *o, FILE *out);
+void lat_fragment_print(const cJSON *o, FILE *out, struct lat_rd *r);
 
 #endif /* LATCTL_FRAGMENT_H */

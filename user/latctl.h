@@ -7,6 +7,14 @@
 #define LAT_EXIT_FAIL	1	/* the system refused: permission, memory, ... */
 #define LAT_EXIT_USAGE	2	/* bad command line or bad input file */
 
+#include <string.h>
+
+/* The command line of a subcommand is "CMD --help" or "CMD -h". */
+static inline int lat_is_help(int argc, char **argv)
+{
+	return argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+}
+
 /* The whole command line, for the result document. */
 extern int lat_main_argc;
 extern char **lat_main_argv;

@@ -43,11 +43,6 @@ static const char *const state_names[] = {
 	[LATMON_SRC_AVAILABLE] = "available",
 };
 
-const char *latmon_nl_source_name(uint32_t id)
-{
-	return lat_source_name(id);
-}
-
 const char *latmon_nl_state_name(uint32_t state)
 {
 	if (state < sizeof(state_names) / sizeof(state_names[0]) && state_names[state])
@@ -63,7 +58,7 @@ int latmon_nl_parse_sources(const char *list, uint32_t *mask, char *bad, size_t 
 
 	*mask = 0;
 	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
-		for (id = 1; id < __LATMON_SRC_MAX && strcmp(tok, latmon_nl_source_name(id)); id++)
+		for (id = 1; id < __LATMON_SRC_MAX && strcmp(tok, lat_source_name(id)); id++)
 			;
 		if (id == __LATMON_SRC_MAX) {
 			snprintf(bad, len, "%s", tok);

@@ -106,8 +106,8 @@ void latmon_nl_stats_free(struct latmon_nl_stats *stats);
 int latmon_nl_request(struct latmon_nl *nl, int cmd, int flags,
 		      const struct latmon_nl_attr *attrs, int nattrs);
 
-/* Name of a source id or a source state ("?" if unknown). */
-const char *latmon_nl_source_name(uint32_t id);
+/* Name of a source state ("?" if unknown); a source id's name is
+ * lat_source_name() (evtype.h). */
 const char *latmon_nl_state_name(uint32_t state);
 /* "fault,sched" into LATMON_SRC_BIT()s. 0; -EINVAL with the unknown name
  * in bad (or an empty list); -ENOMEM. */

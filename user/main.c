@@ -55,12 +55,25 @@ static void usage(FILE *out)
 	      out);
 }
 
+/* `latctl help`: the commands; `latctl help COMMAND`: COMMAND --help. */
 static int cmd_help(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	usage(stdout);
-	return LAT_EXIT_OK;
+	char help[] = "--help";
+	size_t i;
+
+	if (argc > 2) {
+		fprintf(stderr, "latctl help: give at most one command; see 'latctl --help'\n");
+		return LAT_EXIT_USAGE;
+	}
+	if (argc < 2 || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return LAT_EXIT_OK;
+	}
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(2, (char *[]){ argv[1], help, NULL });
+	fprintf(stderr, "latctl help: unknown command '%s'; see 'latctl --help'\n", argv[1]);
+	return LAT_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -74,7 +87,7 @@ int main(int argc, char **argv)
 		return LAT_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return cmd_help(argc - 1, argv + 1);
+		return cmd_help(1, argv + 1);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("latctl %s (latmon UAPI %d)\n", LATCTL_VERSION, LATMON_UAPI_VERSION);
 		return LAT_EXIT_OK;

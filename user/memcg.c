@@ -12,6 +12,7 @@
 
 #include "cleanup.h"
 #include "memcg.h"
+#include "rdoc.h"
 #include "sysset.h"
 
 #define CGROOT		"/sys/fs/cgroup"
@@ -181,18 +182,11 @@ void lat_memcg_stop(void)
 	lat_cleanup_remove(undo);
 }
 
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
-void lat_memcg_print(const cJSON *o, FILE *out)
+void lat_memcg_print(const cJSON *o, FILE *out, struct lat_rd *r)
 {
 	if (!cJSON_IsObject(o))
 		return;
 	fprintf(out, "memory cgroup: limit %.0f MiB (filled with %.0f MiB to reclaim), at its limit %.0f times, OOM %.0f\n",
-		num(o, "limit_bytes") / 1048576, num(o, "filled_bytes") / 1048576,
-		num(o, "max_events"), num(o, "oom_events"));
+		lat_rd_num(r, o, "limit_bytes") / 1048576, lat_rd_num(r, o, "filled_bytes") / 1048576,
+		lat_rd_num(r, o, "max_events"), lat_rd_num(r, o, "oom_events"));
 }

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+struct lat_rd;
+
 /* Join a new cgroup limited to limit bytes; one line and -errno on failure. */
 int lat_memcg_start(uint64_t limit);
 
@@ -28,6 +30,6 @@ cJSON *lat_memcg_json(void);
 void lat_memcg_stop(void);
 
 /* "memory cgroup: limit 64 MiB (filled with 64 MiB to reclaim), at its limit 312 times, OOM 0" */
-void lat_memcg_print(const cJSON *o, FILE *out);
+void lat_memcg_print(const cJSON *o, FILE *out, struct lat_rd *r);
 
 #endif /* LATCTL_MEMCG_H */

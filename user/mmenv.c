@@ -8,6 +8,7 @@
 #include "fragment.h"
 #include "memcg.h"
 #include "mmenv.h"
+#include "rdoc.h"
 #include "sysset.h"
 #include "thp_size.h"
 #include "workload.h"
@@ -75,11 +76,11 @@ void lat_mm_env_restore(void)
 	lat_sysset_restore();
 }
 
-void lat_mm_env_print(const cJSON *mm, FILE *out)
+void lat_mm_env_print(const cJSON *mm, FILE *out, struct lat_rd *r)
 {
-	if (!cJSON_IsObject(mm))
-		return;
-	lat_thp_size_print(cJSON_GetObjectItemCaseSensitive(mm, "thp_sizes"), out);
-	lat_fragment_print(cJSON_GetObjectItemCaseSensitive(mm, "fragment"), out);
-	lat_memcg_print(cJSON_GetObjectItemCaseSensitive(mm, "memcg"), out);
+	const int obj_or_null = cJSON_Object | cJSON_NULL;
+
+	lat_thp_size_print(lat_rd_get(r, mm, "thp_sizes", obj_or_null), out, r);
+	lat_fragment_print(lat_rd_get(r, mm, "fragment", obj_or_null), out, r);
+	lat_memcg_print(lat_rd_get(r, mm, "memcg", obj_or_null), out, r);
 }

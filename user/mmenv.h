@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
+struct lat_rd;
+
 struct lat_opts;
 
 /* "64M", "1G", "512K" or bytes into *bytes (at least 1 MiB). One line on
@@ -26,7 +28,8 @@ cJSON *lat_mm_env_json(void);
 /* Undo everything; idempotent. */
 void lat_mm_env_restore(void);
 
-/* The report lines of an "mm" object (nothing for NULL). */
-void lat_mm_env_print(const cJSON *mm, FILE *out);
+/* The report lines of an "mm" object, read strictly: thp_sizes, fragment
+ * and memcg are always written, each an object or null (not in effect). */
+void lat_mm_env_print(const cJSON *mm, FILE *out, struct lat_rd *r);
 
 #endif /* LATCTL_MMENV_H */

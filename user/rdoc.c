@@ -82,3 +82,14 @@ const cJSON *lat_rd_array(struct lat_rd *r, const cJSON *o, const char *key)
 
 	return v ? v : &empty;
 }
+
+const cJSON *lat_rd_opt_list(struct lat_rd *r, const cJSON *o, const char *count_key,
+			     const char *list_key, double *n)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, list_key);
+
+	*n = lat_rd_opt_count(r, o, count_key);
+	lat_rd_expect(r, !*n == !a, *n ? list_key : count_key);
+	lat_rd_expect(r, !a || (cJSON_IsArray(a) && a->child), list_key);
+	return cJSON_IsArray(a) ? a : NULL;
+}

@@ -34,6 +34,11 @@ bool lat_rd_bool(struct lat_rd *r, const cJSON *o, const char *key);
 /* An object or an array; an empty one (never NULL) if missing. */
 const cJSON *lat_rd_obj(struct lat_rd *r, const cJSON *o, const char *key);
 const cJSON *lat_rd_array(struct lat_rd *r, const cJSON *o, const char *key);
+/* A counter written only when not zero (into *n) and the non-empty array
+ * written with it ("faults" and "fault_addresses"): the array, or NULL when
+ * the count is 0; one without the other is a damaged document. */
+const cJSON *lat_rd_opt_list(struct lat_rd *r, const cJSON *o, const char *count_key,
+			     const char *list_key, double *n);
 /* Note key as bad unless ok (a key absent, or present, against another). */
 void lat_rd_expect(struct lat_rd *r, bool ok, const char *key);
 

@@ -102,32 +102,31 @@ static void render_tail(FILE *out, struct lat_rd *r, const cJSON *doc, const cha
 		lat_rd_num(r, s, "total_ns") / 1e6, units, 100 * lat_rd_num(r, s, "slowest_0_1_share"));
 }
 
+/* The counter lines: each key printed after its text, in this order. */
+static const struct {
+	const char *text, *key, *sign;
+} counter_text[] = {
+	{ "during the timed loop: minor page faults ", "minor_faults", "" },
+	{ ", major ", "major_faults", "" },
+	{ "; context switches ", "voluntary_ctxsw", "" },
+	{ " voluntary, ", "involuntary_ctxsw", "" },
+	{ " involuntary (preempted)\nmigrations seen: ", "migrations_within", "" },
+	{ " inside an iteration, ", "migrations_between", "" },
+	{ " between iterations\nhuge pages: AnonHugePages ", "anon_huge_pages_kb", "" },
+	{ " kB after the loop; thp_fault_alloc ", "thp_fault_alloc", "+" },
+	{ ", thp_fault_fallback ", "thp_fault_fallback", "+" },
+	{ " (whole system)\nfree blocks of 2 MiB or more before the run: ", "free_2m_blocks_before", "" },
+};
+
 static void render_counters(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
 	const cJSON *c = lat_rd_obj(r, doc, "counters");
+	size_t i;
 
-	fputs("during the timed loop: minor page faults ", out);
-	put_count(out, r, c, "minor_faults", "");
-	fputs(", major ", out);
-	put_count(out, r, c, "major_faults", "");
-	fputs("; context switches ", out);
-	put_count(out, r, c, "voluntary_ctxsw", "");
-	fputs(" voluntary, ", out);
-	put_count(out, r, c, "involuntary_ctxsw", "");
-	fputs(" involuntary (preempted)\n", out);
-	fputs("migrations seen: ", out);
-	put_count(out, r, c, "migrations_within", "");
-	fputs(" inside an iteration, ", out);
-	put_count(out, r, c, "migrations_between", "");
-	fputs(" between iterations\n", out);
-	fputs("huge pages: AnonHugePages ", out);
-	put_count(out, r, c, "anon_huge_pages_kb", "");
-	fputs(" kB after the loop; thp_fault_alloc ", out);
-	put_count(out, r, c, "thp_fault_alloc", "+");
-	fputs(", thp_fault_fallback ", out);
-	put_count(out, r, c, "thp_fault_fallback", "+");
-	fputs(" (whole system)\nfree blocks of 2 MiB or more before the run: ", out);
-	put_count(out, r, c, "free_2m_blocks_before", "");
+	for (i = 0; i < sizeof(counter_text) / sizeof(counter_text[0]); i++) {
+		fputs(counter_text[i].text, out);
+		put_count(out, r, c, counter_text[i].key, counter_text[i].sign);
+	}
 	fputc('\n', out);
 }
 
@@ -299,7 +298,7 @@ static int render_doc(const cJSON *doc, FILE *out, const char *origin)
 	unit = lat_rd_str(&r, lat_rd_obj(&r, doc, "run"), "unit");
 	plural(unit, units, sizeof(units));
 	render_header(mem, &r, doc);
-	lat_mm_env_print(cJSON_GetObjectItemCaseSensitive(doc, "mm"), mem);
+	lat_mm_env_print(lat_rd_obj(&r, doc, "mm"), mem, &r);
 	render_run(mem, &r, doc, units);
 	render_table(mem, &r, doc, unit);
 	render_tail(mem, &r, doc, units);
@@ -308,7 +307,7 @@ static int render_doc(const cJSON *doc, FILE *out, const char *origin)
 	render_hist(mem, &r, doc, units);
 	render_slow(mem, &r, doc, units);
 	render_causes(mem, &r, doc);
-	lat_repeat_render(mem, doc);
+	lat_repeat_render(mem, doc, &r);
 	fclose(mem);
 	if (r.bad) {
 		fprintf(stderr, "latctl: %s: key \"%s\" is missing or has the wrong type; the result is damaged or from another latctl\n",

@@ -10,6 +10,7 @@
 
 #include "cleanup.h"
 #include "latctl.h"
+#include "rdoc.h"
 #include "repeat.h"
 #include "result.h"
 #include "runs.h"
@@ -233,13 +234,31 @@ static void spread_of(const cJSON *doc, size_t m, double out[3])
 	free(v);
 }
 
-void lat_repeat_render(FILE *out, const cJSON *doc)
+/* --repeat writes its section and options.repeat; a single run neither.
+ * Each run of the list has the summary figures the spread is made of. */
+static const cJSON *repeat_section(const cJSON *doc, struct lat_rd *r)
+{
+	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(doc, LAT_REPEAT_KEY), *run;
+	const cJSON *opt = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(doc, "options"), "repeat");
+	size_t m;
+
+	lat_rd_expect(r, !rep == !opt, LAT_REPEAT_KEY);
+	if (!rep)
+		return NULL;
+	cJSON_ArrayForEach(run, lat_rd_array(r, lat_rd_obj(r, doc, LAT_REPEAT_KEY), LAT_REPEAT_RUNS_KEY))
+		for (m = 0; m < SPREAD_METRICS; m++)
+			lat_rd_num(r, lat_rd_obj(r, run, "summary"), lat_metrics[m].key);
+	return rep;
+}
+
+void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *rd)
 {
 	static const char *const rows[] = { "median", "min", "max" };
 	double s[SPREAD_METRICS][3];
 	size_t m, r;
 
-	if (!cJSON_GetObjectItemCaseSensitive(doc, LAT_REPEAT_KEY))
+	if (!repeat_section(doc, rd))
 		return;
 	fprintf(out, "\n%zu runs, each in a fresh process: the figures above are run 1's, the\n"
 		"histogram pools all runs. Spread of each run's value in ns:\n          ",

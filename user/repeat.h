@@ -19,8 +19,11 @@
  * stops the series with its exit status and nothing is written. */
 int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc);
 
+struct lat_rd;
+
 /* The per-run spread of a --repeat document (median and range of p50..max
- * over the runs); nothing for a single run. */
-void lat_repeat_render(FILE *out, const cJSON *doc);
+ * over the runs); nothing for a single run. Read strictly: the section and
+ * options.repeat come together, and every run has the summary figures. */
+void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *r);
 
 #endif /* LATCTL_REPEAT_H */

@@ -226,8 +226,8 @@ int lat_runs_read(const char *path, cJSON **doc)
 	FILE *null = fopen("/dev/null", "w");
 	int ret = lat_result_read(path, doc);
 
-	/* the report's strict reader first (it names what is wrong), then the runs */
-	if (!ret && (!null || lat_result_render(*doc, null, path) || lat_runs_check(*doc, path)))
+	/* each run's keys first (the line names the run), then the report's reader */
+	if (!ret && (!null || lat_runs_check(*doc, path) || lat_result_render(*doc, null, path)))
 		ret = -EINVAL;
 	if (ret && *doc) {
 		cJSON_Delete(*doc);

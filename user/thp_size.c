@@ -3,11 +3,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "rdoc.h"
 #include "sysset.h"
 #include "thp.h"
 #include "thp_size.h"
@@ -171,7 +173,25 @@ cJSON *lat_thp_size_json(void)
 	return o;
 }
 
-void lat_thp_size_print(const cJSON *sizes, FILE *out)
+/* The writer lists the sizes the kernel has, in any order, each a power of
+ * two up to the PMD size, which is always one of them (2048K on x86-64); a
+ * list without it, or with a repeat, is damaged. */
+static bool sizes_valid(const cJSON *sizes)
+{
+	unsigned int kb, n = 0;
+	uint32_t have = 0;
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, sizes) {
+		if (sscanf(e->string, "%uK", &kb) != 1 || !kb || kb > 2048 || (kb & (kb - 1)))
+			return false;
+		have |= kb;
+		n++;
+	}
+	return (have & 2048) && (unsigned int)__builtin_popcount(have) == n;
+}
+
+void lat_thp_size_print(const cJSON *sizes, FILE *out, struct lat_rd *r)
 {
 	const cJSON *e;
 	const char *sep = "";
@@ -181,8 +201,10 @@ void lat_thp_size_print(const cJSON *sizes, FILE *out)
 		fprintf(out, "mTHP sizes: none in this kernel (per-size huge pages came in Linux 6.8)\n");
 		return;
 	}
+	lat_rd_expect(r, sizes_valid(sizes), "thp_sizes");
 	fprintf(out, "mTHP sizes:");
 	cJSON_ArrayForEach(e, sizes) {
+		lat_rd_expect(r, cJSON_IsString(e), e->string);
 		if (cJSON_IsString(e) && !strcmp(e->valuestring, "never")) {
 			never++;
 			continue;

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+struct lat_rd;
+
 #define LAT_THP_SIZE_MAX	8
 
 /* A parsed --thp-size: "64K=always" -> kb 64, mode "always". */
@@ -32,6 +34,6 @@ cJSON *lat_thp_size_json(void);
 
 /* "mTHP sizes: 64K always, 2048K inherit; the others never" or the line
  * for a kernel without them; from the object lat_thp_size_json() made. */
-void lat_thp_size_print(const cJSON *sizes, FILE *out);
+void lat_thp_size_print(const cJSON *sizes, FILE *out, struct lat_rd *r);
 
 #endif /* LATCTL_THP_SIZE_H */

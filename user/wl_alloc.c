@@ -120,10 +120,11 @@ static inline int variant_call(struct alloc_thread *t, enum alloc_variant v, uin
 		big_call(p, id);
 		free(p);
 		return 0;
-	default:
+	case V_BIG_REUSED:
 		big_call(t->big, id);
 		return 0;
 	}
+	return -EINVAL;
 }
 
 static long thread_faults(int who)

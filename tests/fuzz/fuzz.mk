@@ -36,7 +36,7 @@ $(FUZZ_LIB): $(FUZZ_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB)
+$(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) tests/unit/key_delete.h $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(USER_CFLAGS) -o $@ $< $(FUZZ_LIB) $(USER_LIBS)
 
 -include $(FUZZ_OBJS:.o=.o.d)

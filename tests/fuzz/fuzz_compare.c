@@ -5,42 +5,17 @@
  * usable result, compared with itself in every output format (text, 0-day,
  * JSON) and its environment printed (to /dev/null).
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
-
 #include "compare.h"
 #include "envdiff.h"
+#include "fuzz_file.h"
 #include "runs.h"
-
-static char path[] = "/tmp/latctl-fuzz-compare-XXXXXX";
-static FILE *devnull;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	int fd = mkstemp(path);
-
 	(void)argc;
 	(void)argv;
-	devnull = fopen("/dev/null", "w");
-	if (fd < 0 || !devnull) {
-		perror("fuzz_compare: temporary file");
-		exit(1);
-	}
-	close(fd);
+	fuzz_file_init("fuzz_compare");
 	return 0;
-}
-
-static int put_file(const uint8_t *data, size_t size)
-{
-	FILE *f = fopen(path, "w");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fwrite(data, 1, size, f) == size;
-	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -49,16 +24,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const cJSON *docs[2];
 	cJSON *doc = NULL;
 
-	if (put_file(data, size)) {
-		perror("fuzz_compare: write");
-		abort();
-	}
-	if (lat_runs_read(path, &doc))
+	fuzz_file_put("fuzz_compare", data, size);
+	if (lat_runs_read(fuzz_path, &doc))
 		return 0;
 	docs[0] = docs[1] = doc;
-	lat_env_print(devnull, docs, names, 2);
-	lat_compare_print(devnull, doc, doc);
-	lat_compare_print_lkp(devnull, doc, doc);
+	lat_env_print(fuzz_devnull, docs, names, 2);
+	lat_compare_print(fuzz_devnull, doc, doc);
+	lat_compare_print_lkp(fuzz_devnull, doc, doc);
 	cJSON_Delete(lat_compare_json(doc, doc));
 	cJSON_Delete(doc);
 	return 0;

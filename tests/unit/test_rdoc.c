@@ -12,8 +12,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "describe.h"
 #include "key_delete.h"
 #include "rdoc.h"
+#include "thp_size.h"
 
 #define CORPUS "tests/fuzz/corpus/fuzz_result/"
 
@@ -63,24 +65,48 @@ static void test_every_key_workloads(void **state)
 	check_file(CORPUS "valid-mmap.json", 100);
 }
 
-/* Render doc with the member key of the object at path deleted: refused? */
-static int refused_without(const char *path, const char *key)
+/* The object at path ("a.0.b") of doc. */
+static cJSON *at_path(cJSON *doc, const char *path)
 {
-	cJSON *doc = load(CORPUS "valid-vm-latmon.json"), *o = doc;
 	char *p = strdup(path), *tok, *save = NULL;
-	FILE *null = fopen("/dev/null", "w");
-	int ret;
+	cJSON *o = doc;
 
 	for (tok = strtok_r(p, ".", &save); tok; tok = strtok_r(NULL, ".", &save))
 		o = *tok >= '0' && *tok <= '9' ? cJSON_GetArrayItem(o, atoi(tok)) :
 			cJSON_GetObjectItemCaseSensitive(o, tok);
+	free(p);
+	assert_non_null(o);
+	return o;
+}
+
+/* Render file with the member key of the object at path deleted: refused? */
+static int refused_without_in(const char *file, const char *path, const char *key)
+{
+	cJSON *doc = load(file), *o = at_path(doc, path);
+	FILE *null = fopen("/dev/null", "w");
+	int ret;
+
 	assert_non_null(cJSON_GetObjectItemCaseSensitive(o, key));
 	cJSON_DeleteItemFromObjectCaseSensitive(o, key);
 	ret = lat_result_render(doc, null, "test");
 	fclose(null);
-	free(p);
 	cJSON_Delete(doc);
 	return ret;
+}
+
+static int refused_without(const char *path, const char *key)
+{
+	return refused_without_in(CORPUS "valid-vm-latmon.json", path, key);
+}
+
+/* A --repeat result: its spread table reads every run's summary. */
+static void test_every_key_repeat(void **state)
+{
+	(void)state;
+	check_file(CORPUS "valid-repeat.json", 100);
+	assert_int_equal(refused_without_in(CORPUS "valid-repeat.json", "", "repeat"), -EINVAL);
+	assert_int_equal(refused_without_in(CORPUS "valid-repeat.json", "repeat.per_run.1.summary",
+					    "p99_9_ns"), -EINVAL);
 }
 
 static void test_named_deletions(void **state)
@@ -90,6 +116,94 @@ static void test_named_deletions(void **state)
 	assert_int_equal(refused_without("causes.causes.0", "label"), -EINVAL);
 	assert_int_equal(refused_without("extras", "reallocations"), -EINVAL);
 	assert_int_equal(refused_without("slow.iterations.0", "breakdown_ticks"), -EINVAL);
+	assert_int_equal(refused_without("", "mm"), -EINVAL);
+	assert_int_equal(refused_without("mm", "thp_sizes"), -EINVAL);
+}
+
+/* mmap's slow operations: "cause" is always written, the phrase or null
+ * (under --slow), so a list without it is refused, not printed shorter. */
+static void test_mmap_cause(void **state)
+{
+	const char *f = CORPUS "valid-mmap.json";
+	cJSON *doc = load(f);
+
+	(void)state;
+	assert_true(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+		at_path(doc, "extras.slow_ops.0"), "cause")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+		at_path(doc, "extras.slow_ops.1"), "cause")));
+	cJSON_Delete(doc);
+	assert_int_equal(refused_without_in(f, "extras.slow_ops.0", "cause"), -EINVAL);
+	assert_int_equal(refused_without_in(f, "extras.slow_ops.1", "cause"), -EINVAL);
+}
+
+/* The writer: every slow operation gets a cause, null where its index
+ * names no slow iteration. */
+static void test_describe_slow_ops(void **state)
+{
+	cJSON *extras = cJSON_Parse("{\"slow_ops\": [{\"index\": 7}, {\"index\": 8}]}");
+	cJSON *iters = cJSON_Parse("[{\"index\": 7, \"duration_ns\": 2000000,"
+				   " \"breakdown_ticks\": {}, \"breakdown_ns\": {}}]");
+	const cJSON *ops = cJSON_GetObjectItemCaseSensitive(extras, "slow_ops");
+
+	(void)state;
+	lat_describe_slow_ops(extras, iters);
+	assert_true(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ops, 0), "cause")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ops, 1), "cause")));
+	cJSON_Delete(extras);
+	cJSON_Delete(iters);
+}
+
+/* The mTHP size list has 2048K, the PMD size, in any order, or is refused. */
+static const char *thp_sizes_bad(const char *json)
+{
+	static char bad[32];
+	cJSON *o = cJSON_Parse(json);
+	struct lat_rd r = { NULL };
+	FILE *null = fopen("/dev/null", "w");
+
+	lat_thp_size_print(o, null, &r);
+	fclose(null);
+	snprintf(bad, sizeof(bad), "%s", r.bad ? r.bad : "");
+	cJSON_Delete(o);
+	return r.bad ? bad : NULL;
+}
+
+static void test_thp_sizes(void **state)
+{
+	(void)state;
+	assert_null(thp_sizes_bad("{\"2048K\": \"inherit\", \"1024K\": \"never\"}"));
+	assert_null(thp_sizes_bad("{\"2048K\": \"inherit\"}"));
+	assert_null(thp_sizes_bad("{\"64K\": \"always\", \"2048K\": \"inherit\"}"));
+	assert_string_equal(thp_sizes_bad("{\"48K\": \"never\", \"2048K\": \"inherit\"}"), "thp_sizes");
+	assert_string_equal(thp_sizes_bad("{\"512K\": \"never\", \"1024K\": \"never\"}"), "thp_sizes");
+	assert_string_equal(thp_sizes_bad("{\"2048K\": \"inherit\", \"2048K\": \"never\"}"), "thp_sizes");
+	assert_string_equal(thp_sizes_bad("{\"2048K\": 3}"), "2048K");
+}
+
+/* A breakdown with preemption names its task, or the iteration is refused. */
+static void test_preemptor(void **state)
+{
+	cJSON *it = cJSON_Parse("{\"duration_ticks\": 100, \"breakdown_ticks\": {\"preemption\": 60,"
+				" \"fault\": 40}, \"preemptor\": {\"pid\": 321, \"comm\": \"stress-ng\"}}");
+	struct lat_rd r = { NULL };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	lat_print_breakdown(it, f, &r);
+	fclose(f);
+	assert_null(r.bad);
+	assert_string_equal(buf, "preemption 60% (by pid 321 (stress-ng)), fault 40%\n");
+	free(buf);
+	cJSON_DeleteItemFromObjectCaseSensitive(it, "preemptor");
+	f = fopen("/dev/null", "w");
+	lat_print_breakdown(it, f, &r);
+	fclose(f);
+	assert_non_null(r.bad);
+	assert_string_equal(r.bad, "preemptor");
+	cJSON_Delete(it);
 }
 
 /* Optional counters: absent is 0, present must be a number >= 0. */
@@ -120,7 +234,12 @@ int main(void)
 		cmocka_unit_test(test_every_key_grow),
 		cmocka_unit_test(test_every_key_latmon),
 		cmocka_unit_test(test_every_key_workloads),
+		cmocka_unit_test(test_every_key_repeat),
 		cmocka_unit_test(test_named_deletions),
+		cmocka_unit_test(test_mmap_cause),
+		cmocka_unit_test(test_describe_slow_ops),
+		cmocka_unit_test(test_thp_sizes),
+		cmocka_unit_test(test_preemptor),
 		cmocka_unit_test(test_opt_count),
 	};
 

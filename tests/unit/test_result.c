@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "causes.h"
+#include "mmenv.h"
 #include "monitor.h"
 #include "result.h"
 
@@ -95,6 +96,7 @@ static cJSON *make_doc(void)
 	cJSON_AddBoolToObject(run, "pinned", 1);
 	cJSON_AddNumberToObject(run, "cpu_first", 1);
 	cJSON_AddNumberToObject(run, "cpu_last", 1);
+	cJSON_AddItemToObject(doc, "mm", lat_mm_env_json());
 	clock = cJSON_AddObjectToObject(doc, "clock");
 	cJSON_AddNumberToObject(clock, "pair_ns", 1.0 / 3);
 	cJSON_AddItemToObject(doc, "summary", lat_result_summary(&s));

@@ -75,25 +75,16 @@ static int report(struct latmon_nl *nl, const char *what, int ret)
 /* "fault,sched" or a number into a LATMON_SRC_BIT mask; 0 if invalid. */
 static uint32_t parse_mask(const char *s)
 {
-	char *copy, *tok, *save = NULL;
-	uint32_t mask = 0, id;
+	char bad[64] = "";
+	uint32_t mask;
 
 	if (*s >= '0' && *s <= '9')
 		return strtoul(s, NULL, 0);
-	copy = strdup(s);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (id = 1; id < __LATMON_SRC_MAX; id++)
-			if (!strcmp(tok, latmon_nl_source_name(id)))
-				break;
-		if (id == __LATMON_SRC_MAX) {
-			fprintf(stderr, "lmtool: unknown source '%s'\n", tok);
-			mask = 0;
-			break;
-		}
-		mask |= LATMON_SRC_BIT(id);
-	}
-	free(copy);
-	return mask;
+	if (!latmon_nl_parse_sources(s, &mask, bad, sizeof(bad)))
+		return mask;
+	if (*bad)
+		fprintf(stderr, "lmtool: unknown source '%s'\n", bad);
+	return 0;
 }
 
 static void print_source(const char *prefix, const struct latmon_nl_source *s)
