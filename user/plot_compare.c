@@ -525,15 +525,18 @@ static int job_of_pair(struct job *j, const char *const in[2])
 	return 0;
 }
 
-/* A result a comparison names: as given, else next to the comparison. */
+/* A result a comparison names: as given, else next to the comparison;
+ * -ENOENT (nothing said) when neither is there. */
 static int find_result(const char *cmp_path, const char *name, cJSON **doc)
 {
 	char dir[PATH_MAX], path[PATH_MAX * 2 + 2];
 
-	if (!access(name, R_OK) || name[0] == '/')
+	if (!access(name, R_OK))
 		return lat_runs_read(name, doc);
 	snprintf(dir, sizeof(dir), "%s", cmp_path);
 	snprintf(path, sizeof(path), "%s/%s", dirname(dir), name);
+	if (name[0] == '/' || access(path, R_OK))
+		return -ENOENT;
 	return lat_runs_read(path, doc);
 }
 
