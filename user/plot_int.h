@@ -80,7 +80,7 @@ void lat_plot_threshold(FILE *out, const struct plot *p, double threshold,
 typedef int (*lat_plot_fn)(void *arg, FILE *out);
 int lat_plot_write(const char *path, lat_plot_fn fn, void *arg);
 
-/* `latctl plot` of a comparison (plot_compare.c): in[1] set: BASE.json
+/* `latctl plot` of a comparison (plot_compare_in.c): in[1] set: BASE.json
  * and NEW.json; else in[0] when it is a `compare --json` document.
  * An exit status, or -1 when in[0] alone is not a comparison. */
 int lat_plot_compare_cmd(const char *const in[2], const char *out);

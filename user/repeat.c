@@ -191,12 +191,11 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	for (i = 0; i < o->repeat; i++) {
 		show_progress(i, o->repeat, &t0);
 		ret = one_run(argc, argv, i, &run, &pid);
-		if (ret)
-			lat_progress_done();
-		if (ret && ret != LAT_EXIT_USAGE)	/* bad input: the run said why */
-			fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
-				(unsigned long long)i + 1, (unsigned long long)o->repeat, ret);
 		if (ret) {
+			lat_progress_done();
+			if (ret != LAT_EXIT_USAGE)	/* bad input: the run said why */
+				fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
+					(unsigned long long)i + 1, (unsigned long long)o->repeat, ret);
 			cJSON_Delete(list);
 			return ret;
 		}
