@@ -22,6 +22,7 @@
 #include "plot.h"
 #include "plot_int.h"
 #include "result.h"
+#include "runs.h"
 #include "svg.h"
 
 /* Cause styles: Okabe-Ito colours, a hatch and a marker each. */
@@ -165,6 +166,7 @@ int lat_plot_read(struct plot *p, const cJSON *doc)
 	p->max = need_num(p, sum, "max_ns");
 	p->threshold = need_num(p, slow, "threshold_ns");
 	p->slow_count = need_num(p, slow, "count");
+	p->runs = (double)lat_runs_count(doc);
 	if (!p->bad)
 		read_buckets(p, hist);
 	if (!p->bad)
@@ -334,16 +336,27 @@ static void draw_timeline(FILE *out, const struct plot *p)
 	}
 }
 
+double lat_plot_legend_head(FILE *out, double x_text, int repeated)
+{
+	double y = HY0 + 34;
+
+	svg_text(out, 760, HY0 + 4, 13, "start", "bold", "primary cause");
+	svg_rect(out, 760, HY0 + 14, 22, 14, FAST_FILL);
+	svg_text(out, x_text, HY0 + 25, 12, "start", NULL, "not slow");
+	if (repeated) {
+		svg_text(out, x_text, y + 3, 10, "start", NULL, "and the slow ones of runs 2..N");
+		y += 14;
+	}
+	return y;
+}
+
 static void draw_legend(FILE *out, const struct plot *p)
 {
-	double y = HY0 + 4;
+	double y = lat_plot_legend_head(out, 810, p->runs > 1);
 	char buf[96], fill[16];
 	int l;
 
-	svg_text(out, 760, y, 13, "start", "bold", "primary cause");
-	svg_rect(out, 760, y + 10, 22, 14, FAST_FILL);
-	svg_text(out, 810, y + 21, 12, "start", NULL, "not slow");
-	for (l = 0, y += 30; l < NLAB; l++) {
+	for (l = 0; l < NLAB; l++) {
 		if (!p->per_label[l])
 			continue;
 		snprintf(fill, sizeof(fill), "url(#p%d)", l);
@@ -361,9 +374,9 @@ static void draw_notes(FILE *out, const struct plot *p)
 {
 	char buf[256];
 
-	snprintf(buf, sizeof(buf), "%.0f slow iterations (slower than the dashed threshold), %zu of them "
+	snprintf(buf, sizeof(buf), "%s%.0f slow iterations (slower than the dashed threshold), %zu of them "
 		 "in the result and drawn; faster ones are not stored: the p50 line stands for them.",
-		 p->slow_count, p->nslow);
+		 p->runs > 1 ? "Run 1 of the --repeat: " : "", p->slow_count, p->nslow);
 	svg_text(out, PX0, H - 34, 11, "start", NULL, buf);
 	svg_text(out, PX0, H - 18, 11, "start", NULL,
 		 "Bar height: log10 of the count; within a bar, each part is its share of the count.");

@@ -392,17 +392,10 @@ static int present(const struct cmp *c, int l)
 
 static void draw_legend(FILE *out, const struct cmp *c)
 {
-	double y = HY0 + 34;
+	double y = lat_plot_legend_head(out, 790, c->runs[0] > 1 || c->runs[1] > 1);
 	char fill[16];
 	int l;
 
-	svg_text(out, 760, HY0 + 4, 13, "start", "bold", "primary cause");
-	svg_rect(out, 760, HY0 + 14, 22, 14, FAST_FILL);
-	svg_text(out, 790, HY0 + 25, 12, "start", NULL, "not slow");
-	if (c->runs[0] > 1 || c->runs[1] > 1) {
-		svg_text(out, 790, y + 3, 10, "start", NULL, "and the slow ones of runs 2..N");
-		y += 14;
-	}
 	for (l = 0; l < NLAB; l++) {
 		if (!present(c, l))
 			continue;

@@ -45,6 +45,7 @@ struct plot {
 	char what[160], units[48];
 	const char *cmd;
 	double iterations, p50, max, threshold, slow_count;
+	double runs;			/* of a --repeat result; else 1 */
 	int k0, nslots;			/* log2 slot of the first bar, number of bars */
 	struct slot slots[MAX_SLOTS];
 	struct slow_it *slow;
@@ -67,6 +68,10 @@ void lat_plot_defs(FILE *out);
 /* Title, grid, count labels and bucket labels of the histogram panel for
  * the buckets of p, whose highest bar reaches top. */
 void lat_plot_hist_axes(FILE *out, const struct plot *p, double top, const char *title);
+/* The legend's title and its "not slow" entry (text at x_text; repeated:
+ * a --repeat result, whose grey also holds runs 2..N's slow iterations).
+ * The y of the first cause entry. */
+double lat_plot_legend_head(FILE *out, double x_text, int repeated);
 /* One bar at x, w wide: the part that is not slow, then each cause. */
 void lat_plot_bar(FILE *out, const struct slot *s, double x, double w, double top);
 /* The dashed slow threshold at its place on p's buckets, named name,

@@ -98,6 +98,12 @@ check "the same results against themselves: no change is significant" \
 	"'$L' plot rep.json rep.json | grep -c '>~ same<'" 0 '^[1-9]'
 ok "and none is printed as a change" bash -c "! '$L' plot rep.json rep.json | grep -q '>[+-][0-9.]*%<'"
 
+ok "one --repeat result alone: the legend says its grey holds the later runs' slow ones" \
+	bash -c "'$L' plot rep.json | grep -q '>and the slow ones of runs 2..N<'"
+ok "and the notes that the slow iterations drawn are run 1's" \
+	bash -c "'$L' plot rep.json | grep -q '>Run 1 of the --repeat: [0-9]* slow iterations'"
+ok "a one-run result says neither" bash -c "! '$L' plot base.json | grep -q -e 'runs 2..N' -e 'Run 1 of'"
+
 # A comparison document gives the same picture; away from its results, none of the histograms.
 "$L" compare base.json thp.json --json cmp.json >/dev/null
 ok "plot COMPARISON.json: the same picture as plot BASE NEW" bash -c "'$L' plot cmp.json -o c.svg && cmp -s c.svg bt.svg"
