@@ -25,13 +25,19 @@
 #include "runs.h"
 #include "svg.h"
 
-/* Cause styles: Okabe-Ito colours, a hatch and a marker each. */
+/* Cause styles: Okabe-Ito colours (compaction, reclaim and syscall from
+ * Paul Tol's muted scheme, also safe for colour-blind readers), a hatch and
+ * a marker each. Every label has one: a missing entry would draw "(null)". */
 const struct svg_style lat_plot_styles[NLAB] = {
 	[JOIN_FAULT]        = { "#E69F00", HATCH_DIAG,     MARK_CIRCLE },
 	[JOIN_THP_ZERO]     = { "#D55E00", HATCH_CROSS,    MARK_SQUARE },
+	[JOIN_ZERO_ALLOC]   = { "#D55E00", HATCH_CROSS,    MARK_SQUARE },	/* a part of thp-zero */
 	[JOIN_PREEMPTION]   = { "#0072B2", HATCH_HORIZ,    MARK_TRIANGLE },
 	[JOIN_BLOCKED]      = { "#CC79A7", HATCH_VERT,     MARK_DIAMOND },
 	[JOIN_INTERRUPT]    = { "#009E73", HATCH_DOTS,     MARK_TRIANGLE_DOWN },
+	[JOIN_COMPACTION]   = { "#882255", HATCH_GRID,     MARK_TRIANGLE_DOWN },
+	[JOIN_RECLAIM]      = { "#44AA99", HATCH_CROSS,    MARK_PLUS },
+	[JOIN_SYSCALL]      = { "#DDCC77", HATCH_VERT,     MARK_SQUARE },
 	[JOIN_MIGRATION]    = { "#F0E442", HATCH_BACKDIAG, MARK_PLUS },
 	[JOIN_REALLOC]      = { "#56B4E9", HATCH_GRID,     MARK_DIAMOND },
 	[JOIN_UNEXPLAINED]  = { "#ffffff", HATCH_DOTS,     MARK_CIRCLE },
