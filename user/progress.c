@@ -95,8 +95,9 @@ static int wanted(void)
 	return isatty(out_fd) && !(env && !strcmp(env, "0"));
 }
 
-/* Show phase; tick: once a second with the seconds, else once, held. */
-static void show(const char *phase, int tick)
+/* Show phase; tick: once a second with the seconds, else once, held;
+ * now: draw it at once, else first at the next tick. */
+static void show(const char *phase, int tick, int now)
 {
 	sigset_t alrm, old;
 
@@ -118,18 +119,24 @@ static void show(const char *phase, int tick)
 	}
 	shown = 1;
 	with_seconds = tick;
-	draw();
+	if (now)
+		draw();
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void lat_progress(const char *phase)
 {
-	show(phase, 1);
+	show(phase, 1, 1);
+}
+
+void lat_progress_later(const char *phase)
+{
+	show(phase, 1, 0);
 }
 
 void lat_progress_hold(const char *phase)
 {
-	show(phase, 0);
+	show(phase, 0, 1);
 }
 
 void lat_progress_done(void)

@@ -12,6 +12,9 @@
 
 /* Start or change the phase shown; the seconds count from the first call. */
 void lat_progress(const char *phase);
+/* As lat_progress, but drawn first a second later: what fails at once
+ * (a child's bad input) prints its line alone. */
+void lat_progress_later(const char *phase);
 /* The same line once, without the seconds and with the ticker stopped:
  * for a timed loop in this process. */
 void lat_progress_hold(const char *phase);

@@ -159,8 +159,9 @@ static int one_run(int argc, char **argv, uint64_t i, cJSON **run, pid_t *pid)
 	return ret;
 }
 
-/* The progress line before run i (0-based) of n: which, and from the
- * runs so far how long the rest will take. */
+/* The progress line of run i (0-based) of n: which, and from the runs so
+ * far how long the rest will take; from a second into the run on, so that
+ * a run that fails at once (its own line on stderr) stands alone. */
 static void show_progress(uint64_t i, uint64_t n, const struct timespec *t0)
 {
 	struct timespec now;
@@ -174,7 +175,7 @@ static void show_progress(uint64_t i, uint64_t n, const struct timespec *t0)
 			 (unsigned long long)i + 1, (unsigned long long)n, spent / (double)i * (double)(n - i));
 	else
 		snprintf(line, sizeof(line), "--repeat: run 1 of %llu", (unsigned long long)n);
-	lat_progress(line);
+	lat_progress_later(line);
 }
 
 /* Runs 1..N; doc gets run 1's sections, the pooled histogram, the runs. */
@@ -191,8 +192,8 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	for (i = 0; i < o->repeat; i++) {
 		show_progress(i, o->repeat, &t0);
 		ret = one_run(argc, argv, i, &run, &pid);
+		lat_progress_done();
 		if (ret) {
-			lat_progress_done();
 			if (ret != LAT_EXIT_USAGE)	/* bad input: the run said why */
 				fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
 					(unsigned long long)i + 1, (unsigned long long)o->repeat, ret);

@@ -12,20 +12,22 @@ command -v script >/dev/null || skip_all "script (util-linux) is not installed"
 L=$LATCTL
 ESC=$'\033'
 CR=$'\r'
-# About 1.5 s a run here: the ticker fires while the parent waits.
-RUN="$L run grow --iters 6000000 --cpu 0 --backend latmon"
+# 2 to 4 s a run here: the ticker fires while the parent waits.
+RUN="$L run grow --iters 8000000 --cpu 0 --backend latmon"
 on_tty() {	# LOG COMMAND: run it on a pty; its output (both streams) into LOG
 	script -qec "$2" "$1" >/dev/null 2>&1
 }
 
 on_tty "$TMPD/rep.log" "$RUN --repeat 3 --json $TMPD/rep.json"
 tr '\r' '\n' < "$TMPD/rep.log" | sed 's/\x1b\[K//g' > "$TMPD/rep.txt"
-ok "--repeat on a terminal: the line names the first run" grep -q '^latctl: --repeat: run 1 of 3 \.\.\. [0-9]* s' "$TMPD/rep.txt"
+ok "--repeat on a terminal: the line names the first run" grep -q '^latctl: --repeat: run 1 of 3 \.\.\. [1-9][0-9]* s' "$TMPD/rep.txt"
 ok "then each next run and the time left" grep -q '^latctl: --repeat: run 3 of 3, about [0-9]* s left \.\.\. [0-9]* s' "$TMPD/rep.txt"
 ok "rewritten in place: each update starts with a carriage return and an erase" \
 	grep -q "${CR}${ESC}\\[Klatctl: --repeat: run 2 of 3" "$TMPD/rep.log"
-ok "the seconds advance while a run is waited for (two updates of run 1)" \
-	test "$(grep -c '^latctl: --repeat: run 1 of 3 ' "$TMPD/rep.txt")" -ge 2
+ok "the seconds advance while a run is waited for (1 s, then 2 s into a run)" \
+	bash -c "grep -q '^latctl: --repeat: run [123] of 3.* \.\.\. 1 s' '$TMPD/rep.txt' &&
+		grep -q '^latctl: --repeat: run [123] of 3.* \.\.\. 2 s' '$TMPD/rep.txt'"
+ok "drawn first a second into each run, not at its start" bash -c "! grep -q ' \.\.\. 0 s' '$TMPD/rep.txt'"
 ok "the runs draw no line of their own" bash -c "! grep -q 'timing grow' '$TMPD/rep.txt'"
 ok "every run is gathered although the ticker interrupted the waits" \
 	test "$(json_get "$TMPD/rep.json" repeat runs)" = 3
@@ -35,6 +37,10 @@ ok "the line is erased before the report" \
 	perl -e 'local $/; $_ = <>; my ($p, $e, $r) = (rindex($_, "latctl: --repeat"), rindex($_, "\r\e[K"),
 		index($_, "Causes of the")); exit !($p >= 0 && $p < $e && $e < $r)' "$TMPD/rep.log"
 
+on_tty "$TMPD/bad.log" "$L run grow --repeat 2 --cpu 1023"
+ok "a run that fails at once: its line stands alone on the terminal" \
+	grep -q '^latctl: --cpu 1023: cannot run there' "$TMPD/bad.log"
+ok "... with no progress line before it" bash -c "! grep -q -e '--repeat: run' '$TMPD/bad.log'"
 check "--repeat without a terminal" "$RUN --iters 200000 --repeat 2" 0 'Causes of the'
 ok "no progress line, no carriage return, no escape" \
 	bash -c "! printf '%s' \"\$1\" | grep -q -e '--repeat: run' -e $'\r' -e $'\033'" _ "$ERR"
