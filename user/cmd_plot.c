@@ -252,8 +252,9 @@ void lat_plot_bar(FILE *out, const struct slot *s, double x, double w, double to
 }
 
 void lat_plot_threshold(FILE *out, const struct plot *p, double threshold,
-			const char *name, double dy)
+			const char *name, double dy, int left)
 {
+	const char *anchor = left ? "end" : "start";
 	double x = PX0 + (log2(fmax(threshold, 1)) - p->k0) * (PX1 - PX0) / p->nslots;
 	char buf[64];
 
@@ -261,8 +262,9 @@ void lat_plot_threshold(FILE *out, const struct plot *p, double threshold,
 		return;
 	svg_line(out, x, HY0, x, HY1, "#000000", 1.2, "6,3");
 	lat_plot_fmt_ns(buf, sizeof(buf), threshold);
-	svg_text(out, x + 4, HY0 + dy, 11, "start", NULL, name);
-	svg_text(out, x + 4, HY0 + dy + 13, 11, "start", NULL, buf);
+	x += left ? -4 : 4;
+	svg_text(out, x, HY0 + dy, 11, anchor, NULL, name);
+	svg_text(out, x, HY0 + dy + 13, 11, anchor, NULL, buf);
 }
 
 static void draw_histogram(FILE *out, const struct plot *p)
@@ -277,7 +279,7 @@ static void draw_histogram(FILE *out, const struct plot *p)
 			   "Histogram: every iteration by duration; slow ones by primary cause");
 	for (k = 0; k < p->nslots; k++)
 		lat_plot_bar(out, &p->slots[k], PX0 + k * slot_w + 1, slot_w - 2, top);
-	lat_plot_threshold(out, p, p->threshold, "slow >", 10);
+	lat_plot_threshold(out, p, p->threshold, "slow >", 10, 0);
 }
 
 /* Timeline y of a duration: log10 between lo and hi. */

@@ -214,11 +214,11 @@ static void draw_histograms(FILE *out, const struct cmp *c)
 				"stroke=\"#000000\" stroke-width=\"2\"/>\n", x + w + 2, HY1 - h + 1, w - 2, h - 1);
 	}
 	if (fabs(b->threshold - n->threshold) <= 0.005 * b->threshold) {
-		lat_plot_threshold(out, b, b->threshold, "slow >", 10);
+		lat_plot_threshold(out, b, b->threshold, "slow >", 10, 0);
 		return;
 	}
-	lat_plot_threshold(out, b, b->threshold, "base slow >", 10);
-	lat_plot_threshold(out, b, n->threshold, "new slow >", 40);
+	lat_plot_threshold(out, b, b->threshold, "base slow >", 10, b->threshold < n->threshold);
+	lat_plot_threshold(out, b, n->threshold, "new slow >", 10, b->threshold >= n->threshold);
 }
 
 static void draw_no_histograms(FILE *out, const struct cmp *c)

@@ -75,9 +75,9 @@ double lat_plot_legend_head(FILE *out, double x_text, int repeated);
 /* One bar at x, w wide: the part that is not slow, then each cause. */
 void lat_plot_bar(FILE *out, const struct slot *s, double x, double w, double top);
 /* The dashed slow threshold at its place on p's buckets, named name,
- * its text dy below the top of the panel. */
+ * its text dy below the top of the panel, right of the line (left: left). */
 void lat_plot_threshold(FILE *out, const struct plot *p, double threshold,
-			const char *name, double dy);
+			const char *name, double dy, int left);
 
 /* Draw with fn(arg, out) into path through a temporary file and rename
  * (stdout without a path); origin names the input. 0, -EINVAL (fn refused
