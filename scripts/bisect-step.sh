@@ -9,7 +9,8 @@
 #
 # Exit 0 good, 1 bad, 125 skip: a build or boot failure, a run that failed,
 # timed out or lost events, too few runs, another machine; never >= 128
-# (that would abort the bisect). One progress line per phase on stderr;
+# (that would abort the bisect). One line per phase on stderr, and on a
+# terminal one more rewritten in place while the phase runs (PHASE ... N s);
 # every step's result is kept as RESULTS/step-NN-COMMIT.json, and
 # RESULTS/steps.log has one line per step (commit, verdict, why), so
 # `latctl compare BASELINE RESULTS/step-*.json` shows the whole bisect.
@@ -45,7 +46,26 @@ usage() {
 	exit "$SKIP"
 }
 
-say() { echo "bisect-step: $COMMIT: $*" >&2; }
+say() { progress_end; echo "bisect-step: $COMMIT: $*" >&2; }
+# On a terminal (and unless LATCTL_PROGRESS=0): "PHASE ... N s" rewritten
+# once a second by a background loop until progress_end erases it.
+progress() {
+	local start=$SECONDS
+	progress_end
+	[ -t 2 ] && [ "${LATCTL_PROGRESS-}" != 0 ] || return 0
+	while :; do
+		printf '\r\033[Kbisect-step: %s: %s ... %d s' "$COMMIT" "$1" $((SECONDS - start)) >&2
+		sleep 1
+	done &
+	PROGRESS_PID=$!
+}
+progress_end() {
+	[ -n "${PROGRESS_PID-}" ] || return 0
+	kill "$PROGRESS_PID" 2>/dev/null
+	wait "$PROGRESS_PID" 2>/dev/null
+	PROGRESS_PID=
+	printf '\r\033[K' >&2
+}
 # Give up on this commit: one line, exit 125.
 skip() { say "skip (125): $*"; echo "$COMMIT 125 $*" >>"$RESULTS/steps.log"; exit "$SKIP"; }
 
@@ -112,6 +132,7 @@ build_linux() {
 
 phase_build() {
 	local start=$SECONDS
+	progress "building the kernel, latmon and the initramfs"
 	if [ -f "$TREE/testbed.conf" ]; then
 		build_testbed
 	elif [ -f "$TREE/Kconfig" ] && [ -d "$TREE/arch/x86" ]; then
@@ -129,6 +150,7 @@ phase_build() {
 phase_run() {
 	local start=$SECONDS rc=0 img=()
 	[ -n "$VMLINUZ" ] && img=(--vmlinuz "$VMLINUZ")
+	progress "booting and $REPEAT runs of ${WORKLOAD[*]}"
 	"$ROOT/scripts/vm-run.sh" --kernel "$SERIES" "${img[@]}" --initramfs "$WORK/initramfs.cpio.gz" \
 		--timeout "$TIMEOUT" --append "$APPEND" --out-dir "$WORK" --console "$WORK/console.log" -- \
 		/bin/sh -c 'insmod /lib/modules/latmon.ko || exit 3; exec latctl run "$@"' latctl \
@@ -173,7 +195,7 @@ main() {
 	LOG=$RESULTS/step-$COMMIT.log
 	: >"$LOG"
 	WORK=$(mktemp -d "$RESULTS/.work.XXXXXX") || exit "$SKIP"
-	trap 'rm -rf "$WORK"' EXIT
+	trap 'progress_end; rm -rf "$WORK"' EXIT
 	phase_build
 	phase_run
 	phase_check

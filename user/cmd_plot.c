@@ -20,58 +20,30 @@
 #include "join.h"
 #include "latctl.h"
 #include "plot.h"
+#include "plot_int.h"
 #include "result.h"
+#include "runs.h"
 #include "svg.h"
 
-#define W		1000
-#define H		800
-#define PX0		90	/* plot area, both panels */
-#define PX1		730
-#define HY0		90	/* histogram */
-#define HY1		370
-#define TY0		450	/* timeline */
-#define TY1		700
-#define NLAB		(JOIN_NR_LABELS + 1)	/* the last: a label this latctl does not know */
-#define FAST_FILL	"#d9d9d9"
-#define GRID		"#b0c4de"	/* not a grey: never mistaken for FAST_FILL */
-#define MAX_SLOTS	64
-
-/* Cause styles: Okabe-Ito colours, a hatch and a marker each. */
-static const struct svg_style styles[NLAB] = {
+/* Cause styles: Okabe-Ito colours (compaction, reclaim and syscall from
+ * Paul Tol's muted scheme, also safe for colour-blind readers), a hatch and
+ * a marker each. Every label has one: a missing entry would draw "(null)". */
+const struct svg_style lat_plot_styles[NLAB] = {
 	[JOIN_FAULT]        = { "#E69F00", HATCH_DIAG,     MARK_CIRCLE },
 	[JOIN_THP_ZERO]     = { "#D55E00", HATCH_CROSS,    MARK_SQUARE },
+	[JOIN_ZERO_ALLOC]   = { "#D55E00", HATCH_CROSS,    MARK_SQUARE },	/* a part of thp-zero */
 	[JOIN_PREEMPTION]   = { "#0072B2", HATCH_HORIZ,    MARK_TRIANGLE },
 	[JOIN_BLOCKED]      = { "#CC79A7", HATCH_VERT,     MARK_DIAMOND },
 	[JOIN_INTERRUPT]    = { "#009E73", HATCH_DOTS,     MARK_TRIANGLE_DOWN },
+	[JOIN_COMPACTION]   = { "#882255", HATCH_GRID,     MARK_TRIANGLE_DOWN },
+	[JOIN_RECLAIM]      = { "#44AA99", HATCH_CROSS,    MARK_PLUS },
+	[JOIN_SYSCALL]      = { "#DDCC77", HATCH_VERT,     MARK_SQUARE },
 	[JOIN_MIGRATION]    = { "#F0E442", HATCH_BACKDIAG, MARK_PLUS },
 	[JOIN_REALLOC]      = { "#56B4E9", HATCH_GRID,     MARK_DIAMOND },
 	[JOIN_UNEXPLAINED]  = { "#ffffff", HATCH_DOTS,     MARK_CIRCLE },
 	[JOIN_UNATTRIBUTED] = { "#999999", HATCH_NONE,     MARK_SQUARE },
 	[JOIN_INCOMPLETE]   = { "#000000", HATCH_NONE,     MARK_CROSS },
 	[JOIN_NR_LABELS]    = { "#666666", HATCH_BACKDIAG, MARK_CROSS },
-};
-
-struct slot {
-	double lo, hi, count;
-	double slow[NLAB];
-};
-
-struct slow_it {
-	double index, ns;
-	int label;
-};
-
-struct plot {
-	const char *path;		/* the input, for messages; NULL: none */
-	int bad;			/* a key was missing or of the wrong type */
-	char what[160], units[48];
-	const char *cmd;
-	double iterations, p50, max, threshold, slow_count;
-	int k0, nslots;			/* log2 slot of the first bar, number of bars */
-	struct slot slots[MAX_SLOTS];
-	struct slow_it *slow;
-	size_t nslow;
-	double per_label[NLAB];
 };
 
 /* o[key] of the given cJSON type, or NULL and one line naming the key. */
@@ -103,7 +75,7 @@ static const char *need_str(struct plot *p, const cJSON *o, const char *key)
 	return v ? v->valuestring : "";
 }
 
-static int label_of(const char *name)
+int lat_plot_label(const char *name)
 {
 	int l;
 
@@ -163,7 +135,7 @@ static void read_slow(struct plot *p, const cJSON *slow)
 		s = &p->slow[p->nslow++];
 		s->index = need_num(p, it, "index");
 		s->ns = need_num(p, it, "duration_ns");
-		s->label = label_of(need_str(p, it, "primary"));
+		s->label = lat_plot_label(need_str(p, it, "primary"));
 		p->per_label[s->label]++;
 		k = slot_of(floor(s->ns)) - p->k0;
 		if (k >= 0 && k < p->nslots)
@@ -180,7 +152,7 @@ static const char *plural_suffix(const char *unit)
 		     (n > 1 && unit[n - 1] == 'h' && strchr("cs", unit[n - 2]))) ? "es" : "s";
 }
 
-static int read_plot(struct plot *p, const cJSON *doc)
+int lat_plot_read(struct plot *p, const cJSON *doc)
 {
 	const cJSON *run = need(p, doc, "run", cJSON_Object);
 	const cJSON *sum = need(p, doc, "summary", cJSON_Object);
@@ -200,6 +172,7 @@ static int read_plot(struct plot *p, const cJSON *doc)
 	p->max = need_num(p, sum, "max_ns");
 	p->threshold = need_num(p, slow, "threshold_ns");
 	p->slow_count = need_num(p, slow, "count");
+	p->runs = (double)lat_runs_count(doc);
 	if (!p->bad)
 		read_buckets(p, hist);
 	if (!p->bad)
@@ -208,7 +181,7 @@ static int read_plot(struct plot *p, const cJSON *doc)
 }
 
 /* "512 ns", "16 us", "1.5 ms" */
-static void fmt_ns(char *buf, size_t len, double ns)
+void lat_plot_fmt_ns(char *buf, size_t len, double ns)
 {
 	static const struct { double div; const char *unit; } u[] = {
 		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
@@ -226,14 +199,13 @@ static double bar_px(double count, double top)
 	return (HY1 - HY0) * log10(1 + count) / log10(1 + top);
 }
 
-static void draw_hist_axes(FILE *out, const struct plot *p, double top)
+void lat_plot_hist_axes(FILE *out, const struct plot *p, double top, const char *title)
 {
 	double t, y, slot_w = (double)(PX1 - PX0) / p->nslots;
 	char buf[64];
 	int k, every = slot_w < 34 ? 2 : 1;
 
-	svg_text(out, PX0, HY0 - 14, 15, "start", "bold",
-		 "Histogram: every iteration by duration; slow ones by primary cause");
+	svg_text(out, PX0, HY0 - 14, 15, "start", "bold", title);
 	for (t = 1; t <= top; t *= 10) {
 		y = HY1 - bar_px(t, top);
 		svg_line(out, PX0, y, PX1, y, GRID, 0.6, "2,3");
@@ -243,7 +215,7 @@ static void draw_hist_axes(FILE *out, const struct plot *p, double top)
 	svg_line(out, PX0, HY1, PX1, HY1, "#000000", 1, NULL);
 	svg_line(out, PX0, HY0, PX0, HY1, "#000000", 1, NULL);
 	for (k = 0; k < p->nslots; k += every) {
-		fmt_ns(buf, sizeof(buf), p->slots[k].lo);
+		lat_plot_fmt_ns(buf, sizeof(buf), p->slots[k].lo);
 		svg_text(out, PX0 + (k + 0.5) * slot_w, HY1 + 16, 10, "middle", NULL, buf);
 	}
 	svg_text(out, (PX0 + PX1) / 2.0, HY1 + 36, 12, "middle", NULL,
@@ -252,7 +224,7 @@ static void draw_hist_axes(FILE *out, const struct plot *p, double top)
 }
 
 /* One bar: the fast part at the bottom, then each cause, in label order. */
-static void draw_bar(FILE *out, const struct slot *s, double x, double w, double top)
+void lat_plot_bar(FILE *out, const struct slot *s, double x, double w, double top)
 {
 	double slow = 0, h = bar_px(s->count, top), y = HY1, part;
 	int l;
@@ -279,27 +251,35 @@ static void draw_bar(FILE *out, const struct slot *s, double x, double w, double
 		"stroke=\"#000000\" stroke-width=\"0.7\"/>\n", x, HY1 - h, w, h);
 }
 
+void lat_plot_threshold(FILE *out, const struct plot *p, double threshold,
+			const char *name, double dy, int left)
+{
+	const char *anchor = left ? "end" : "start";
+	double x = PX0 + (log2(fmax(threshold, 1)) - p->k0) * (PX1 - PX0) / p->nslots;
+	char buf[64];
+
+	if (threshold <= 0 || x < PX0 || x > PX1)
+		return;
+	svg_line(out, x, HY0, x, HY1, "#000000", 1.2, "6,3");
+	lat_plot_fmt_ns(buf, sizeof(buf), threshold);
+	x += left ? -4 : 4;
+	svg_text(out, x, HY0 + dy, 11, anchor, NULL, name);
+	svg_text(out, x, HY0 + dy + 13, 11, anchor, NULL, buf);
+}
+
 static void draw_histogram(FILE *out, const struct plot *p)
 {
-	double top = 1, slot_w = (double)(PX1 - PX0) / p->nslots, x;
-	char buf[64];
+	double top = 1, slot_w = (double)(PX1 - PX0) / p->nslots;
 	int k;
 
 	for (k = 0; k < p->nslots; k++)
 		while (top < p->slots[k].count)
 			top *= 10;
-	draw_hist_axes(out, p, top);
+	lat_plot_hist_axes(out, p, top,
+			   "Histogram: every iteration by duration; slow ones by primary cause");
 	for (k = 0; k < p->nslots; k++)
-		draw_bar(out, &p->slots[k], PX0 + k * slot_w + 1, slot_w - 2, top);
-	if (p->threshold > 0) {
-		x = PX0 + (log2(fmax(p->threshold, 1)) - p->k0) * slot_w;
-		if (x >= PX0 && x <= PX1) {
-			svg_line(out, x, HY0, x, HY1, "#000000", 1.2, "6,3");
-			fmt_ns(buf, sizeof(buf), p->threshold);
-			svg_text(out, x + 4, HY0 + 10, 11, "start", NULL, "slow >");
-			svg_text(out, x + 4, HY0 + 23, 11, "start", NULL, buf);
-		}
-	}
+		lat_plot_bar(out, &p->slots[k], PX0 + k * slot_w + 1, slot_w - 2, top);
+	lat_plot_threshold(out, p, p->threshold, "slow >", 10, 0);
 }
 
 /* Timeline y of a duration: log10 between lo and hi. */
@@ -318,7 +298,7 @@ static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi
 		 "Timeline: the slow iterations in run order, by primary cause");
 	for (t = lo; t <= hi * 1.0001; t *= 10) {
 		svg_line(out, PX0, time_y(t, lo, hi), PX1, time_y(t, lo, hi), GRID, 0.6, "2,3");
-		fmt_ns(buf, sizeof(buf), t);
+		lat_plot_fmt_ns(buf, sizeof(buf), t);
 		svg_text(out, PX0 - 6, time_y(t, lo, hi) + 4, 11, "end", NULL, buf);
 	}
 	svg_line(out, PX0, TY1, PX1, TY1, "#000000", 1, NULL);
@@ -337,7 +317,7 @@ static void draw_level(FILE *out, double y, const char *name, double ns, const c
 {
 	char buf[64], v[32];
 
-	fmt_ns(v, sizeof(v), ns);
+	lat_plot_fmt_ns(v, sizeof(v), ns);
 	snprintf(buf, sizeof(buf), "%s %s", name, v);
 	svg_line(out, PX0, y, PX1, y, "#000000", 1.2, dash);
 	svg_text(out, PX1 + 4, y + 4, 11, "start", NULL, buf);
@@ -359,27 +339,38 @@ static void draw_timeline(FILE *out, const struct plot *p)
 	for (i = 0; i < p->nslow; i++) {
 		const struct slow_it *s = &p->slow[i];
 
-		svg_marker(out, styles[s->label].marker, PX0 + 8 + (PX1 - PX0 - 16) * s->index / span,
-			   time_y(s->ns, lo, hi), 3.6, styles[s->label].colour);
+		svg_marker(out, lat_plot_styles[s->label].marker, PX0 + 8 + (PX1 - PX0 - 16) * s->index / span,
+			   time_y(s->ns, lo, hi), 3.6, lat_plot_styles[s->label].colour);
 	}
+}
+
+double lat_plot_legend_head(FILE *out, double x_text, int repeated)
+{
+	double y = HY0 + 34;
+
+	svg_text(out, 760, HY0 + 4, 13, "start", "bold", "primary cause");
+	svg_rect(out, 760, HY0 + 14, 22, 14, FAST_FILL);
+	svg_text(out, x_text, HY0 + 25, 12, "start", NULL, "not slow");
+	if (repeated) {
+		svg_text(out, x_text, y + 3, 10, "start", NULL, "and the slow ones of runs 2..N");
+		y += 14;
+	}
+	return y;
 }
 
 static void draw_legend(FILE *out, const struct plot *p)
 {
-	double y = HY0 + 4;
+	double y = lat_plot_legend_head(out, 810, p->runs > 1);
 	char buf[96], fill[16];
 	int l;
 
-	svg_text(out, 760, y, 13, "start", "bold", "primary cause");
-	svg_rect(out, 760, y + 10, 22, 14, FAST_FILL);
-	svg_text(out, 810, y + 21, 12, "start", NULL, "not slow");
-	for (l = 0, y += 30; l < NLAB; l++) {
+	for (l = 0; l < NLAB; l++) {
 		if (!p->per_label[l])
 			continue;
 		snprintf(fill, sizeof(fill), "url(#p%d)", l);
 		fprintf(out, "<rect x=\"760\" y=\"%.1f\" width=\"22\" height=\"14\" fill=\"%s\" "
 			"stroke=\"#000000\" stroke-width=\"0.7\"/>\n", y, fill);
-		svg_marker(out, styles[l].marker, 797, y + 7, 4, styles[l].colour);
+		svg_marker(out, lat_plot_styles[l].marker, 797, y + 7, 4, lat_plot_styles[l].colour);
 		snprintf(buf, sizeof(buf), "%s (%.0f)",
 			 l < JOIN_NR_LABELS ? join_label_name(l) : "other", p->per_label[l]);
 		svg_text(out, 810, y + 11, 12, "start", NULL, buf);
@@ -391,25 +382,31 @@ static void draw_notes(FILE *out, const struct plot *p)
 {
 	char buf[256];
 
-	snprintf(buf, sizeof(buf), "%.0f slow iterations (slower than the dashed threshold), %zu of them "
+	snprintf(buf, sizeof(buf), "%s%.0f slow iterations (slower than the dashed threshold), %zu of them "
 		 "in the result and drawn; faster ones are not stored: the p50 line stands for them.",
-		 p->slow_count, p->nslow);
+		 p->runs > 1 ? "Run 1 of the --repeat: " : "", p->slow_count, p->nslow);
 	svg_text(out, PX0, H - 34, 11, "start", NULL, buf);
 	svg_text(out, PX0, H - 18, 11, "start", NULL,
 		 "Bar height: log10 of the count; within a bar, each part is its share of the count.");
 }
 
+void lat_plot_defs(FILE *out)
+{
+	int l;
+
+	fputs("<defs>\n", out);
+	for (l = 0; l < NLAB; l++)
+		svg_pattern(out, l, &lat_plot_styles[l]);
+	fputs("</defs>\n", out);
+}
+
 static void draw(FILE *out, const struct plot *p)
 {
 	char title[256];
-	int l;
 
 	snprintf(title, sizeof(title), "latctl: %s", p->what);
 	svg_begin(out, W, H, title);
-	fputs("<defs>\n", out);
-	for (l = 0; l < NLAB; l++)
-		svg_pattern(out, l, &styles[l]);
-	fputs("</defs>\n", out);
+	lat_plot_defs(out);
 	svg_text(out, 20, 28, 17, "start", "bold", title);
 	svg_text(out, 20, 50, 11, "start", NULL, p->cmd);
 	draw_histogram(out, p);
@@ -426,7 +423,7 @@ int lat_plot_svg(const cJSON *doc, const char *origin, FILE *out)
 
 	if (p) {
 		p->path = origin;
-		ret = read_plot(p, doc);
+		ret = lat_plot_read(p, doc);
 		if (!ret)
 			draw(out, p);
 		free(p->slow);
@@ -435,16 +432,29 @@ int lat_plot_svg(const cJSON *doc, const char *origin, FILE *out)
 	return ret;
 }
 
-/* Draw into path through a temporary file and rename; a path that cannot
- * be written is bad input (exit 2), as for run --json. */
-static int write_svg(const cJSON *doc, const char *in, const char *path)
+struct one_result {
+	const cJSON *doc;
+	const char *in;
+};
+
+static int draw_one(void *arg, FILE *out)
+{
+	const struct one_result *r = arg;
+
+	return lat_plot_svg(r->doc, r->in, out);
+}
+
+/* A path that cannot be written is bad input (exit 2), as for run --json. */
+int lat_plot_write(const char *path, lat_plot_fn fn, void *arg)
 {
 	char tmp[4096];
 	FILE *f;
 	int fd, ret;
 
-	if (!path)
-		return lat_plot_svg(doc, in, stdout) || fflush(stdout) ? -EIO : 0;
+	if (!path) {
+		ret = fn(arg, stdout);
+		return ret ? ret : fflush(stdout) ? -EIO : 0;
+	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
@@ -454,7 +464,7 @@ static int write_svg(const cJSON *doc, const char *in, const char *path)
 		return -EIO;
 	}
 	fchmod(fd, 0644);
-	ret = lat_plot_svg(doc, in, f);
+	ret = fn(arg, f);
 	if ((fclose(f) || (!ret && rename(tmp, path))) && !ret) {
 		fprintf(stderr, "latctl plot: cannot write %s: %s\n", path, strerror(errno));
 		ret = -EIO;
@@ -466,23 +476,32 @@ static int write_svg(const cJSON *doc, const char *in, const char *path)
 
 static int usage(int ok)
 {
-	fputs("usage: latctl plot RESULT.json [-o FILE.svg]\n\n"
+	fputs("usage: latctl plot RESULT.json [-o FILE.svg]\n"
+	      "       latctl plot BASE.json NEW.json [-o FILE.svg]\n"
+	      "       latctl plot COMPARISON.json [-o FILE.svg]\n\n"
 	      "Draws a result of 'latctl run --json' as one SVG picture: the log2 histogram\n"
 	      "of every iteration, each bar split into the iterations under the slow\n"
 	      "threshold and the slow ones by primary cause, and the timeline of the slow\n"
 	      "iterations (number against duration) marked by cause. Colours are safe for\n"
 	      "colour-blind readers, and hatching and mark shapes keep the causes apart\n"
 	      "in greyscale. Without -o the SVG goes to standard output.\n\n"
+	      "Given two results (or what 'latctl compare --json' wrote), it draws the\n"
+	      "comparison: both histograms bar beside bar (base left, new right), each\n"
+	      "split by cause; every percentile's median and interval on both sides\n"
+	      "with the change and its significance; and each cause's change in slow\n"
+	      "time, as compare explains it.\n\n"
 	      "options:\n"
 	      "  -h, --help        this text\n"
 	      "  -o, --output FILE write the picture to FILE (atomically)\n\n"
 	      "examples:\n"
 	      "  latctl run grow --json r.json && latctl plot r.json -o r.svg\n"
+	      "  latctl plot a.json b.json -o ab.svg    (two results of run --repeat 5)\n"
+	      "  latctl compare a.json b.json --json c.json && latctl plot c.json -o c.svg\n"
 	      "  rsvg-convert r.svg -o r.png    (a PNG, with librsvg2-bin)\n", ok ? stdout : stderr);
 	return ok ? LAT_EXIT_OK : LAT_EXIT_USAGE;
 }
 
-/* RESULT.json and -o FILE, in any order. 0, 1 (help) or -EINVAL. */
+/* One or two files and -o FILE, in any order. 0, 1 (help) or -EINVAL. */
 static int parse_args(int argc, char **argv, const char **in, const char **out)
 {
 	static const struct option longopts[] = {
@@ -508,12 +527,14 @@ static int parse_args(int argc, char **argv, const char **in, const char **out)
 			return -EINVAL;
 		}
 	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "latctl plot: unexpected argument '%s'; give one result file\n", argv[optind + 1]);
+	if (optind + 2 < argc) {
+		fprintf(stderr, "latctl plot: unexpected argument '%s'; give one result file, or two to compare\n",
+			argv[optind + 2]);
 		return -EINVAL;
 	}
 	if (optind < argc) {
-		*in = argv[optind];
+		in[0] = argv[optind];
+		in[1] = optind + 1 < argc ? argv[optind + 1] : NULL;
 		return 0;
 	}
 	fprintf(stderr, "latctl plot: give one result file: latctl plot RESULT.json -o FILE.svg\n");
@@ -522,15 +543,20 @@ static int parse_args(int argc, char **argv, const char **in, const char **out)
 
 int cmd_plot(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL;
+	const char *in[2] = { NULL, NULL }, *out = NULL;
+	struct one_result r = { NULL, NULL };
 	cJSON *doc = NULL;
-	int ret = parse_args(argc, argv, &in, &out);
+	int ret = parse_args(argc, argv, in, &out);
 
 	if (ret)
 		return ret > 0 ? usage(1) : LAT_EXIT_USAGE;
-	if (lat_result_read(in, &doc))
+	ret = lat_plot_compare_cmd(in, out);
+	if (ret >= 0)
+		return ret;
+	if (lat_result_read(in[0], &doc))
 		return LAT_EXIT_USAGE;
-	ret = write_svg(doc, in, out);
+	r = (struct one_result){ doc, in[0] };
+	ret = lat_plot_write(out, draw_one, &r);
 	cJSON_Delete(doc);
 	return ret == -ENOMEM ? LAT_EXIT_FAIL : ret ? LAT_EXIT_USAGE : LAT_EXIT_OK;
 }

@@ -18,6 +18,7 @@
 #include "mmenv.h"
 #include "monitor.h"
 #include "opts.h"
+#include "progress.h"
 #include "repeat.h"
 #include "result.h"
 #include "thp.h"
@@ -284,6 +285,16 @@ static int set_up_workload(struct run_ctx *c)
 	return alloc_samples(run) ? LAT_EXIT_FAIL : 0;
 }
 
+/* On a terminal, one still line while the loop is timed (no ticker there). */
+static void show_timing(const struct lat_run *run)
+{
+	char line[96];
+
+	snprintf(line, sizeof(line), "timing %s (this line holds still: nothing interrupts the loop)",
+		 run->ops->name);
+	lat_progress_hold(line);
+}
+
 /* Workload setup, sample array, then the timed loop between two counter reads. */
 static int measure(struct run_ctx *c)
 {
@@ -303,11 +314,13 @@ static int measure(struct run_ctx *c)
 	run->stream_tid[0] = (uint32_t)gettid();
 	if (lat_monitor_start(&c->mon, c->opts.cpu))
 		return LAT_EXIT_FAIL;
+	show_timing(run);
 	c->tsc_before = lat_tsc(&cpu);
 	lat_counters_read(&c->before);
 	ret = run->ops->run(run);
 	lat_counters_read(&c->after);
 	c->tsc_after = lat_tsc(&cpu);
+	lat_progress_done();
 	lat_monitor_stop(&c->mon);
 	if (ret == -EINVAL)
 		return LAT_EXIT_USAGE;

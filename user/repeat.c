@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include "latctl.h"
+#include "progress.h"
 #include "rdoc.h"
 #include "repeat.h"
 #include "result.h"
@@ -71,14 +73,18 @@ static int run_child(int argc, char **argv, const char *path, pid_t *child)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		setenv("LATCTL_PROGRESS", "0", 1);	/* the line is the parent's */
 		execv("/proc/self/exe", cv);
 		fprintf(stderr, "latctl: --repeat: cannot run latctl again: %s\n", strerror(errno));
 		_exit(LAT_EXIT_FAIL);
 	}
 	free(cv);
 	*child = pid;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+	if (pid < 0)
 		return LAT_EXIT_FAIL;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)	/* the progress ticker's SIGALRM */
+			return LAT_EXIT_FAIL;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : LAT_EXIT_FAIL;
 }
 
@@ -154,21 +160,44 @@ static int one_run(int argc, char **argv, uint64_t i, cJSON **run, pid_t *pid)
 	return ret;
 }
 
+/* The progress line of run i (0-based) of n: which, and from the runs so
+ * far how long the rest will take; from a second into the run on, so that
+ * a run that fails at once (its own line on stderr) stands alone. */
+static void show_progress(uint64_t i, uint64_t n, const struct timespec *t0)
+{
+	struct timespec now;
+	char line[96];
+	double spent;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	spent = (double)(now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+	if (i)
+		snprintf(line, sizeof(line), "--repeat: run %llu of %llu, about %.0f s left",
+			 (unsigned long long)i + 1, (unsigned long long)n, spent / (double)i * (double)(n - i));
+	else
+		snprintf(line, sizeof(line), "--repeat: run 1 of %llu", (unsigned long long)n);
+	lat_progress_later(line);
+}
+
 /* Runs 1..N; doc gets run 1's sections, the pooled histogram, the runs. */
 static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 {
 	cJSON *rep, *list = cJSON_CreateArray(), *run;
 	struct lat_hist h = { { 0 } };
+	struct timespec t0;
 	uint64_t i;
 	pid_t pid;
 	int ret;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < o->repeat; i++) {
+		show_progress(i, o->repeat, &t0);
 		ret = one_run(argc, argv, i, &run, &pid);
-		if (ret && ret != LAT_EXIT_USAGE)	/* bad input: the run said why */
-			fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
-				(unsigned long long)i + 1, (unsigned long long)o->repeat, ret);
+		lat_progress_done();
 		if (ret) {
+			if (ret != LAT_EXIT_USAGE)	/* bad input: the run said why */
+				fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
+					(unsigned long long)i + 1, (unsigned long long)o->repeat, ret);
 			cJSON_Delete(list);
 			return ret;
 		}
@@ -197,6 +226,7 @@ int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	if (make_scratch(o->json_path))
 		goto out;
 	ret = series(o, argc, argv, doc);
+	lat_progress_done();
 	if (ret)
 		goto out;
 	lat_result_finish(doc, LAT_EXIT_OK);

@@ -393,7 +393,7 @@ static int check_schema(const char *path, const cJSON *doc)
 	return 0;
 }
 
-int lat_result_read(const char *path, cJSON **doc)
+int lat_json_read(const char *path, cJSON **doc)
 {
 	const char *end = NULL;
 	size_t len = 0;
@@ -413,6 +413,15 @@ int lat_result_read(const char *path, cJSON **doc)
 		return -EINVAL;
 	}
 	free(text);
+	return 0;
+}
+
+int lat_result_read(const char *path, cJSON **doc)
+{
+	int ret = lat_json_read(path, doc);
+
+	if (ret)
+		return ret;
 	ret = check_schema(path, *doc);
 	if (ret) {
 		cJSON_Delete(*doc);
