@@ -13,12 +13,7 @@
 # own short groups (tests/vm/kernel-7.3-rt.t builds what it needs).
 
 VM_KERNELS ?= 6.1 6.12 7.3
-# The suites make check runs. 6.1 is left out for now: with the syscall and
-# wait sources its emulated guest stalls for minutes partway through the
-# suite (t-36, t-40), past the suite's time limit; run it with
-# `make vm-check VM_KERNELS=6.1` (or tests/vm/kernel-6.1.t) while that is
-# open.
-VM_CHECK_KERNELS ?= $(filter-out 6.1,$(VM_KERNELS))
+VM_CHECK_KERNELS ?= $(VM_KERNELS)
 VM_NEWEST := 7.3
 VM_RT_KERNEL := 7.3-rt
 VM_KERNEL ?= $(VM_NEWEST)
@@ -31,6 +26,11 @@ VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $
 # that kernel is not built)
 VM_TESTS := $(foreach k,$(VM_CHECK_KERNELS),tests/vm/kernel-$(k).t) \
 	tests/vm/stress-$(VM_NEWEST).t tests/vm/kernel-$(VM_RT_KERNEL).t tests/vm/debug.t
+# make check runs two lanes at once (prove -j2; each guest is one emulated
+# CPU thread): the newest kernel's suite, stress and PREEMPT_RT groups in
+# one, every other test in order in the other.
+VM_LANE := tests/vm/kernel-$(VM_NEWEST).t,tests/vm/stress-$(VM_NEWEST).t,tests/vm/kernel-$(VM_RT_KERNEL).t
+PROVE_LANES := -j2 --rules='seq={$(VM_LANE)}' --rules='seq=**'
 VM_NL_PKGS := libnl-genl-3.0
 VM_CFLAGS = $(CFLAGS) -Itests/vm
 
@@ -75,7 +75,8 @@ $(VM_BIN)/stress: tests/vm/stress.c include/latmon.h
 
 # latctl's --fragment/--memcg/--thp-size around a plain touch (t-3x groups)
 LMMM_SRCS := tests/vm/lmmm.c user/mmenv.c user/fragment.c user/memcg.c \
-	     user/thp_size.c user/sysset.c user/cleanup.c user/counters.c user/thp.c
+	     user/thp_size.c user/sysset.c user/cleanup.c user/counters.c user/thp.c \
+	     user/rdoc.c
 $(VM_BIN)/lmmm: $(LMMM_SRCS) tests/vm/sync.h
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) -Iuser $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ \

@@ -250,8 +250,8 @@ int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new)
 	if (lat_compare_rows(base, new, text_row, &c))
 		return -ENOMEM;
 	fputs("  base, new: median of the runs ± the larger half of its interval;\n"
-	      "  ~: not significant: Mann-Whitney U p >= 0.05, or the two intervals\n"
-	      "  overlap\n", out);
+	      "  ~: not significant: Mann-Whitney U p >= 0.05, the two intervals\n"
+	      "  overlap, or the change is below 1% (noise)\n", out);
 	if (c.min_conf < LAT_SIGNIF_CONFIDENCE)
 		fprintf(out, "  with fewer than 6 runs the interval is [min, max], %.1f%% or less\n",
 			c.min_conf * 100);

@@ -46,9 +46,11 @@ int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metri
 		out->new.median == 0 ? 0 : NAN;
 	out->p = lat_mwu_p(b, nb, w, nw);
 	out->verdict = lat_runs_count(base) >= need && lat_runs_count(new) >= need;
-	/* the U test, and intervals of the medians that do not overlap */
+	/* the U test, intervals of the medians that do not overlap, and a
+	 * change above the noise threshold */
 	out->significant = out->verdict && out->p < LAT_SIGNIF_ALPHA &&
-			   apart(&out->base, &out->new);
+			   apart(&out->base, &out->new) &&
+			   !(fabs(out->change_pct) < LAT_SIGNIF_NOISE_PCT);
 	free(b);
 	free(w);
 	return 0;

@@ -11,6 +11,9 @@
 
 #define LAT_SIGNIF_ALPHA	0.05
 #define LAT_SIGNIF_CONFIDENCE	0.95
+/* A change of the medians smaller than this is noise, never significant
+ * (criterion.rs's threshold). */
+#define LAT_SIGNIF_NOISE_PCT	1.0
 
 /* Median of n values with the interval [x(k), x(n+1-k)] of the order
  * statistics: the narrowest whose binomial coverage is >= 95%; below 6

@@ -91,6 +91,13 @@ check "check: the same configuration as the baseline: good (0)" "$L check --base
 edit "$B" "$TMPD/slow.json" '$_->{summary}{p99_9_ns} *= 3 for @{$d->{repeat}{per_run}}'
 check "check: p99.9 three times the baseline's: bad (1)" "$L check --baseline $A $TMPD/slow.json" 1 \
 	'bad: .*p99\.9 .*\(\+[0-9.]+%, p=0\.008, n=5\+5\) over --regression 10%'
+edit "$A" "$TMPD/p50a.json" 'my $i = 0; $_->{summary}{p50_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'
+edit "$A" "$TMPD/p50n.json" 'my $i = 0; $_->{summary}{p50_ns} = 1005 + $i++ for @{$d->{repeat}{per_run}}'
+edit "$A" "$TMPD/p50s.json" 'my $i = 0; $_->{summary}{p50_ns} = 1100 + $i++ for @{$d->{repeat}{per_run}}'
+check "compare: runs apart by 0.5% (p=0.008) are within noise: ~" \
+	"$L compare $TMPD/p50a.json $TMPD/p50n.json | grep -E '^p50 '" 0 ' ~ +0\.008 +5\+5$'
+check "compare: runs apart by 10% are a change" \
+	"$L compare $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50 '" 0 '\+10\.0% +0\.008 +5\+5$'
 check "check: a large --regression tolerates it" "$L check --baseline $A --regression 500% $TMPD/slow.json" 0 'within --regression 500%'
 check_err "check: too few runs: 125" "$L check --baseline $A $ONE" 125 'too few runs: the baseline has 5, .* has 1'
 edit "$B" "$TMPD/lost.json" '$d->{repeat}{per_run}[2]{latmon}{lost_by_latmon} = 7'
