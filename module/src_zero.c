@@ -34,8 +34,7 @@ static struct latmon_source_status zero_status;
 static struct {
 	const char *symbol;
 	u32 flags;			/* LATMON_ZERO_F_* added to its records */
-	struct kretprobe rp;
-	bool registered;
+	struct latmon_krp krp;
 } zp[] = {
 	{ .symbol = LATMON_ALLOC_ZERO_SYMBOL },
 	{ .symbol = LATMON_ALLOC_ZERO_COMPACT_SYMBOL, .flags = LATMON_ZERO_F_COMPACT },
@@ -126,15 +125,11 @@ static int zero_attach(void)
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(zp); i++) {
-		if (!zp[i].registered)
-			continue;
-		zp[i].rp.nmissed = 0;
-		zp[i].rp.kp.nmissed = 0;
-		ret = enable_kretprobe(&zp[i].rp);
+		ret = zp[i].krp.registered ? latmon_krp_enable(&zp[i].krp) : 0;
 		if (ret) {
 			while (i-- > 0)
-				if (zp[i].registered)
-					disable_kretprobe(&zp[i].rp);
+				if (zp[i].krp.registered)
+					latmon_krp_disable(&zp[i].krp);
 			return ret;
 		}
 	}
@@ -146,25 +141,15 @@ static void zero_detach(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(zp); i++)
-		if (zp[i].registered)
-			disable_kretprobe(&zp[i].rp);
+		if (zp[i].krp.registered)
+			latmon_krp_disable(&zp[i].krp);
 }
 
 /* Register the kretprobe of zp[i], disabled. 0 or -errno. */
 static int zero_register(unsigned int i, kretprobe_handler_t entry)
 {
-	struct kretprobe *rp = &zp[i].rp;
-	int ret;
-
-	rp->kp.symbol_name = zp[i].symbol;
-	rp->kp.flags = KPROBE_FLAG_DISABLED;
-	rp->entry_handler = entry;
-	rp->handler = zero_return;
-	rp->data_size = sizeof(struct zero_data);
-	rp->maxactive = 64 + 4 * num_possible_cpus();
-	ret = register_kretprobe(rp);
-	zp[i].registered = !ret;
-	return ret;
+	return latmon_krp_register(&zp[i].krp, zp[i].symbol, entry, zero_return,
+				   sizeof(struct zero_data), 0);
 }
 
 /*
@@ -198,11 +183,8 @@ static void zero_release(void)
 {
 	unsigned int i;
 
-	for (i = ARRAY_SIZE(zp); i-- > 0;) {
-		if (zp[i].registered)
-			unregister_kretprobe(&zp[i].rp);
-		zp[i].registered = false;
-	}
+	for (i = ARRAY_SIZE(zp); i-- > 0;)
+		latmon_krp_unregister(&zp[i].krp);
 }
 
 static u64 zero_misses(void)
@@ -211,7 +193,7 @@ static u64 zero_misses(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(zp); i++)
-		n += (u64)zp[i].rp.nmissed + zp[i].rp.kp.nmissed;
+		n += latmon_krp_misses(&zp[i].krp);
 	return n;
 }
 
