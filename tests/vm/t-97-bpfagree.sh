@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # The BPF backend against latmon in one boot (the guest allows both):
-# chase --mode cold and grow --thp always, each once with --backend latmon
-# and once with --backend bpf, give the same primary label for at least 95%
-# of the slow iterations; then one chase run recorded by both at once (latmon
-# through lmtool on latctl's pid, the BPF backend inside latctl, its records
-# saved through LATCTL_BPF_EVENTS) pairs every fault: the ends the BPF
-# backend estimates lie within the module's measured fault widened by the
-# backend's stated clock bound. Sourced by suite.sh; newest kernel only.
+# chase --mode cold and grow --thp always, each with --backend latmon, with
+# --backend bpf and with latmon again, name the same primary cause for at
+# least 95% of the iterations slow in both runs where both name one (see
+# labels below); then one chase run recorded by both at once (latmon through
+# lmtool on latctl's pid, the BPF backend inside latctl, its records saved
+# through LATCTL_BPF_EVENTS) pairs every fault: the ends the BPF backend saw
+# at rss_stat lie before the module's measured end plus the backend's stated
+# clock bound, its open ends after it. Sourced by suite.sh; newest kernel
+# only (LATMON_LONG), about 3 minutes under TCG.
 . "$(dirname "${BASH_SOURCE[0]}")/join-lib.sh"
 
 # prims NAME: NAME.prim, "index primary" of each slow iteration of NAME.json.
