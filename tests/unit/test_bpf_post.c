@@ -3,15 +3,18 @@
  * Unit tests of the BPF backend's steps after the drain (user/bpf/
  * latbpf_post.c, ktime_tsc.c): BPF clock to TSC, drops still pending in the
  * kernel as lost records (or folded into latctl's own), open fault ends cut
- * at the thread's next TSC read, the BPF-only mark cleared, and the JSON
- * estimated flags (backend.c). CMOCKA_MESSAGE_OUTPUT=TAP.
+ * at the thread's next TSC read, the BPF-only marks cleared (and kept in a
+ * LATCTL_BPF_EVENTS file), and the JSON estimated flags (backend.c).
+ * CMOCKA_MESSAGE_OUTPUT=TAP.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "backend.h"
@@ -78,6 +81,43 @@ static void test_clip(void **state)
 	assert_int_equal(f.ev[2].tsc_end, 180);
 	assert_int_equal(f.ev[3].tsc_end, 700);
 	assert_int_equal(f.ev[4].tsc_end, 800);
+	for (size_t i = 0; i < f.m.n; i++)
+		assert_int_equal(f.ev[i].reserved, 0);
+}
+
+/* LATCTL_BPF_EVENTS: the records after clipping, marks kept, in the file;
+ * a fault ended at a switch-out is not clipped; the join gets no mark. */
+static void test_save_events(void **state)
+{
+	char path[] = "/tmp/test_bpf_post.XXXXXX";
+	struct latmon_event got[3];
+	struct fixture f;
+	uint64_t clipped;
+	FILE *in;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	setup(&f);
+	fault(&f, 150, 500, LATBPF_REC_OPEN_END);
+	fault(&f, 160, 600, LATBPF_REC_OUT_END);
+	fault(&f, 310, 700, 0);
+	setenv("LATCTL_BPF_EVENTS", path, 1);
+	assert_int_equal(lat_bpf_clip(&f.m, &clipped), 1);
+	unsetenv("LATCTL_BPF_EVENTS");
+	assert_int_equal(clipped, 1);
+	in = fopen(path, "r");
+	assert_non_null(in);
+	assert_int_equal(fread(got, sizeof(got[0]), 3, in), 3);
+	assert_int_equal(fgetc(in), EOF);
+	fclose(in);
+	unlink(path);
+	assert_int_equal(got[0].tsc_end, 200);
+	assert_int_equal(got[0].reserved, LATBPF_REC_OPEN_END);
+	assert_int_equal(got[1].tsc_end, 600);
+	assert_int_equal(got[1].reserved, LATBPF_REC_OUT_END);
+	assert_int_equal(got[2].reserved, 0);
 	for (size_t i = 0; i < f.m.n; i++)
 		assert_int_equal(f.ev[i].reserved, 0);
 }
@@ -149,6 +189,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clip),
+		cmocka_unit_test(test_save_events),
 		cmocka_unit_test(test_pending_lost),
 		cmocka_unit_test(test_ktime_map),
 		cmocka_unit_test(test_estimated_flags),

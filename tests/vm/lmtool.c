@@ -223,6 +223,8 @@ static void print_event(const struct latmon_event *e)
 	       " dur=%" PRId64, type_name(e->type), e->cpu,
 	       (uint64_t)e->seq, e->pid, e->tid, (uint64_t)e->tsc_begin,
 	       (uint64_t)e->tsc_end, (int64_t)(e->tsc_end - e->tsc_begin));
+	if (e->reserved)	/* a BPF backend mark (LATCTL_BPF_EVENTS files) */
+		printf(" mark=%u", e->reserved);
 	if (lat_evtype(e->type))
 		lat_evtype(e->type)->print(e, stdout);
 	printf("\n");

@@ -7,10 +7,13 @@
  * What the tracepoints give and what is estimated:
  *   fault      begins at exceptions:page_fault_user; ends (estimated) at the
  *              thread's next kmem:rss_stat (the new page is accounted just
- *              before it is mapped), its switch-out, or its next fault
- *              (marked LATBPF_REC_OPEN_END: latctl clips it to the iteration)
+ *              before it is mapped), its switch-out (marked LATBPF_REC_OUT_END),
+ *              or its next fault (marked LATBPF_REC_OPEN_END: latctl clips it
+ *              to the iteration)
  *   thp clear  (estimated) from the order-9 kmem:mm_page_alloc inside a fault
- *              to that fault's rss_stat; the fault is flagged huge
+ *              to that fault's rss_stat, or where the allocator zeroes pages
+ *              (init_on_alloc) from the fault's begin to that allocation;
+ *              the fault is flagged huge
  *   sched      switch-out to switch-in (sched_switch), exact
  *   migrate    sched_migrate_task, exact
  *   irq        hardirq, softirq, x86 vector entry/exit pairs while a target
@@ -29,6 +32,9 @@
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 target_tgid;
+/* The allocator zeroes pages itself (init_on_alloc=1, Debian's default):
+ * a static key, read where the kernel lets libbpf find it. */
+extern const void init_on_alloc __ksym __weak;
 
 #define HPAGE_ORDER	9
 #define HPAGE_SIZE	(1ULL << 21)
@@ -43,6 +49,7 @@ struct open_fault {
 	__u64 begin_ns;		/* 0: none */
 	__u64 address;
 	__u64 alloc9_ns;	/* order-9 allocation inside it */
+	__u64 zeroed_ns;	/* the huge page came zeroed (init_on_alloc): when */
 	__u32 tid;
 	__u32 flags;		/* LATMON_FAULT_F_* so far */
 };
@@ -261,11 +268,12 @@ static __always_inline void end_fault(struct open_fault *f, __u64 ids, __u64 now
 {
 	struct latmon_event e = { .type = LATMON_EV_FAULT };
 
-	if (f->alloc9_ns && !end_mark) {
+	if (f->alloc9_ns && end_mark != LATBPF_REC_OPEN_END) {
 		struct latmon_event thp = { .type = LATMON_EV_THP_CLEAR };
 
-		thp.tsc_begin = f->alloc9_ns;
-		thp.tsc_end = now;
+		/* zeroed inside the allocation (before its tracepoint) or after */
+		thp.tsc_begin = f->zeroed_ns ? f->begin_ns : f->alloc9_ns;
+		thp.tsc_end = f->zeroed_ns ? f->zeroed_ns : now;
 		thp.u.thp.address = f->address & ~(HPAGE_SIZE - 1);
 		thp.u.thp.size = HPAGE_SIZE;
 		submit(&thp, ids, now);
@@ -278,6 +286,7 @@ static __always_inline void end_fault(struct open_fault *f, __u64 ids, __u64 now
 	submit(&e, ids, now);
 	f->begin_ns = 0;
 	f->alloc9_ns = 0;
+	f->zeroed_ns = 0;
 }
 
 /* tgid << 32 | pid of the current task, from its task_struct (CO-RE field
@@ -312,6 +321,18 @@ int BPF_PROG(on_fault, unsigned long address, struct pt_regs *regs, unsigned lon
 	return 0;
 }
 
+/* Whether the page allocator zeroes what it hands out (init_on_alloc's
+ * static key enabled); false where the symbol cannot be found. */
+static __always_inline bool zeroing_allocator(void)
+{
+	int enabled = 0;
+
+	if (!&init_on_alloc)
+		return false;
+	bpf_probe_read_kernel(&enabled, sizeof(enabled), &init_on_alloc);
+	return enabled > 0;
+}
+
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(on_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
 {
@@ -326,6 +347,7 @@ int BPF_PROG(on_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 	f = fault_of((__u32)ids);
 	if (f && !f->alloc9_ns) {
 		f->alloc9_ns = bpf_ktime_get_ns();
+		f->zeroed_ns = zeroing_allocator() ? f->alloc9_ns : 0;
 		f->flags |= LATMON_FAULT_F_HUGE;
 	}
 	return 0;
@@ -361,7 +383,7 @@ static __always_inline void switched_out(struct task_struct *prev, struct task_s
 	struct open_fault *f = fault_of((__u32)ids);
 
 	if (f && (!t || !f->alloc9_ns))
-		end_fault(f, ids, now, 0);
+		end_fault(f, ids, now, LATBPF_REC_OUT_END);
 	if (!t)
 		return;
 	if (f && f->begin_ns) {

@@ -14,6 +14,8 @@
 /* latmon_event.reserved of a fault record: no event of the thread ended the
  * fault before its next fault did; latctl clips it to the iteration's end. */
 #define LATBPF_REC_OPEN_END	1
+/* ... no event ended it before the thread's switch-out did. */
+#define LATBPF_REC_OUT_END	2
 
 /* Interrupt kinds with an entry/exit pair: one entry time per CPU each. */
 enum latbpf_slot {

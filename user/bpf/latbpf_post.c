@@ -117,6 +117,25 @@ static uint64_t fault_bound(const struct lat_run *run, const struct stream *v, s
 	return best;
 }
 
+/* With LATCTL_BPF_EVENTS=FILE: the records as the join gets them (on the
+ * TSC, fault ends bounded; an open end still marked LATBPF_REC_OPEN_END in
+ * the reserved field) into FILE, in /dev/latmon's format, for the tests to
+ * hold against latmon's (`lmtool read --events FILE` prints them). */
+static void save_events(const struct lat_monitor *m)
+{
+	const char *path = getenv("LATCTL_BPF_EVENTS");
+	FILE *f = path && *path ? fopen(path, "w") : NULL;
+	size_t put;
+
+	if (path && *path && !f)
+		fprintf(stderr, "latctl: LATCTL_BPF_EVENTS: cannot create %s\n", path);
+	if (!f)
+		return;
+	put = fwrite(m->ev, sizeof(*m->ev), m->n, f);
+	if (fclose(f) || put != m->n)
+		fprintf(stderr, "latctl: LATCTL_BPF_EVENTS: cannot write %s\n", path);
+}
+
 uint64_t lat_bpf_clip(struct lat_monitor *m, uint64_t *clipped)
 {
 	uint64_t open = 0, bound;
@@ -135,8 +154,10 @@ uint64_t lat_bpf_clip(struct lat_monitor *m, uint64_t *clipped)
 				(*clipped)++;
 			}
 		}
-		e->reserved = 0;
 	}
 	free(v);
+	save_events(m);
+	for (i = 0; i < m->n; i++)
+		m->ev[i].reserved = 0;
 	return open;
 }
