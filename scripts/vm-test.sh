@@ -26,6 +26,10 @@ r) CONSOLE=$LOG/rt-console.log TIMEOUT=${LATMON_VM_TIMEOUT:-600} ;;
 *) echo "usage: $0 6.1|6.12|7.3|7.3-rt [t|s|r]" >&2; exit 2 ;;
 esac
 
+# t-97 (the BPF backend against latmon) runs on the newest kernel only
+NEWEST=$(sed -n 's/^VM_NEWEST := //p' "$ROOT/scripts/vm.mk")
+LONG=0
+[ "$SERIES" = "$NEWEST" ] && LONG=1
 mkdir -p "$LOG"
 if ! make -s -C "$ROOT" vm-initramfs VM_KERNELS="$SERIES" >"$LOG.build.log" 2>&1; then
 	echo "Bail out! cannot build the $SERIES test bed; see $LOG.build.log"
@@ -33,7 +37,7 @@ if ! make -s -C "$ROOT" vm-initramfs VM_KERNELS="$SERIES" >"$LOG.build.log" 2>&1
 fi
 "$ROOT/scripts/vm-run.sh" --kernel "$SERIES" --timeout "$TIMEOUT" \
 	--append "${LATCTL_VM_APPEND:-}" --console "$CONSOLE" -- \
-	env LATMON_STRESS_CYCLES="${LATMON_STRESS_CYCLES:-100}" \
+	env LATMON_LONG="$LONG" LATMON_STRESS_CYCLES="${LATMON_STRESS_CYCLES:-100}" \
 	LATMON_STRESS_SEED="${LATMON_STRESS_SEED:-}" /tests/suite.sh "$GROUP"
 rc=$?
 if [ "$rc" -ge 124 ]; then
