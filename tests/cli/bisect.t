@@ -49,7 +49,7 @@ for i in $(seq "$N"); do
 done
 mapfile -t COMMITS < <(git -C "$T" rev-list --reverse HEAD)
 commit() { echo "${COMMITS[$1 - 1]}"; }
-ok "history of $N commits: first bad c$BAD, c$P unbuildable" [ "$P" -gt 2 ] && [ "$P" -lt "$N" ]
+ok "history of $N commits: first bad c$BAD, c$P unbuildable" [ "$P" -gt 2 -a "$P" -lt "$N" ]
 
 git -C "$T" checkout -q "$(commit 1)"
 check "the good commit: record the baseline (--repeat 4)" \

@@ -4,8 +4,8 @@
  * latmon's fork following, syscall and wait sources. Between the two sync
  * points (sync.h) it runs one of:
  *
- *   lmprocs fork --threads T [--pages N]   T threads, each forks a child
- *       that touches N pages and exits; prints every child's pid and its
+ *   lmprocs fork --threads T [--pages N]   T threads, all alive at once,
+ *       each forks a child that touches N pages and exits; prints every child's pid and its
  *       own minor faults (wait4), then the totals
  *   lmprocs contend --seconds S [--alone]  the main thread maps, touches
  *       and unmaps 16 pages in a loop while a second thread flips the
@@ -105,6 +105,27 @@ struct forker {
 	int ret;
 };
 
+/* The forkers start together, once all exist: all are alive at once. */
+static pthread_mutex_t go_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t go_cond = PTHREAD_COND_INITIALIZER;
+static int go;
+
+static void go_wait(void)
+{
+	pthread_mutex_lock(&go_lock);
+	while (!go)
+		pthread_cond_wait(&go_cond, &go_lock);
+	pthread_mutex_unlock(&go_lock);
+}
+
+static void go_all(void)
+{
+	pthread_mutex_lock(&go_lock);
+	go = 1;
+	pthread_cond_broadcast(&go_cond);
+	pthread_mutex_unlock(&go_lock);
+}
+
 /* A thread that forks one child, which touches pages and exits. */
 static void *forker_main(void *arg)
 {
@@ -112,6 +133,7 @@ static void *forker_main(void *arg)
 	struct rusage ru;
 	int status;
 
+	go_wait();
 	f->child = fork();
 	if (f->child < 0) {
 		f->ret = -errno;
@@ -163,6 +185,7 @@ static int run_fork(const struct procs_opts *o)
 			break;
 		started++;
 	}
+	go_all();
 	for (i = 0; i < started; i++) {
 		pthread_join(f[i].thread, NULL);
 		ret = ret ? ret : f[i].ret;

@@ -28,7 +28,7 @@ IFS=. read -r maj min _ <<<"$(uname -r)"
 if [ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "$min" -ge 13 ]; } && ! grep -q init_on_alloc=0 /proc/cmdline; then
 	# since 6.13 the clear is skipped when the allocator zeroed (init_on_alloc)
 	ok "$REGIONS aligned 2 MiB regions: no THP clear ($clears), $REGIONS allocator zeroings ($zeros)" \
-		[ "$clears" = 0 ] && [ "$zeros" = $REGIONS ]
+		[ "$clears" = 0 -a "$zeros" = $REGIONS ]
 else
 	ok "$REGIONS aligned 2 MiB regions give $REGIONS THP clears ($clears)" [ "$clears" = $REGIONS ]
 fi

@@ -21,7 +21,7 @@ echo "# getrusage $n, fault records $got, probe misses $misses"
 ok "two threads, fault_maxactive=1: the fault probe counts misses ($misses)" \
 	[ "${misses:-0}" -gt 0 ]
 ok "fault records + misses cover getrusage ($got + $misses >= $n), records fall short" \
-	[ $((got + misses)) -ge "$n" ] && [ "$got" -lt "$n" ]
+	[ $((got + misses)) -ge "$n" -a "$got" -lt "$n" ]
 check "no ring loss: the shortfall is the probe's" "grep '^total' miss.stats" 0 ' dropped=0 '
 
 bg sh -c 'while :; do taskset -c 0 lmtouch --pages 3000 >/dev/null; done'

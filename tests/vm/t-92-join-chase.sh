@@ -15,8 +15,8 @@ ok "latctl run chase --mode populate with latmon" \
 slow=$(jget chase-cold slow.count)
 n=$(jcount chase-cold 'f["primary"] == "fault"')
 ok "chase --mode cold: $n of $slow slow iterations are primarily faults (want more than half)" \
-	[ "$slow" -gt 0 ] && [ $((2 * n)) -gt "$slow" ]
+	[ "$slow" -gt 0 -a $((2 * n)) -gt "$slow" ]
 slow=$(jget chase-pop slow.count)
 n=$(jcount chase-pop 'f["primary"] == "fault"')
 ok "chase --mode populate: $n of $slow slow iterations are primarily faults (want at most 1%)" \
-	[ "$slow" -gt 0 ] && [ $((100 * n)) -le "$slow" ]
+	[ "$slow" -gt 0 -a $((100 * n)) -le "$slow" ]

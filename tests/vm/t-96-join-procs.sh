@@ -14,14 +14,14 @@ ok "latctl run mmap --procs 2 --duration 2s with latmon" \
 ok "mmap: recorded with latmon" recorded mmap2
 streams=$(jget mmap2 causes.streams)
 joined=$(jget mmap2 causes.streams_joined)
-ok "mmap: every worker's stream joined ($joined of $streams)" [ "$streams" = 2 ] && [ "$joined" = 2 ]
+ok "mmap: every worker's stream joined ($joined of $streams)" [ "$streams" = 2 -a "$joined" = 2 ]
 for k in 0 1; do
 	pid=$(jget mmap2 "extras.per_process.$k.pid")
 	tid=$(jget mmap2 "causes.stream_faults.$k.tid")
 	rus=$(jget mmap2 "extras.per_process.$k.minor_faults")
 	ev=$(jget mmap2 "causes.stream_faults.$k.fault_events")
 	ok "mmap worker $k (pid $pid): its fault events == its wait4 minflt ($ev == $rus)" \
-		[ "$tid" = "$pid" ] && [ "$ev" = "$rus" ]
+		[ "$tid" = "$pid" -a "$ev" = "$rus" ]
 done
 check "mmap: latmon followed latctl's threads and both workers, none refused" \
 	"jget mmap2 latmon.threads" 0 '"followed":([3-9]|[1-9][0-9]).*"refused":0'
@@ -29,7 +29,7 @@ slow=$(jget mmap2 slow.count)
 named=$(jcount mmap2 'f["syscall.name"] == "mmap" || f["syscall.name"] == "munmap"')
 other=$(jcount mmap2 'f["syscall.name"] != "" && f["syscall.name"] != "mmap" && f["syscall.name"] != "munmap"')
 ok "mmap: slow operations inside a named mmap/munmap call ($named of $slow; $other inside another call)" \
-	[ "$slow" -gt 0 ] && [ "$named" -gt 0 ] && [ "$other" = 0 ]
+	[ "$slow" -gt 0 -a "$named" -gt 0 -a "$other" = 0 ]
 "$LATCTL" report mmap2.json >mmap2.txt 2>&1
 grep -A1 -m3 ' took ' mmap2.txt | sed 's/^/# /'
 check "mmap: the log lines of slow operations say what each was" \
