@@ -93,14 +93,44 @@ static const char softirq_names[10][16] = {
 	"SCHED", "HRTIMER", "RCU",
 };
 
+/*
+ * The targets: latctl's process (target_tgid) and every process it or a
+ * followed one forks from attach on (a new thread of a target is one by
+ * its tgid). A forked process is followed until its last thread exits; at
+ * most max_entries (set by latctl) at once, a fork beyond is refused and
+ * counted. follow.live is 0 while nothing is followed: one compare and one
+ * load then, no lookup.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LATBPF_FOLLOW_MAX);
+	__type(key, __u32);
+	__type(value, __u32);
+} followed SEC(".maps");
+
+/* Every tgid followed ([0, LOG)) and refused ([LOG, 2 LOG)), in order. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2 * LATBPF_FOLLOW_LOG);
+	__type(key, __u32);
+	__type(value, __u32);
+} follow_log SEC(".maps");
+
+struct latbpf_follow follow;
+
+static __always_inline bool tgid_is_target(__u32 tgid)
+{
+	return tgid == target_tgid || (follow.live && bpf_map_lookup_elem(&followed, &tgid));
+}
+
 static __always_inline bool is_target(struct task_struct *t)
 {
-	return BPF_CORE_READ(t, tgid) == (int)target_tgid;
+	return tgid_is_target(BPF_CORE_READ(t, tgid));
 }
 
 static __always_inline bool current_is_target(void)
 {
-	return (bpf_get_current_pid_tgid() >> 32) == target_tgid;
+	return tgid_is_target(bpf_get_current_pid_tgid() >> 32);
 }
 
 static __always_inline struct latbpf_cpu *this_cpu(void)
@@ -295,14 +325,14 @@ int BPF_PROG(on_fault, unsigned long address, struct pt_regs *regs, unsigned lon
 	__u64 ids = current_ids(), now;
 	struct open_fault *f;
 
-	if ((ids >> 32) != target_tgid)
+	if (!tgid_is_target(ids >> 32))
 		return 0;
 	f = cpu_fault();
 	if (!f)
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (f->begin_ns)
-		end_fault(f, ((__u64)target_tgid << 32) | f->tid, now, LATBPF_REC_OPEN_END);
+		end_fault(f, (ids & ~0xffffffffULL) | f->tid, now, LATBPF_REC_OPEN_END);
 	f->begin_ns = now;
 	f->address = address;
 	f->tid = (__u32)ids;
@@ -321,7 +351,7 @@ int BPF_PROG(on_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 	if (order != HPAGE_ORDER)
 		return 0;
 	ids = current_ids();
-	if ((ids >> 32) != target_tgid)
+	if (!tgid_is_target(ids >> 32))
 		return 0;
 	f = fault_of((__u32)ids);
 	if (f && !f->alloc9_ns) {
@@ -337,7 +367,7 @@ int BPF_PROG(on_rss_stat, struct mm_struct *mm, int member)
 	__u64 ids = current_ids();
 	struct open_fault *f;
 
-	if ((ids >> 32) != target_tgid)
+	if (!tgid_is_target(ids >> 32))
 		return 0;
 	f = fault_of((__u32)ids);
 	if (f)
@@ -555,5 +585,51 @@ int BPF_PROG(on_nmi, void *handler, s64 delta_ns, int handled)
 	e.u.irq.number = handled;
 	__builtin_memcpy(e.u.irq.name, "nmi", 4);
 	submit_now(&e, bpf_get_current_pid_tgid(), now);
+	return 0;
+}
+
+/* Slot n of follow_log's half from base, if there is one. */
+static __always_inline void log_tgid(__u32 base, __u64 n, __u32 tgid)
+{
+	__u32 i = base + (__u32)n;
+
+	if (n < LATBPF_FOLLOW_LOG)
+		bpf_map_update_elem(&follow_log, &i, &tgid, BPF_ANY);
+}
+
+/* A target forks a process: follow it, or count the refusal. The child has
+ * not run yet (the tracepoint fires before it is woken). */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_proc_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 tgid = BPF_CORE_READ(child, tgid), one = 1;
+	long err;
+
+	if (tgid == (__u32)BPF_CORE_READ(parent, tgid) || !is_target(parent))
+		return 0;
+	err = bpf_map_update_elem(&followed, &tgid, &one, BPF_NOEXIST);
+	if (err == -17)		/* EEXIST: followed already */
+		return 0;
+	if (err) {
+		log_tgid(LATBPF_FOLLOW_LOG, __sync_fetch_and_add(&follow.refused, 1), tgid);
+		return 0;
+	}
+	__sync_fetch_and_add(&follow.live, 1);
+	log_tgid(0, __sync_fetch_and_add(&follow.followed, 1), tgid);
+	return 0;
+}
+
+/* The last thread of a followed process exits (signal->live has dropped to
+ * 0 before the tracepoint): it leaves the map. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_proc_exit, struct task_struct *p)
+{
+	__u32 tgid;
+
+	if (!follow.live || BPF_CORE_READ(p, signal, live.counter))
+		return 0;
+	tgid = BPF_CORE_READ(p, tgid);
+	if (!bpf_map_delete_elem(&followed, &tgid))
+		__sync_fetch_and_sub(&follow.live, 1);
 	return 0;
 }
