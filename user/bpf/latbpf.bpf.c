@@ -319,8 +319,8 @@ static __always_inline __u64 current_ids(void)
 	return ((__u64)(__u32)t->tgid << 32) | (__u32)t->pid;
 }
 
-SEC("tp_btf/page_fault_user")
-int BPF_PROG(on_fault, unsigned long address, struct pt_regs *regs, unsigned long error_code)
+/* A fault of the current thread begins. */
+static __always_inline int fault_begin(unsigned long address, unsigned long error_code)
 {
 	__u64 ids = current_ids(), now;
 	struct open_fault *f;
@@ -340,6 +340,22 @@ int BPF_PROG(on_fault, unsigned long address, struct pt_regs *regs, unsigned lon
 		   ((error_code & X86_PF_USER) ? LATMON_FAULT_F_USER : 0) |
 		   ((error_code & X86_PF_INSTR) ? LATMON_FAULT_F_INSTRUCTION : 0);
 	return 0;
+}
+
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(on_fault, unsigned long address, struct pt_regs *regs, unsigned long error_code)
+{
+	return fault_begin(address, error_code);
+}
+
+/* The kernel faulting on user memory for the thread (a system call writing
+ * into a fresh buffer, the child tid written at fork); getrusage counts
+ * these too. Kernel addresses (the upper half) are not the thread's. */
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(on_kernel_fault, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	return (long)address < 0 ? 0 : fault_begin(address, error_code);
 }
 
 SEC("tp_btf/mm_page_alloc")
