@@ -118,9 +118,34 @@ struct {
 
 struct latbpf_follow follow;
 
+/* Per CPU: the last answer of followed, (gen << 33 | tgid << 1 | yes) in one
+ * word (a nested program may overwrite it, never tear it), valid while
+ * follow.gen (moved by every add and removal) has not moved. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} follow_cache SEC(".maps");
+
+static __always_inline bool tgid_followed(__u32 tgid)
+{
+	__u64 gen = follow.gen & 0x7fffffff, key = gen << 33 | (__u64)tgid << 1, *c;
+	__u32 zero = 0;
+	bool yes;
+
+	c = bpf_map_lookup_elem(&follow_cache, &zero);
+	if (c && (*c & ~1ULL) == key)
+		return *c & 1;
+	yes = bpf_map_lookup_elem(&followed, &tgid);
+	if (c)
+		*c = key | yes;
+	return yes;
+}
+
 static __always_inline bool tgid_is_target(__u32 tgid)
 {
-	return tgid == target_tgid || (follow.live && bpf_map_lookup_elem(&followed, &tgid));
+	return tgid == target_tgid || (follow.live && tgid_followed(tgid));
 }
 
 static __always_inline bool is_target(struct task_struct *t)
@@ -631,6 +656,7 @@ int BPF_PROG(on_proc_fork, struct task_struct *parent, struct task_struct *child
 		return 0;
 	}
 	__sync_fetch_and_add(&follow.live, 1);
+	__sync_fetch_and_add(&follow.gen, 1);
 	log_tgid(0, __sync_fetch_and_add(&follow.followed, 1), tgid);
 	return 0;
 }
@@ -645,7 +671,9 @@ int BPF_PROG(on_proc_exit, struct task_struct *p)
 	if (!follow.live || BPF_CORE_READ(p, signal, live.counter))
 		return 0;
 	tgid = BPF_CORE_READ(p, tgid);
-	if (!bpf_map_delete_elem(&followed, &tgid))
-		__sync_fetch_and_sub(&follow.live, 1);
+	if (bpf_map_delete_elem(&followed, &tgid))
+		return 0;
+	__sync_fetch_and_sub(&follow.live, 1);
+	__sync_fetch_and_add(&follow.gen, 1);
 	return 0;
 }

@@ -59,6 +59,7 @@ struct latbpf_follow {
 	__u64 live;		/* followed now */
 	__u64 followed;		/* followed since attach */
 	__u64 refused;		/* not followed: the limit (max_entries) was reached */
+	__u64 gen;		/* moved by every addition and removal */
 };
 
 #endif /* LATBPF_H */
