@@ -149,9 +149,9 @@ ok "mmap: every worker's stream joined ($(fact "$M" joined) of $(fact "$M" strea
 ok "mmap: both workers followed, none refused, none left at the end ($(fact "$M" followed) followed)" \
 	test "$(fact "$M" followed)" -ge 2 -a "$(fact "$M" refused)" = 0 -a "$(fact "$M" live)" = 0
 for k in 0 1; do
-	set -- $(fact "$M" w$k)
-	ok "mmap worker $k (pid $3): its fault events == its wait4 minflt ($2 == $4)" \
-		test "$1" = "$3" -a "$2" = "$4" -a "$4" -gt 1000
+	read -r tid ev pid rus <<< "$(fact "$M" w$k)"
+	ok "mmap worker $k (pid $pid): its fault events == its wait4 minflt ($ev == $rus)" \
+		test "$tid" = "$pid" -a "$ev" = "$rus" -a "$rus" -gt 1000
 done
 ok "mmap: no record of another process (the filter checked against every followed one)" \
 	test "$(fact "$M" other)" = 0 -a "$(fact "$M" unchecked)" = 0
@@ -168,8 +168,9 @@ pfacts "$R1"
 ok "limit 1: one followed, one refused ($(fact "$R1" followed), $(fact "$R1" refused))" \
 	test "$(fact "$R1" followed)" = 1 -a "$(fact "$R1" refused)" = 1
 ok "limit 1: one stream of two joined" test "$(fact "$R1" joined)" = 1
-set -- $(fact "$R1" w0)
-ok "limit 1: the followed worker's fault events == its wait4 minflt ($2 == $4)" test "$1" = "$3" -a "$2" = "$4"
+read -r tid ev pid rus <<< "$(fact "$R1" w0)"
+ok "limit 1: the followed worker's fault events == its wait4 minflt ($ev == $rus)" \
+	test "$tid" = "$pid" -a "$ev" = "$rus"
 ok "limit 1: the report says LOST and which streams are unattributed" \
 	bash -c "grep -q '^LOST: 1 processes the workload forked were not followed (the limit of 1 at once, LATCTL_BPF_FOLLOW_MAX)' '$TMPD/refused.txt' &&
 		grep -q '^1 of 2 sample streams have no thread the backend followed: unattributed$' '$TMPD/refused.txt'"
