@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * latctl's BPF backend: static tracepoints (tp_btf) of the target process
- * turned into the records latmon writes (include/latmon.h), into one BPF ring
- * buffer. Times are bpf_ktime_get_ns(); latctl maps them to the TSC.
+ * latctl's BPF backend: static tracepoints (tp_btf) of the target processes
+ * (latctl's and those it forks: latbpf_follow.bpf.h) turned into the records
+ * latmon writes (include/latmon.h), into one BPF ring buffer. Times are
+ * bpf_ktime_get_ns(); latctl maps them to the TSC.
  *
  * What the tracepoints give and what is estimated:
- *   fault      begins at exceptions:page_fault_user; ends (estimated) at the
- *              thread's next kmem:rss_stat (the new page is accounted just
- *              before it is mapped), its switch-out, or its next fault
+ *   fault      begins at exceptions:page_fault_user (or page_fault_kernel on
+ *              a user address); ends (estimated) at the thread's next
+ *              kmem:rss_stat (the new page is accounted just before it is
+ *              mapped), its switch-out, or its next fault
  *              (marked LATBPF_REC_OPEN_END: latctl clips it to the iteration)
  *   thp clear  (estimated) from the order-9 kmem:mm_page_alloc inside a fault
  *              to that fault's rss_stat; the fault is flagged huge
@@ -93,60 +95,7 @@ static const char softirq_names[10][16] = {
 	"SCHED", "HRTIMER", "RCU",
 };
 
-/*
- * The targets: latctl's process (target_tgid) and every process it or a
- * followed one forks from attach on (a new thread of a target is one by
- * its tgid). A forked process is followed until its last thread exits; at
- * most max_entries (set by latctl) at once, a fork beyond is refused and
- * counted. follow.live is 0 while nothing is followed: one compare and one
- * load then, no lookup.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, LATBPF_FOLLOW_MAX);
-	__type(key, __u32);
-	__type(value, __u32);
-} followed SEC(".maps");
-
-/* Every tgid followed ([0, LOG)) and refused ([LOG, 2 LOG)), in order. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2 * LATBPF_FOLLOW_LOG);
-	__type(key, __u32);
-	__type(value, __u32);
-} follow_log SEC(".maps");
-
-struct latbpf_follow follow;
-
-/* Per CPU: the last answer of followed, (gen << 33 | tgid << 1 | yes) in one
- * word (a nested program may overwrite it, never tear it), valid while
- * follow.gen (moved by every add and removal) has not moved. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} follow_cache SEC(".maps");
-
-static __always_inline bool tgid_followed(__u32 tgid)
-{
-	__u64 gen = follow.gen & 0x7fffffff, key = gen << 33 | (__u64)tgid << 1, *c;
-	__u32 zero = 0;
-	bool yes;
-
-	c = bpf_map_lookup_elem(&follow_cache, &zero);
-	if (c && (*c & ~1ULL) == key)
-		return *c & 1;
-	yes = bpf_map_lookup_elem(&followed, &tgid);
-	if (c)
-		*c = key | yes;
-	return yes;
-}
-
-static __always_inline bool tgid_is_target(__u32 tgid)
-{
-	return tgid == target_tgid || (follow.live && tgid_followed(tgid));
-}
+#include "latbpf_follow.bpf.h"
 
 static __always_inline bool is_target(struct task_struct *t)
 {
@@ -626,54 +575,5 @@ int BPF_PROG(on_nmi, void *handler, s64 delta_ns, int handled)
 	e.u.irq.number = handled;
 	__builtin_memcpy(e.u.irq.name, "nmi", 4);
 	submit_now(&e, bpf_get_current_pid_tgid(), now);
-	return 0;
-}
-
-/* Slot n of follow_log's half from base, if there is one. */
-static __always_inline void log_tgid(__u32 base, __u64 n, __u32 tgid)
-{
-	__u32 i = base + (__u32)n;
-
-	if (n < LATBPF_FOLLOW_LOG)
-		bpf_map_update_elem(&follow_log, &i, &tgid, BPF_ANY);
-}
-
-/* A target forks a process: follow it, or count the refusal. The child has
- * not run yet (the tracepoint fires before it is woken). */
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(on_proc_fork, struct task_struct *parent, struct task_struct *child)
-{
-	__u32 tgid = BPF_CORE_READ(child, tgid), one = 1;
-	long err;
-
-	if (tgid == (__u32)BPF_CORE_READ(parent, tgid) || !is_target(parent))
-		return 0;
-	err = bpf_map_update_elem(&followed, &tgid, &one, BPF_NOEXIST);
-	if (err == -17)		/* EEXIST: followed already */
-		return 0;
-	if (err) {
-		log_tgid(LATBPF_FOLLOW_LOG, __sync_fetch_and_add(&follow.refused, 1), tgid);
-		return 0;
-	}
-	__sync_fetch_and_add(&follow.live, 1);
-	__sync_fetch_and_add(&follow.gen, 1);
-	log_tgid(0, __sync_fetch_and_add(&follow.followed, 1), tgid);
-	return 0;
-}
-
-/* The last thread of a followed process exits (signal->live has dropped to
- * 0 before the tracepoint): it leaves the map. */
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(on_proc_exit, struct task_struct *p)
-{
-	__u32 tgid;
-
-	if (!follow.live || BPF_CORE_READ(p, signal, live.counter))
-		return 0;
-	tgid = BPF_CORE_READ(p, tgid);
-	if (bpf_map_delete_elem(&followed, &tgid))
-		return 0;
-	__sync_fetch_and_sub(&follow.live, 1);
-	__sync_fetch_and_add(&follow.gen, 1);
 	return 0;
 }
