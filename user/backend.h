@@ -29,7 +29,8 @@ enum lat_backend {
 
 /* --backend's value: 0, or -EINVAL for anything but auto, latmon, bpf. */
 int lat_backend_check(const char *name);
-/* lat_monitor_open() plus the choice; 0 or -ENOMEM. */
+/* lat_monitor_open() plus the choice; 0, -ENOMEM or -EINVAL (a bad
+ * LATCTL_BPF_FOLLOW_MAX, said on stderr). */
 int lat_backend_open(struct lat_monitor *m, const struct lat_opts *o);
 /* The "backend" object: name, why, capabilities, estimated labels, bpf. */
 cJSON *lat_backend_json(const struct lat_monitor *m);

@@ -302,8 +302,9 @@ static int measure(struct run_ctx *c)
 	uint16_t cpu;
 	int ret;
 
-	if (lat_backend_open(&c->mon, &c->opts))	/* latmon's tsc_khz first */
-		return LAT_EXIT_FAIL;
+	ret = lat_backend_open(&c->mon, &c->opts);	/* latmon's tsc_khz first */
+	if (ret)
+		return ret == -EINVAL ? LAT_EXIT_USAGE : LAT_EXIT_FAIL;
 	c->mon.run = run;
 	run->tsc_hz = lat_tsc_hz();
 	c->pair_ns = (double)lat_tsc_pair_cost() * 1e9 / run->tsc_hz;

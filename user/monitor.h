@@ -73,7 +73,9 @@ struct lat_monitor {
 	int backend;			/* enum lat_backend */
 	char backend_why[512];
 	struct lat_bpf *bpf;		/* the BPF backend's state, or NULL */
-	const struct lat_run *run;	/* its samples bound estimated fault ends */
+	struct lat_run *run;		/* its samples bound estimated fault ends; the
+				 * BPF backend zeroes the stream_tid of a process
+				 * it did not follow */
 };
 
 /* Connect and GET_INFO: sets state and line, and latmon's tsc_khz as the

@@ -248,7 +248,7 @@ static void render_fault_check(FILE *out, struct lat_rd *r, const cJSON *doc)
 		fputs("n/a\n", out);
 	lat_procs_render(lat_rd_obj(r, doc, "latmon"), out, r);
 	if (lat_rd_num(r, ca, "streams_joined") < lat_rd_num(r, ca, "streams"))
-		fprintf(out, "%.0f of %.0f sample streams have no thread latmon followed: "
+		fprintf(out, "%.0f of %.0f sample streams have no thread the backend followed: "
 			"unattributed\n", lat_rd_num(r, ca, "streams") - lat_rd_num(r, ca, "streams_joined"),
 			lat_rd_num(r, ca, "streams"));
 }

@@ -4,16 +4,20 @@
  * and 2 MiB huge pages (MADV_HUGEPAGE; THP enabled must be always or
  * madvise) touched one by one, each touch timed with the TSC, with nothing
  * attached and with the BPF backend recording this process, interleaved over
- * R runs; prints the median over runs of each run's p50 per fault.
+ * R runs; prints the median over runs of each run's p50 per fault. With
+ * "fork", the pages are touched by a forked child each time (a process the
+ * backend follows through its map of forked processes).
  *
- *   bench_bpf [PAGES [HUGE [RUNS]]]      (defaults 50000 32 7)
+ *   bench_bpf [PAGES [HUGE [RUNS [fork]]]]      (defaults 50000 32 7)
  */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "backend.h"
 #include "bpf/latbpf_user.h"
@@ -62,6 +66,30 @@ static double touch_p50(size_t n, size_t step, int huge, double hz)
 	return p50;
 }
 
+/* touch_p50() in a forked child; its result through a pipe. */
+static double touch_p50_forked(size_t n, size_t step, int huge, double hz)
+{
+	double p50 = 0;
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds) < 0 || (pid = fork()) < 0) {
+		perror("bench_bpf: fork");
+		exit(1);
+	}
+	if (pid == 0) {
+		p50 = touch_p50(n, step, huge, hz);
+		_exit(write(fds[1], &p50, sizeof(p50)) == sizeof(p50) ? 0 : 1);
+	}
+	close(fds[1]);
+	if (read(fds[0], &p50, sizeof(p50)) != sizeof(p50) || waitpid(pid, NULL, 0) < 0) {
+		fprintf(stderr, "bench_bpf: the child gave no result\n");
+		exit(1);
+	}
+	close(fds[0]);
+	return p50;
+}
+
 /* The BPF backend recording this process, as `latctl run --backend bpf`. */
 static void bpf_on(struct lat_monitor *m)
 {
@@ -100,11 +128,13 @@ int main(int argc, char **argv)
 	size_t pages = argc > 1 ? strtoul(argv[1], NULL, 0) : 50000;
 	size_t huge = argc > 2 ? strtoul(argv[2], NULL, 0) : 32;
 	size_t runs = argc > 3 ? strtoul(argv[3], NULL, 0) : 7, r, k;
+	int forked = argc > 4 && !strcmp(argv[4], "fork");
+	double (*touch)(size_t, size_t, int, double) = forked ? touch_p50_forked : touch_p50;
 	double hz = lat_tsc_hz(), v[2][2][64];
 	struct lat_monitor m;
 	const char *name[2] = { "nothing", "BPF backend" };
 
-	if (!pages || !huge || !runs || runs > 64)
+	if (!pages || !huge || !runs || runs > 64 || (argc > 4 && !forked))
 		return 2;
 	for (r = 0; r < runs; r++) {
 		for (k = 0; k < 2; k++) {
@@ -112,14 +142,14 @@ int main(int argc, char **argv)
 
 			if (b)
 				bpf_on(&m);
-			v[b][0][r] = touch_p50(pages, PAGE, 0, hz);
-			v[b][1][r] = touch_p50(huge, HUGE, 1, hz);
+			v[b][0][r] = touch(pages, PAGE, 0, hz);
+			v[b][1][r] = touch(huge, HUGE, 1, hz);
 			if (b)
 				lat_monitor_close(&m);
 		}
 	}
-	printf("%zu runs interleaved, p50 per fault (median over runs), %zu x 4 KiB, %zu x 2 MiB\n",
-	       runs, pages, huge);
+	printf("%zu runs interleaved, p50 per fault (median over runs), %zu x 4 KiB, %zu x 2 MiB%s\n",
+	       runs, pages, huge, forked ? ", in a forked child" : "");
 	for (k = 0; k < 2; k++) {
 		double a[64], b[64];
 

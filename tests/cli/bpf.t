@@ -117,4 +117,77 @@ ok "tiny ring: the join counts exactly the events the programs dropped" \
 ok "tiny ring: tried = delivered + dropped" \
 	test "$(fact "$R" tried)" = $(($(fact "$R" read) - $(fact "$R" lost_records) + $(fact "$R" lost_ring)))
 ok "tiny ring: the report says LOST" grep -q '^LOST: [0-9]* events dropped' "$TMPD/ring.txt"
+# pfacts FILE.json: the figures of a run that forks: streams, the followed
+# processes, and per stream its tid, fault events and the worker's wait4
+# faults (w0=TID EVENTS PID MINFLT).
+pfacts() {
+	perl -MJSON::PP -e 'local $/; my $d = decode_json(<>);
+	my $c = $d->{causes}; my $b = $d->{backend}{bpf}; my $f = $b->{followed};
+	my $w = $d->{extras}{per_process} // [];
+	print "streams=$c->{streams}\njoined=$c->{streams_joined}\n",
+		"followed=$f->{followed}\nrefused=$f->{refused}\nlive=$f->{live_at_stop}\n",
+		"other=$b->{other_process_records}\nunchecked=$f->{unchecked_records}\n",
+		"loop_faults=$c->{faults_in_loop}\nrusage=", $d->{counters}{minor_faults}, "\n";
+	my $k = 0;
+	for my $s (@{$c->{stream_faults}}) {
+		my $p = $w->[$k] // {};
+		print "w$k=$s->{tid} $s->{fault_events} ", $p->{pid} // "-", " ", $p->{minor_faults} // "-", "\n";
+		$k++;
+	}' "$1" > "$1.facts"
+}
+
+# Forked workers are followed (a process running beside them is not): every
+# worker's stream joined, its fault events its own wait4 count.
+perl -e 'for (1 .. 400) { my $x = "a" x 4e6 }' & noise=$!
+M=$TMPD/mmap.json
+check "mmap --procs 2 with the BPF backend" \
+	"$L run mmap --procs 2 --duration 2s --backend bpf --json $M > $TMPD/mmap.txt" 0 ''
+kill $noise 2>/dev/null; wait $noise 2>/dev/null
+pfacts "$M"
+ok "mmap: every worker's stream joined ($(fact "$M" joined) of $(fact "$M" streams))" \
+	test "$(fact "$M" streams)" = 2 -a "$(fact "$M" joined)" = 2
+ok "mmap: both workers followed, none refused, none left at the end ($(fact "$M" followed) followed)" \
+	test "$(fact "$M" followed)" -ge 2 -a "$(fact "$M" refused)" = 0 -a "$(fact "$M" live)" = 0
+for k in 0 1; do
+	read -r tid ev pid rus <<< "$(fact "$M" w$k)"
+	ok "mmap worker $k (pid $pid): its fault events == its wait4 minflt ($ev == $rus)" \
+		test "$tid" = "$pid" -a "$ev" = "$rus" -a "$rus" -gt 1000
+done
+ok "mmap: no record of another process (the filter checked against every followed one)" \
+	test "$(fact "$M" other)" = 0 -a "$(fact "$M" unchecked)" = 0
+ok "mmap: the report says what was followed" \
+	grep -Eq '^BPF backend followed ([2-9]|[1-9][0-9]+) processes the workload forked \(0 alive at the end, at most 1024 at once\)$' "$TMPD/mmap.txt"
+ok "mmap: no stream reported unattributed" bash -c "! grep -q 'sample streams have no thread' '$TMPD/mmap.txt'"
+
+# A limit of one followed process: the second worker is refused, counted,
+# and its stream unattributed; the first is still exact.
+R1=$TMPD/refused.json
+check "mmap --procs 2 with LATCTL_BPF_FOLLOW_MAX=1" \
+	"LATCTL_BPF_FOLLOW_MAX=1 $L run mmap --procs 2 --duration 1s --backend bpf --json $R1 > $TMPD/refused.txt" 0 ''
+pfacts "$R1"
+ok "limit 1: one followed, one refused ($(fact "$R1" followed), $(fact "$R1" refused))" \
+	test "$(fact "$R1" followed)" = 1 -a "$(fact "$R1" refused)" = 1
+ok "limit 1: one stream of two joined" test "$(fact "$R1" joined)" = 1
+read -r tid ev pid rus <<< "$(fact "$R1" w0)"
+ok "limit 1: the followed worker's fault events == its wait4 minflt ($ev == $rus)" \
+	test "$tid" = "$pid" -a "$ev" = "$rus"
+ok "limit 1: the report says LOST and which streams are unattributed" \
+	bash -c "grep -q '^LOST: 1 processes the workload forked were not followed (the limit of 1 at once, LATCTL_BPF_FOLLOW_MAX)' '$TMPD/refused.txt' &&
+		grep -q '^1 of 2 sample streams have no thread the backend followed: unattributed$' '$TMPD/refused.txt'"
+ok "report FILE prints what the run printed (refusals)" bash -c "'$L' report '$R1' | diff - '$TMPD/refused.txt'"
+check_err "LATCTL_BPF_FOLLOW_MAX=0 is refused" "LATCTL_BPF_FOLLOW_MAX=0 $L run mmap --backend bpf" 2 \
+	"^latctl: LATCTL_BPF_FOLLOW_MAX '0' is not valid; give a whole number from 1 to 65536$"
+
+# Threads of the process are targets by its tgid: every thread's stream
+# joined with faults of its own, the loop's fault events getrusage's.
+A=$TMPD/alloc.json
+check "alloc --threads 2 with the BPF backend" \
+	"$L run alloc --threads 2 --iters 2000 --backend bpf --json $A > $TMPD/alloc.txt" 0 ''
+pfacts "$A"
+ok "alloc --threads 2: every stream joined ($(fact "$A" joined) of $(fact "$A" streams))" \
+	test "$(fact "$A" streams)" = 3 -a "$(fact "$A" joined)" = 3
+ok "alloc --threads 2: each thread's stream has fault events ($(fact "$A" w1 | cut -d' ' -f2), $(fact "$A" w2 | cut -d' ' -f2))" \
+	test "$(fact "$A" w1 | cut -d' ' -f2)" -gt 0 -a "$(fact "$A" w2 | cut -d' ' -f2)" -gt 0
+ok "alloc --threads 2: fault events in the loop = getrusage ($(fact "$A" loop_faults) = $(fact "$A" rusage)), no process followed" \
+	test "$(fact "$A" loop_faults)" = "$(fact "$A" rusage)" -a "$(fact "$A" followed)" = 0 -a "$(fact "$A" other)" = 0
 done_testing

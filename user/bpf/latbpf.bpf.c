@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * latctl's BPF backend: static tracepoints (tp_btf) of the target process
- * turned into the records latmon writes (include/latmon.h), into one BPF ring
- * buffer. Times are bpf_ktime_get_ns(); latctl maps them to the TSC.
+ * latctl's BPF backend: static tracepoints (tp_btf) of the target processes
+ * (latctl's and those it forks: latbpf_follow.bpf.h) turned into the records
+ * latmon writes (include/latmon.h), into one BPF ring buffer. Times are
+ * bpf_ktime_get_ns(); latctl maps them to the TSC.
  *
  * What the tracepoints give and what is estimated:
- *   fault      begins at exceptions:page_fault_user; ends (estimated) at the
- *              thread's next kmem:rss_stat (the new page is accounted just
- *              before it is mapped), its switch-out (marked LATBPF_REC_OUT_END),
- *              or its next fault (marked LATBPF_REC_OPEN_END: latctl clips it
- *              to the iteration)
+ *   fault      begins at exceptions:page_fault_user (or page_fault_kernel on
+ *              a user address); ends (estimated) at the thread's next
+ *              kmem:rss_stat (the new page is accounted just before it is
+ *              mapped), its switch-out (marked LATBPF_REC_OUT_END), or its
+ *              next fault (marked LATBPF_REC_OPEN_END: latctl clips it to
+ *              the iteration)
  *   thp clear  (estimated) from the order-9 kmem:mm_page_alloc inside a fault
  *              to that fault's rss_stat, or where the allocator zeroes pages
  *              (init_on_alloc) from the fault's begin to that allocation;
@@ -100,14 +102,16 @@ static const char softirq_names[10][16] = {
 	"SCHED", "HRTIMER", "RCU",
 };
 
+#include "latbpf_follow.bpf.h"
+
 static __always_inline bool is_target(struct task_struct *t)
 {
-	return BPF_CORE_READ(t, tgid) == (int)target_tgid;
+	return tgid_is_target(BPF_CORE_READ(t, tgid));
 }
 
 static __always_inline bool current_is_target(void)
 {
-	return (bpf_get_current_pid_tgid() >> 32) == target_tgid;
+	return tgid_is_target(bpf_get_current_pid_tgid() >> 32);
 }
 
 static __always_inline struct latbpf_cpu *this_cpu(void)
@@ -298,20 +302,20 @@ static __always_inline __u64 current_ids(void)
 	return ((__u64)(__u32)t->tgid << 32) | (__u32)t->pid;
 }
 
-SEC("tp_btf/page_fault_user")
-int BPF_PROG(on_fault, unsigned long address, struct pt_regs *regs, unsigned long error_code)
+/* A fault of the current thread begins. */
+static __always_inline int fault_begin(unsigned long address, unsigned long error_code)
 {
 	__u64 ids = current_ids(), now;
 	struct open_fault *f;
 
-	if ((ids >> 32) != target_tgid)
+	if (!tgid_is_target(ids >> 32))
 		return 0;
 	f = cpu_fault();
 	if (!f)
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (f->begin_ns)
-		end_fault(f, ((__u64)target_tgid << 32) | f->tid, now, LATBPF_REC_OPEN_END);
+		end_fault(f, (ids & ~0xffffffffULL) | f->tid, now, LATBPF_REC_OPEN_END);
 	f->begin_ns = now;
 	f->address = address;
 	f->tid = (__u32)ids;
@@ -333,6 +337,22 @@ static __always_inline bool zeroing_allocator(void)
 	return enabled > 0;
 }
 
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(on_fault, unsigned long address, struct pt_regs *regs, unsigned long error_code)
+{
+	return fault_begin(address, error_code);
+}
+
+/* The kernel faulting on user memory for the thread (a system call writing
+ * into a fresh buffer, the child tid written at fork); getrusage counts
+ * these too. Kernel addresses (the upper half) are not the thread's. */
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(on_kernel_fault, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	return (long)address < 0 ? 0 : fault_begin(address, error_code);
+}
+
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(on_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
 {
@@ -342,7 +362,7 @@ int BPF_PROG(on_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 	if (order != HPAGE_ORDER)
 		return 0;
 	ids = current_ids();
-	if ((ids >> 32) != target_tgid)
+	if (!tgid_is_target(ids >> 32))
 		return 0;
 	f = fault_of((__u32)ids);
 	if (f && !f->alloc9_ns) {
@@ -359,7 +379,7 @@ int BPF_PROG(on_rss_stat, struct mm_struct *mm, int member)
 	__u64 ids = current_ids();
 	struct open_fault *f;
 
-	if ((ids >> 32) != target_tgid)
+	if (!tgid_is_target(ids >> 32))
 		return 0;
 	f = fault_of((__u32)ids);
 	if (f)

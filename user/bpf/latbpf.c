@@ -42,6 +42,7 @@ struct lat_bpf {
 	uint64_t dropped, lost_records, pending;
 	uint64_t open_ends, clipped;
 	uint64_t other_process;		/* records of another process: a filter bug */
+	struct lat_bpf_follow follow;	/* the processes the workload forked */
 	unsigned int programs, missing;
 	char missing_names[256];
 	char err[200];
@@ -137,6 +138,7 @@ static int load_attach(struct lat_bpf *b, uint64_t ring)
 	b->skel->rodata->target_tgid = (uint32_t)getpid();
 	b->ring_bytes = ring_bytes(ring);
 	bpf_map__set_max_entries(b->skel->maps.rb, (uint32_t)b->ring_bytes);
+	bpf_map__set_max_entries(b->skel->maps.followed, b->follow.max);
 	skip_missing(b);
 	ret = latbpf__load(b->skel);
 	if (ret) {
@@ -239,17 +241,6 @@ static void read_cpus(struct lat_monitor *m)
 	free(v);
 }
 
-static uint64_t count_other_process(const struct lat_monitor *m)
-{
-	uint32_t pid = (uint32_t)getpid();
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < m->n; i++)
-		n += m->ev[i].type != LATMON_EV_LOST && m->ev[i].pid != pid;
-	return n;
-}
-
 void lat_bpf_stop(struct lat_monitor *m)
 {
 	struct lat_bpf *b = m->bpf;
@@ -268,7 +259,9 @@ void lat_bpf_stop(struct lat_monitor *m)
 	lat_bpf_to_tsc(m, &b->clock);
 	lat_monitor_add_own_lost(m);
 	b->open_ends = lat_bpf_clip(m, &b->clipped);
-	b->other_process = count_other_process(m);
+	lat_bpf_follow_read(&b->follow, &b->skel->bss->follow, bpf_map__fd(b->skel->maps.follow_log));
+	b->other_process = lat_bpf_follow_other(&b->follow, m->ev, m->n);
+	lat_bpf_follow_streams(&b->follow, m->run);
 }
 
 int lat_bpf_new(struct lat_monitor *m, uint64_t ring_events)
@@ -277,7 +270,7 @@ int lat_bpf_new(struct lat_monitor *m, uint64_t ring_events)
 	if (!m->bpf)
 		return -ENOMEM;
 	m->bpf->ring_events = ring_events;
-	return 0;
+	return lat_bpf_follow_max(&m->bpf->follow.max);
 }
 
 void lat_bpf_close(struct lat_monitor *m)
@@ -295,6 +288,7 @@ void lat_bpf_close(struct lat_monitor *m)
 	ring_buffer__free(b->rb);
 	lat_ktime_free(&b->clock);
 	latbpf__destroy(b->skel);
+	lat_bpf_follow_free(&b->follow);
 	free(b);
 	m->bpf = NULL;
 }
@@ -334,6 +328,7 @@ cJSON *lat_bpf_json(const struct lat_monitor *m)
 	cJSON_AddNumberToObject(o, "short_records", (double)b->short_records);
 	cJSON_AddNumberToObject(o, "batch_leftover", (double)b->leftover);
 	cJSON_AddNumberToObject(o, "other_process_records", (double)b->other_process);
+	cJSON_AddItemToObject(o, "followed", lat_bpf_follow_json(&b->follow));
 	cJSON_AddNumberToObject(o, "fault_ends_open", (double)b->open_ends);
 	cJSON_AddNumberToObject(o, "fault_ends_clipped", (double)b->clipped);
 	cJSON_AddItemToObject(o, "reader_cpu", m->reader_cpu >= 0 && m->ev ?

@@ -53,4 +53,15 @@ struct latbpf_cpu {
 	__u64 irq_ns[LATBPF_NR_SLOTS];	/* entry of a target's interrupt */
 };
 
+#define LATBPF_FOLLOW_MAX	1024	/* followed processes alive at once (default) */
+#define LATBPF_FOLLOW_LOG	4096	/* followed and refused tgids remembered */
+
+/* The processes the target forked (a global of the programs). */
+struct latbpf_follow {
+	__u64 live;		/* followed now */
+	__u64 followed;		/* followed since attach */
+	__u64 refused;		/* not followed: the limit (max_entries) was reached */
+	__u64 gen;		/* moved by every addition and removal */
+};
+
 #endif /* LATBPF_H */

@@ -2,6 +2,7 @@
 /* The BPF backend's lines of the text report, from the result document. */
 #include <stdio.h>
 
+#include "latbpf.h"
 #include "latbpf_user.h"
 #include "rdoc.h"
 
@@ -27,6 +28,27 @@ static void render_counts(FILE *out, struct lat_rd *r, const cJSON *b)
 			lat_rd_num(r, b, "short_records"));
 }
 
+/* The processes the workload forked: followed, refused (their samples are
+ * unattributed), records the filter check could not cover. Nothing when
+ * the workload forked none. */
+static void render_followed(FILE *out, struct lat_rd *r, const cJSON *f)
+{
+	double followed = lat_rd_num(r, f, "followed"), refused = lat_rd_num(r, f, "refused");
+	double unchecked = lat_rd_num(r, f, "unchecked_records");
+
+	if (followed || refused)
+		fprintf(out, "BPF backend followed %.0f processes the workload forked (%.0f alive at "
+			"the end, at most %.0f at once)\n", followed, lat_rd_num(r, f, "live_at_stop"),
+			lat_rd_num(r, f, "max"));
+	if (refused)
+		fprintf(out, "LOST: %.0f processes the workload forked were not followed (the limit of "
+			"%.0f at once, LATCTL_BPF_FOLLOW_MAX): their samples are unattributed\n",
+			refused, lat_rd_num(r, f, "max"));
+	if (unchecked)
+		fprintf(out, "%.0f records of processes past the log of %d followed ones were not "
+			"checked against the filter\n", unchecked, LATBPF_FOLLOW_LOG);
+}
+
 /* The clock mapping and its check against the stated bound. */
 static void render_clock(FILE *out, struct lat_rd *r, const cJSON *c)
 {
@@ -48,6 +70,7 @@ void lat_bpf_render(FILE *out, struct lat_rd *r, const cJSON *backend)
 	const cJSON *b = lat_rd_obj(r, backend, "bpf");
 
 	render_counts(out, r, b);
+	render_followed(out, r, lat_rd_obj(r, b, "followed"));
 	render_clock(out, r, lat_rd_obj(r, b, "clock"));
 	fprintf(out, "~ estimated: fault ends (the thread's next rss_stat or switch-out, else its next "
 		"fault: %.0f, %.0f of them cut at its next TSC read) and huge-page zeroing (from the "
