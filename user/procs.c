@@ -71,3 +71,23 @@ void lat_procs_render(const cJSON *latmon, FILE *out, struct lat_rd *r)
 			"(latmon's limit of %.0f at once, module parameter max_threads): their "
 			"samples are unattributed\n", lat_rd_num(r, t, "refused"), lat_rd_num(r, t, "max"));
 }
+
+void lat_stream_faults_render(const cJSON *causes, FILE *out, struct lat_rd *r)
+{
+	const cJSON *list = lat_rd_array(r, causes, "stream_faults"), *s;
+	double sum = 0;
+	int n = 0;
+
+	cJSON_ArrayForEach(s, list) {
+		sum += lat_rd_num(r, s, "fault_events");
+		n++;
+		lat_rd_num(r, s, "tid");
+	}
+	if (!sum || lat_rd_num(r, causes, "faults_in_loop_joined"))
+		return;		/* the streams are this process's threads */
+	fprintf(out, "fault events of the %d measured streams (the workload's other processes): "
+		"%.0f (", n, sum);
+	cJSON_ArrayForEach(s, list)
+		fprintf(out, "%s%.0f", s == list->child ? "" : " + ", lat_rd_num(r, s, "fault_events"));
+	fputs("); getrusage above counts this process and its children together\n", out);
+}

@@ -20,5 +20,8 @@ cJSON *lat_stream_faults_json(const struct lat_run *run, const struct latmon_eve
 /* The lines about what latmon followed, from the result's "latmon" object. */
 struct lat_rd;
 void lat_procs_render(const cJSON *latmon, FILE *out, struct lat_rd *r);
+/* When the measured streams are other processes' (forked workers), the sum
+ * of their fault events, per stream; nothing when they are this process's. */
+void lat_stream_faults_render(const cJSON *causes, FILE *out, struct lat_rd *r);
 
 #endif /* LATCTL_PROCS_H */

@@ -246,6 +246,7 @@ static void render_fault_check(FILE *out, struct lat_rd *r, const cJSON *doc)
 		fprintf(out, "%.0f\n", mi->valuedouble + ma->valuedouble);
 	else
 		fputs("n/a\n", out);
+	lat_stream_faults_render(ca, out, r);
 	lat_procs_render(lat_rd_obj(r, doc, "latmon"), out, r);
 	if (lat_rd_num(r, ca, "streams_joined") < lat_rd_num(r, ca, "streams"))
 		fprintf(out, "%.0f of %.0f sample streams have no thread the backend followed: "

@@ -158,6 +158,9 @@ ok "mmap: no record of another process (the filter checked against every followe
 ok "mmap: the report says what was followed" \
 	grep -Eq '^BPF backend followed ([2-9]|[1-9][0-9]+) processes the workload forked \(0 alive at the end, at most 1024 at once\)$' "$TMPD/mmap.txt"
 ok "mmap: no stream reported unattributed" bash -c "! grep -q 'sample streams have no thread' '$TMPD/mmap.txt'"
+w0=$(fact "$M" w0 | cut -d' ' -f2); w1=$(fact "$M" w1 | cut -d' ' -f2)
+ok "mmap: the report sums the workers' fault events apart from latctl's own ($w0 + $w1)" \
+	grep -Eq "^fault events of the 2 measured streams \(the workload's other processes\): $((w0 + w1)) \($w0 \+ $w1\); getrusage above counts this process and its children together$" "$TMPD/mmap.txt"
 
 # A limit of one followed process: the second worker is refused, counted,
 # and its stream unattributed; the first is still exact.
