@@ -27,14 +27,15 @@ usage() {
 }
 
 # Copy executable $1 to $STAGE/usr/bin with the libraries ldd finds for it
-# (LD_LIBRARY_PATH: the unpacked packages' ones, put in $STAGE/$MULTIARCH).
+# (LD_LIBRARY_PATH: the unpacked packages' ones, put in $STAGE/$MULTIARCH),
+# executable like the loader among them must be.
 put_program() {
 	local lib
 	install -D -m 0755 "$1" "$STAGE/usr/bin/$(basename "$1")"
 	for lib in $(ldd "$1" | grep -o '/[^ ]*' || true); do
 		case $lib in
-		"$UNPACK"/*) install -D -m 0644 "$lib" "$STAGE/$MULTIARCH/$(basename "$lib")" ;;
-		*) [ -e "$STAGE$lib" ] || install -D -m 0644 "$lib" "$STAGE$lib" ;;
+		"$UNPACK"/*) install -D -m 0755 "$lib" "$STAGE/$MULTIARCH/$(basename "$lib")" ;;
+		*) [ -e "$STAGE$lib" ] || install -D -m 0755 "$lib" "$STAGE$lib" ;;
 		esac
 	done
 }
@@ -91,6 +92,7 @@ main() {
 	BUILD=$ROOT/build/bench-backends/$SERIES
 	mkdir -p "$BUILD"
 	STAGE=$(mktemp -d /tmp/bench-backends.XXXXXX) UNPACK=$STAGE.deb
+	chmod 0755 "$STAGE"	# the archive's root directory
 	trap 'rm -rf "$STAGE" "$UNPACK"' EXIT
 	make -s -C "$ROOT" vm-initramfs VM_KERNELS="$SERIES" >&2
 	build_programs

@@ -3,7 +3,8 @@
 # Backend benchmark, run inside the guest by scripts/bench-backends.sh: one
 # program (lmtouch --pages N --timing: N fresh 4 KiB pages, THP never, each
 # touch timed with the TSC, pinned to CPU 1) with nothing attached, latmon
-# recording (all sources, lmtool record), the BPF backend recording (lmbpf),
+# recording (all sources, lmtool record; the module is loaded for these
+# runs only), the BPF backend recording (lmbpf),
 # a bpftrace program on the same tracepoint with two map updates, the ftrace
 # event exceptions:page_fault_user enabled in tracefs, and a perf tracepoint
 # event on it sampled into an mmap ring (lmperf), interleaved over ROUNDS
@@ -49,7 +50,8 @@ ftrace_run() {
 run_mode() {
 	case $1 in
 	nothing) "${TOUCH[@]}" ;;
-	latmon) lmtool record --events /tmp/bench.bin -- "${TOUCH[@]}" ;;
+	latmon) insmod "$KO" && lmtool record --events /tmp/bench.bin -- "${TOUCH[@]}"
+		rmmod latmon ;;
 	bpf) lmbpf -- "${TOUCH[@]}" ;;
 	bpftrace) bpftrace -e "$BT_PROG" -c "${TOUCH[*]}" 2>&1 ;;
 	ftrace) ftrace_run ;;
@@ -71,7 +73,7 @@ for m in nothing latmon bpf bpftrace ftrace perf; do
 	why=$(missing "$m")
 	if [ -n "$why" ]; then echo "# $m: not run: $why"; else modes+=("$m"); fi
 done
-grep -q '^latmon ' /proc/modules || { [ -f "$KO" ] && insmod "$KO"; }
+grep -q '^latmon ' /proc/modules && rmmod latmon	# loaded only while it records
 echo never >"$THP"
 echo "# kernel $(uname -r), $(nproc) CPUs, $ROUNDS rounds of ${modes[*]}; $PAGES fresh 4 KiB pages per run (THP never), lmtouch on CPU 1"
 n=${#modes[@]}
@@ -81,7 +83,6 @@ for r in $(seq 0 $((ROUNDS - 1))); do
 	done
 done | tee runs.txt
 echo madvise >"$THP"
-grep -q '^latmon ' /proc/modules && rmmod latmon
 kv_awk -v order="${modes[*]}" '{ k = f["mode"]; cnt[k]++
 	cy[k, cnt[k]] = f["p50_cycles"] + 0; ns[k, cnt[k]] = f["p50_ns"] + 0 }
 function median(a, k, n,    i, j, x, v) {
