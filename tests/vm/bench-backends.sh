@@ -10,7 +10,9 @@
 # event on it sampled into an mmap ring (lmperf), interleaved over ROUNDS
 # rounds (the order rotates each round). Prints one line per run (with what
 # each recorder saw), then per mode the median of the runs' p50 per fault,
-# its ratio to "nothing" and the added time. A mode whose tool is not in
+# its ratio to the median of "nothing", the added time, and the median over
+# rounds of the ratio to the "nothing" run of the same round (less moved by
+# the host's load drifting between rounds). A mode whose tool is not in
 # the guest prints why, once.
 #
 #   /tests/bench-backends.sh [ROUNDS] [PAGES]
@@ -59,13 +61,14 @@ run_mode() {
 	esac
 }
 
-# One run in mode $1: "mode=... p50_cycles=... p50_ns=... <what it saw>".
+# One run in mode $1 of round $2: "round=... mode=... p50_cycles=...
+# p50_ns=... <what it saw>".
 one_run() {
 	local out seen
 	out=$(run_mode "$1")
 	seen=$(echo "$out" | grep -o 'records=[0-9]*\|records_read=[0-9]*\|lost[a-z_]*=[0-9]*\|samples=[0-9]*\|entries=[0-9]*\|overrun=[0-9]*' | tr '\n' ' ')
 	[ "$1" = bpftrace ] && seen="faults=$(echo "$out" | sed -n 's/^@faults\[[0-9]*\]: //p' | head -1)"
-	echo "mode=$1 $(echo "$out" | grep -o 'p50_cycles=[0-9]* p50_ns=[0-9.]*') $seen"
+	echo "round=$2 mode=$1 $(echo "$out" | grep -o 'p50_cycles=[0-9]* p50_ns=[0-9.]*') $seen"
 }
 
 modes=()
@@ -79,20 +82,25 @@ echo "# kernel $(uname -r), $(nproc) CPUs, $ROUNDS rounds of ${modes[*]}; $PAGES
 n=${#modes[@]}
 for r in $(seq 0 $((ROUNDS - 1))); do
 	for i in $(seq 0 $((n - 1))); do
-		one_run "${modes[$(((i + r) % n))]}"
+		one_run "${modes[$(((i + r) % n))]}" "$r"
 	done
 done | tee runs.txt
 echo madvise >"$THP"
-kv_awk -v order="${modes[*]}" '{ k = f["mode"]; cnt[k]++
-	cy[k, cnt[k]] = f["p50_cycles"] + 0; ns[k, cnt[k]] = f["p50_ns"] + 0 }
+kv_awk -v order="${modes[*]}" -v rounds="$ROUNDS" '{ k = f["mode"]; cnt[k]++
+	cy[k, cnt[k]] = f["p50_cycles"] + 0; ns[k, cnt[k]] = f["p50_ns"] + 0; rc[k, f["round"]] = f["p50_cycles"] + 0 }
 function median(a, k, n,    i, j, x, v) {
 	for (i = 1; i <= n; i++) v[i] = a[k, i]
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
 		x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
 	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+# the median over rounds of mode k against "nothing" in the same round
+function paired(k,    r, n, q) {
+	for (r = 0; r < rounds; r++) if ((k, r) in rc && ("nothing", r) in rc)
+		q["x", ++n] = rc[k, r] / rc["nothing", r]
+	return median(q, "x", n) }
 END {
 	m = split(order, o, " "); base = median(cy, "nothing", cnt["nothing"]); bns = median(ns, "nothing", cnt["nothing"])
 	for (i = 1; i <= m; i++) { c = median(cy, o[i], cnt[o[i]]); t = median(ns, o[i], cnt[o[i]])
-		printf "%-9s p50/fault %8.0f cycles %9.1f ns  ratio %.3f  added %+8.1f ns  (median of %d runs)\n",
-			o[i], c, t, c / base, t - bns, cnt[o[i]] }
+		printf "%-9s p50/fault %8.0f cycles %9.1f ns  ratio %.3f  added %+8.1f ns  per-round ratio %.3f  (medians of %d runs)\n",
+			o[i], c, t, c / base, t - bns, paired(o[i]), cnt[o[i]] }
 }' runs.txt
