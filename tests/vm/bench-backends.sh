@@ -13,9 +13,9 @@
 # its ratio to the median of "nothing", the added time, and the median over
 # rounds of the ratio to the "nothing" run of the same round (less moved by
 # the host's load drifting between rounds), and the fastest run's p50 and
-# its ratio to the fastest "nothing" (on a loaded host the runs are
-# bimodal: a run the host disturbed takes 1.5-2 times as long, and the
-# median may fall on either side; the fastest is the least disturbed). A mode whose tool is not in
+# its ratio to the fastest "nothing" (on a loaded host a run the host
+# disturbed takes up to about twice as long, and the median may fall on
+# either side; the fastest is the least disturbed). A mode whose tool is not in
 # the guest prints why, once.
 #
 #   /tests/bench-backends.sh [ROUNDS] [PAGES]
