@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# What each way of watching page faults adds to a 4 KiB fault, in one boot
+# of the test bed: nothing / latmon recording / the BPF backend / bpftrace /
+# the ftrace event / perf tracepoint sampling, interleaved, all timing the
+# same program (tests/vm/bench-backends.sh runs it in the guest).
+#
+#   scripts/bench-backends.sh [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--no-bpftrace]
+#
+# The guest gets the test-bed initramfs plus a second archive with lmbpf
+# (tests/bench/lmbpf.c: the BPF backend linked from latctl's objects),
+# lmperf (tests/bench/lmperf.c) and Debian bookworm's bpftrace 0.17 with
+# every library it needs (LLVM 14 and clang from this machine, the
+# bpftrace and libbpfcc packages fetched once through the private apt tree
+# into $LATMON_KERNEL_CACHE/bpftrace: about 200 MiB more in the guest's
+# RAM). Under TCG (no working KVM) cycles are emulated: compare the ratios
+# only.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SERIES=7.3 ROUNDS=5 PAGES=20000 BPFTRACE=1
+BT_DEBS="bpftrace=0.17.0-1 libbpfcc=0.26.0+ds-1"
+MULTIARCH=lib/x86_64-linux-gnu
+
+usage() {
+	echo "usage: $0 [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--no-bpftrace]" >&2
+	exit 2
+}
+
+# Copy executable $1 to $STAGE/usr/bin with the libraries ldd finds for it
+# (LD_LIBRARY_PATH: the unpacked packages' ones, put in $STAGE/$MULTIARCH),
+# executable like the loader among them must be.
+put_program() {
+	local lib
+	install -D -m 0755 "$1" "$STAGE/usr/bin/$(basename "$1")"
+	for lib in $(ldd "$1" | grep -o '/[^ ]*' || true); do
+		case $lib in
+		"$UNPACK"/*) install -D -m 0755 "$lib" "$STAGE/$MULTIARCH/$(basename "$lib")" ;;
+		*) [ -e "$STAGE$lib" ] || install -D -m 0755 "$lib" "$STAGE$lib" ;;
+		esac
+	done
+}
+
+# lmbpf and lmperf, built like latctl.
+build_programs() {
+	local cflags=(-O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE) pkgs=(libnl-genl-3.0 libcjson libbpf)
+	make -s -C "$ROOT" all tests/unit/test_liblatctl.a >&2
+	# shellcheck disable=SC2046 # pkg-config output is a word list
+	cc "${cflags[@]}" -I"$ROOT/include" -I"$ROOT/user" $(pkg-config --cflags "${pkgs[@]}") \
+		-o "$BUILD/lmbpf" "$ROOT/tests/bench/lmbpf.c" "$ROOT/tests/unit/test_liblatctl.a" \
+		$(pkg-config --libs "${pkgs[@]}") -lm -pthread
+	cc "${cflags[@]}" -o "$BUILD/lmperf" "$ROOT/tests/bench/lmperf.c"
+}
+
+# bpftrace and libbpfcc unpacked into $UNPACK (fetched once); 1 if not.
+unpack_bpftrace() {
+	local cache=${LATMON_KERNEL_CACHE:-$ROOT/.cache/kernels} d
+	if ! ls "$cache"/bpftrace/bpftrace_*.deb >/dev/null 2>&1; then
+		APTDIR=$cache/apt
+		# shellcheck source=scripts/apt-private.sh
+		. "$ROOT/scripts/apt-private.sh"
+		mkdir -p "$cache/bpftrace"
+		[ -f "$APTDIR/sources.list" ] || { apt_setup && apt_update; }
+		# shellcheck disable=SC2086 # a word list of package=version
+		(cd "$cache/bpftrace" && apt_private apt-get download $BT_DEBS >&2) ||
+			{ echo "bench-backends: bpftrace not fetched: no bpftrace row" >&2; return 1; }
+	fi
+	for d in "$cache"/bpftrace/*.deb; do dpkg-deb -x "$d" "$UNPACK"; done
+}
+
+# The second archive: the programs above and the guest script.
+extra_archive() {
+	put_program "$BUILD/lmbpf"
+	put_program "$BUILD/lmperf"
+	if [ "$BPFTRACE" = 1 ] && unpack_bpftrace; then
+		LD_LIBRARY_PATH=$UNPACK/usr/$MULTIARCH put_program "$UNPACK/usr/bin/bpftrace"
+	fi
+	install -D -m 0755 "$ROOT/tests/vm/bench-backends.sh" "$STAGE/tests/bench-backends.sh"
+	(cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 >"$BUILD/extra.cpio.gz"
+}
+
+main() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--kernel) SERIES=${2:?}; shift 2 ;;
+		--rounds) ROUNDS=${2:?}; shift 2 ;;
+		--pages) PAGES=${2:?}; shift 2 ;;
+		--no-bpftrace) BPFTRACE=0; shift ;;
+		*) usage ;;
+		esac
+	done
+	BUILD=$ROOT/build/bench-backends/$SERIES
+	mkdir -p "$BUILD"
+	STAGE=$(mktemp -d /tmp/bench-backends.XXXXXX) UNPACK=$STAGE.deb
+	chmod 0755 "$STAGE"	# the archive's root directory
+	trap 'rm -rf "$STAGE" "$UNPACK"' EXIT
+	make -s -C "$ROOT" vm-initramfs VM_KERNELS="$SERIES" >&2
+	build_programs
+	extra_archive
+	cat "$ROOT/build/vm/$SERIES/initramfs.cpio.gz" "$BUILD/extra.cpio.gz" >"$BUILD/initramfs.cpio.gz"
+	"$ROOT/scripts/vm-run.sh" --kernel "$SERIES" --timeout 3600 --initramfs "$BUILD/initramfs.cpio.gz" \
+		-- /tests/bench-backends.sh "$ROUNDS" "$PAGES"
+}
+
+main "$@"
