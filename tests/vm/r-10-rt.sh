@@ -34,9 +34,12 @@ ok "latctl run chase --mode populate --cpu 0 while ttyS0 interrupts hit CPU 0" \
 	jrun rtirq chase --mode populate --cpu 0 --iters 200000 --slow p99
 kill "$flood" 2>/dev/null
 wait "$flood" 2>/dev/null
-n=$(jcount rtirq 'f["primary"] == "interrupt" && f["preempted_by.comm"] ~ /^irq\/[0-9]+-/')
+# The irq thread's run counts as interrupt time of the iteration; whether
+# it is also the primary cause depends on what else the iteration held (on
+# a loaded host, the emulator descheduled: unexplained).
+n=$(jcount rtirq 'f["breakdown_ticks.interrupt"] > 0 && f["preempted_by.comm"] ~ /^irq\/[0-9]+-/')
 w=$(jcount rtirq 'f["primary"] == "preemption" && f["preempted_by.comm"] ~ /^irq\//')
-ok "$n slow iterations are interrupt work by an irq/N-name thread (want at least 1)" [ "$n" -ge 1 ]
+ok "$n slow iterations hold interrupt work by an irq/N-name thread (want at least 1)" [ "$n" -ge 1 ]
 ok "none of them is labelled preemption ($w)" [ "$w" = 0 ]
 "$LATCTL" report rtirq.json | grep -m2 -B1 'interrupt thread irq/' | sed 's/^/# /'
 check "the report names the interrupt thread" \
