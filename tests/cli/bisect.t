@@ -8,9 +8,10 @@
 # its first 2 MiB fault in 4 KiB pages, 0.03% of the pushes). The commit git tests first is made unbuildable (it names a
 # kernel the test bed does not have): the driver says so and exits 125, git
 # skips it and still finds the first bad commit. Boots the VM once per step
-# (about 30 s each under TCG). The steps are judged on faults per push, which
-# the command line decides and a busy host does not move (on p99.9 one run
-# descheduled by the host hid a bad commit).
+# (about 30 s each under TCG). The steps are judged on faults per push
+# (--regression 50%: a bad commit has twice a good one's, good ones agree
+# within 0.3%), which the command line decides and a busy host does not
+# move (on p99.9 one run descheduled by the host hid a bad commit).
 . "$(dirname "$0")/engine.sh"
 
 STEP=$TESTS_DIR/scripts/bisect-step.sh
@@ -65,7 +66,7 @@ check "a progress line for the boot and runs, with its time" "cat $TMPD/record.e
 
 git -C "$T" checkout -q "$(commit "$N")"
 _run "cd $T && git bisect start $(commit "$N") $(commit 1) >/dev/null &&
-	git bisect run $STEP --results $R --repeat 4 --baseline $R/good.json --metric faults/iter --regression 100% -- ${WL[*]}"
+	git bisect run $STEP --results $R --repeat 4 --baseline $R/good.json --metric faults/iter --regression 50% -- ${WL[*]}"
 printf '%s\n' "$OUT" "$ERR" >"$TMPD/bisect.txt"
 grep '^bisect-step: ' "$TMPD/bisect.txt" | sed 's/^/# /'	# each phase and its time
 ok "git bisect run ends" [ "$RC" = 0 ]
@@ -74,7 +75,7 @@ check "git bisect run finds the first bad commit c$BAD" "cat $TMPD/bisect.txt" 0
 check "the unbuildable c$P is skipped (125) with the reason" "cat $R/steps.log" 0 \
 	"^$(git -C "$T" rev-parse --short=12 "$(commit "$P")") 125 build failed: testbed.conf names kernel '5.4'"
 check "the first bad commit was judged bad (1) against the baseline" "cat $R/steps.log" 0 \
-	"^$(git -C "$T" rev-parse --short=12 "$(commit "$BAD")") 1 bad: .*faults/iter .* over --regression 100%"
+	"^$(git -C "$T" rev-parse --short=12 "$(commit "$BAD")") 1 bad: .*faults/iter .* over --regression 50%"
 check "a good commit was judged good (0)" "cat $R/steps.log" 0 '^[0-9a-f]+ 0 good: '
 check "no other skip than the unbuildable commit" "grep -c ' 125 ' $R/steps.log" 0 '^1$'
 check "every step's result is kept" "ls $R/step-*.json | wc -l" 0 '^[3-9]$'
