@@ -94,6 +94,16 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 
+# Whether the page allocator zeroes what it hands out (init_on_alloc on):
+# the boot log's "mem auto-init: ... heap alloc:on|off", else the command line.
+alloc_zeroes() {
+	case ${LATMON_HEAP_INIT:-} in
+	on) return 0 ;;
+	off) return 1 ;;
+	esac
+	! grep -q 'init_on_alloc=0' /proc/cmdline
+}
+
 # Whether the --fragment checks run here: not on 6.1 unless LATMON_FRAGMENT=1.
 # Filling the 6.1 guest's memory under a loaded host once soft-locked it
 # (a 279 s "soft lockup" in lmmm's fill, kernel log check failed).
@@ -101,5 +111,5 @@ fragment_here() {
 	[ "${LATMON_FRAGMENT:-}" = 1 ] && return 0
 	case $(uname -r) in 6.1.*) return 1 ;; esac
 }
-export -f loaded load unload field fragment_here kv_awk count_where seq_gaps ring_counts ring_counts_disagree
+export -f loaded load unload field fragment_here alloc_zeroes kv_awk count_where seq_gaps ring_counts ring_counts_disagree
 export KO KV_AWK_LIB

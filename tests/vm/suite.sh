@@ -7,6 +7,10 @@ cd "$(dirname "$0")" || exit 1
 [ -x /usr/bin/latctl ] && export LATCTL=/usr/bin/latctl || export LATCTL=/usr/bin/lmtool
 . ./engine.sh
 . ./lib.sh
+# init_on_alloc as the kernel applied it (its config default or the command
+# line), read once at boot: later the log may have wrapped
+LATMON_HEAP_INIT=$(dmesg 2>/dev/null | sed -n 's/.*mem auto-init: .*heap alloc:\([a-z]*\).*/\1/p' | head -n1)
+export LATMON_HEAP_INIT
 trap cleanup EXIT
 cd "$TMPD" || exit 1
 

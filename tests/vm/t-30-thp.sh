@@ -25,7 +25,7 @@ end=$(field end <thp.out)
 clears=$(lmtool read --events thp.bin --type thp-clear --from "$start" --to "$end" --count | field thp-clear)
 zeros=$(lmtool read --events thp.bin --type alloc-zero --count | field alloc-zero)
 IFS=. read -r maj min _ <<<"$(uname -r)"
-if [ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "$min" -ge 13 ]; } && ! grep -q init_on_alloc=0 /proc/cmdline; then
+if [ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "$min" -ge 13 ]; } && alloc_zeroes; then
 	# since 6.13 the clear is skipped when the allocator zeroed (init_on_alloc)
 	ok "$REGIONS aligned 2 MiB regions: no THP clear ($clears), $REGIONS allocator zeroings ($zeros)" \
 		[ "$clears" = 0 -a "$zeros" = $REGIONS ]

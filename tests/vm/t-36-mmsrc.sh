@@ -30,14 +30,14 @@ clears_twice() {
 
 load
 mm_count() { lmtool read --events "$1" --type "$2" --count | field "$2"; }
-grep -q 'init_on_alloc=0' /proc/cmdline && echo "# booted with init_on_alloc=0: no allocator zeroing expected"
+alloc_zeroes || echo "# init_on_alloc is off (heap alloc:${LATMON_HEAP_INIT:-?}): no allocator zeroing expected"
 check "alloc-zero resolves (or says why not)" \
 	"lmtool info | grep '^source alloc-zero '" 0 'state=available .*symbol=get_page_from_freelist|state=unavailable .*reason=[^-]'
 
 set_thp always
 lmtool record --events z.bin -- lmmm 16M >z.out 2>&1
 zeros=$(mm_count z.bin alloc-zero)
-if grep -q 'init_on_alloc=0' /proc/cmdline; then
+if ! alloc_zeroes; then
 	ok "init_on_alloc=0: no allocator zeroing ($zeros)" [ "$zeros" = 0 ]
 else
 	ok "8 huge-page faults: 8 allocator zeroings of 2 MiB ($zeros)" [ "$zeros" = 8 ]
@@ -86,7 +86,7 @@ if [ -e $T/hugepages-64kB/enabled ]; then
 	was=$(sed 's/.*\[\(.*\)\].*/\1/' $T/hugepages-64kB/enabled)
 	lmtool record --events m.bin -- lmmm --thp-size 64K=always --step 65536 8M >m.out 2>&1
 	check "--thp-size 64K=always: the sizes in effect name 64K always" "cat m.out" 0 '"64K":"always"'
-	if ! grep -q 'init_on_alloc=0' /proc/cmdline; then
+	if alloc_zeroes; then
 		check "--thp-size 64K=always: 128 zeroings of 64 KiB (order 4)" \
 			"count_where m.bin '\$1 == \"alloc-zero\" && f[\"size\"] == 65536 && f[\"order\"] == 4'" 0 '^128$'
 	fi

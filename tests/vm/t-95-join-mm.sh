@@ -17,7 +17,7 @@ zeroes_twice() {
 }
 
 stock=1
-grep -q 'init_on_alloc=0' /proc/cmdline && stock=0
+alloc_zeroes || stock=0
 load
 ok "latctl run grow --thp always --cpu 1 with latmon" jrun mm-grow grow --thp always --cpu 1
 ok "grow: the run recorded kernel events" recorded mm-grow
