@@ -55,12 +55,16 @@ check_err "--backend takes auto, latmon, bpf" "$L run grow --backend ebpf" 2 \
 	"^latctl: --backend 'ebpf' is not valid; give auto, latmon or bpf$"
 check_err "--ring below 1" "$L run grow --ring 0" 2 "^latctl: --ring '0' is out of range"
 
-# Another process faulting all along: none of its events may get through.
-perl -e 'for (1 .. 400) { my $x = "a" x 4e6 }' & noise=$!
+# check DESC CMD beside another process faulting all along: none of its
+# events may get through.
+check_with_noise() {
+	perl -e 'for (1 .. 400) { my $x = "a" x 4e6 }' & local noise=$!
+	check "$1" "$2" 0 ''
+	kill $noise 2>/dev/null; wait $noise 2>/dev/null
+}
 C=$TMPD/chase.json
-check "chase --mode cold with the BPF backend" \
-	"$L run chase --mode cold --iters 20000 --slow p95 --backend bpf --json $C > $TMPD/chase.txt" 0 ''
-kill $noise 2>/dev/null; wait $noise 2>/dev/null
+check_with_noise "chase --mode cold with the BPF backend" \
+	"$L run chase --mode cold --iters 20000 --slow p95 --backend bpf --json $C > $TMPD/chase.txt"
 facts "$C"
 ok "the report says the BPF backend records, and why" \
 	grep -q '^events from the BPF backend: .\+' "$TMPD/chase.txt"
@@ -138,11 +142,9 @@ pfacts() {
 
 # Forked workers are followed (a process running beside them is not): every
 # worker's stream joined, its fault events its own wait4 count.
-perl -e 'for (1 .. 400) { my $x = "a" x 4e6 }' & noise=$!
 M=$TMPD/mmap.json
-check "mmap --procs 2 with the BPF backend" \
-	"$L run mmap --procs 2 --duration 2s --backend bpf --json $M > $TMPD/mmap.txt" 0 ''
-kill $noise 2>/dev/null; wait $noise 2>/dev/null
+check_with_noise "mmap --procs 2 with the BPF backend" \
+	"$L run mmap --procs 2 --duration 2s --backend bpf --json $M > $TMPD/mmap.txt"
 pfacts "$M"
 ok "mmap: every worker's stream joined ($(fact "$M" joined) of $(fact "$M" streams))" \
 	test "$(fact "$M" streams)" = 2 -a "$(fact "$M" joined)" = 2
