@@ -9,9 +9,9 @@
 #                       and the stress groups there, then rmmod + kmemleak
 #                       scan; any kernel report fails
 #
-# `make check` runs the same with 10 race cycles (tests/vm/debug.t) when the
-# kernel is built (scripts/debug-kernel.sh --cached), and says it skipped it
-# otherwise.
+# `make check` runs the same with 10 race cycles (tests/vm/debug.t) only with
+# LATCTL_CHECK_DEBUG=1 and the kernel built (about an hour under TCG), and
+# says it skipped it otherwise.
 
 .PHONY: debug-kernel check-debug
 

@@ -38,8 +38,10 @@ fi
 "$ROOT/scripts/vm-run.sh" --kernel "$SERIES" --timeout "$TIMEOUT" \
 	--append "${LATCTL_VM_APPEND:-}" --console "$CONSOLE" -- \
 	env LATMON_LONG="$LONG" LATMON_STRESS_CYCLES="${LATMON_STRESS_CYCLES:-100}" \
-	LATMON_STRESS_SEED="${LATMON_STRESS_SEED:-}" /tests/suite.sh "$GROUP"
-rc=$?
+	LATMON_STRESS_SEED="${LATMON_STRESS_SEED:-}" /tests/suite.sh "$GROUP" | tee "$LOG/$GROUP.tap"
+rc=${PIPESTATUS[0]}
+# prove hides TAP comments: the failures and what they printed go to stderr
+grep -A 30 '^not ok' "$LOG/$GROUP.tap" | grep -E '^(not ok|#)' | head -n 60 >&2
 if [ "$rc" -ge 124 ]; then
 	echo "Bail out! the $SERIES guest ended before the suite did (status $rc); see $CONSOLE"
 fi

@@ -22,8 +22,8 @@ VM_BIN := tests/vm/bin
 VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $(VM_BIN)/stress \
 	    $(VM_BIN)/lmmm $(VM_BIN)/lmprocs
 # per kernel the suite; the short stress run on the newest kernel only; the
-# PREEMPT_RT boot; then the debug kernel (tests/vm/debug.t skips itself when
-# that kernel is not built)
+# PREEMPT_RT boot; then the debug kernel (tests/vm/debug.t skips itself unless
+# LATCTL_CHECK_DEBUG=1 asks for it and that kernel is built)
 VM_TESTS := $(foreach k,$(VM_CHECK_KERNELS),tests/vm/kernel-$(k).t) \
 	tests/vm/stress-$(VM_NEWEST).t tests/vm/kernel-$(VM_RT_KERNEL).t tests/vm/debug.t
 # make check runs two lanes at once (prove -j2; each guest is one emulated

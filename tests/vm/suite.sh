@@ -28,6 +28,8 @@ done
 
 unload
 dmesg >"$TMPD/dmesg"
+SPLAT='WARNING:|BUG:|Call Trace:|Oops|general protection|RIP:|[Dd]eprecat'
 check "no WARNING, BUG, call trace or deprecation line in the kernel log" \
-	"! grep -E 'WARNING:|BUG:|Call Trace:|Oops|general protection|RIP:|[Dd]eprecat' $TMPD/dmesg" 0 ''
+	"! grep -E '$SPLAT' $TMPD/dmesg" 0 ''
+grep -E -m 20 -A 12 "$SPLAT" "$TMPD/dmesg" | sed 's/^/# kernel log: /'
 done_testing
