@@ -41,7 +41,7 @@ fi
 	LATMON_STRESS_SEED="${LATMON_STRESS_SEED:-}" /tests/suite.sh "$GROUP" | tee "$LOG/$GROUP.tap"
 rc=${PIPESTATUS[0]}
 # prove hides TAP comments: the failures and what they printed go to stderr
-grep -A 30 '^not ok' "$LOG/$GROUP.tap" | grep -E '^(not ok|#)' | head -n 60 >&2
+awk '/^not ok/ { d = 1; print; next } d && /^#/ { print; next } { d = 0 }' "$LOG/$GROUP.tap" | head -n 80 >&2
 if [ "$rc" -ge 124 ]; then
 	echo "Bail out! the $SERIES guest ended before the suite did (status $rc); see $CONSOLE"
 fi

@@ -12,8 +12,8 @@ command -v script >/dev/null || skip_all "script (util-linux) is not installed"
 L=$LATCTL
 ESC=$'\033'
 CR=$'\r'
-# 2 to 4 s a run here: the ticker fires while the parent waits.
-RUN="$L run grow --iters 8000000 --cpu 0 --backend latmon"
+# 4 to 8 s a run here (never under 2 s): the ticker fires while the parent waits.
+RUN="$L run grow --iters 16000000 --cpu 0 --backend latmon"
 on_tty() {	# LOG COMMAND: run it on a pty; its output (both streams) into LOG
 	script -qec "$2" "$1" >/dev/null 2>&1
 }

@@ -26,6 +26,14 @@ jcount() {
 	jcheck rows "$1.json" slow.iterations | kv_awk -v kv_num=1 "$2"' { n++ } END { print n + 0 }'
 }
 
+# jwhere NAME COND: as jcount, then each matching iteration's index, primary,
+# duration and non-zero breakdown, so that a failing check shows which.
+jwhere() {
+	jcheck rows "$1.json" slow.iterations | kv_awk -v kv_num=1 "$2"' { n++; s = "iteration " f["index"] " " f["primary"] " " f["duration_ticks"] " ticks:"
+		for (k in f) if (k ~ /^(breakdown|parts)_ticks\./ && f[k] > 0) s = s " " k "=" f[k]
+		m[n] = s } END { print n + 0; for (i = 1; i <= n && i <= 5; i++) print m[i] }'
+}
+
 # jtop NAME K: the primary labels of the K slowest iterations, one a line.
 jtop() {
 	jcheck rows "$1.json" slow.iterations | kv_awk '{ print f["duration_ticks"], f["primary"] }' | sort -rn | head -n "$2" | cut -d' ' -f2
@@ -41,4 +49,4 @@ jcause() {
 # The run recorded with latmon (not "latmon is not loaded").
 recorded() { [ "$(jget "$1" latmon.state)" = on ] && [ "$(jget "$1" causes.module)" = true ]; }
 
-export -f jget jcount jtop jcause recorded
+export -f jget jcount jwhere jtop jcause recorded
