@@ -3,8 +3,9 @@
 # A debug kernel for the QEMU test bed, and the VM suite run on it.
 #
 #   scripts/debug-kernel.sh [--env|--image|--kdir]   build (once) and print
-#   scripts/debug-kernel.sh --check [t] [s]          + run the suite on it
+#   scripts/debug-kernel.sh --check [t] [s] [t-57]... + run the suite on it
 #                                                    (t: tests/vm/t-*, s: s-*,
+#                                                    t-57: the groups t-57-*;
 #                                                    LATMON_STRESS_CYCLES/SEED)
 #   scripts/debug-kernel.sh --cached                 exit 0 iff already built
 #
@@ -42,7 +43,7 @@ die() { echo "debug-kernel: $*" >&2; exit 1; }
 say() { echo "debug-kernel: $*" >&2; }
 
 usage() {
-	echo "usage: $0 [--env|--image|--kdir|--cached|--check [t] [s]]" >&2
+	echo "usage: $0 [--env|--image|--kdir|--cached|--check [t] [s] [t-NN] [s-NN]]" >&2
 	exit 2
 }
 
@@ -205,7 +206,7 @@ self_test() {
 # Build latmon.ko + initramfs for the debug kernel, self-test, run, judge.
 run_check() {
 	local groups=${*:-t} dir out rc=0 splats g
-	for g in $groups; do case $g in t|s) ;; *) usage ;; esac; done
+	for g in $groups; do case $g in t|s|[ts]-[0-9][0-9]) ;; *) usage ;; esac; done
 	dir=$(ensure_kernel)
 	# shellcheck disable=SC1091
 	. "$dir/kernel.env"	# KDIR VMLINUZ KREL
