@@ -71,7 +71,11 @@ probe_accel() {
 
 # Relay the guest's ttyS1: print output, decode files, remember the status.
 relay() {
-	awk -v outdir="$OUT_DIR" -v statfile="$1" '
+	local live=()
+	# mawk reads its input in blocks: -W interactive makes it line by line,
+	# so that the guest's lines arrive as they are written
+	awk -W version 2>&1 | grep -q mawk && live=(-W interactive)
+	awk "${live[@]}" -v outdir="$OUT_DIR" -v statfile="$1" '
 	function flush_blanks() { while (blanks > 0) { print ""; blanks-- } }
 	{ sub(/\r$/, "") }
 	infile && $0 == "@@LATMON-VM-FILE-END" { close(cmd); infile = 0; next }
