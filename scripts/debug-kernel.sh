@@ -195,8 +195,8 @@ boot_once() {
 
 # Boot the debug kernel with initramfs $1 running guest command $2; output
 # in $3.log and $3-console.log. Print the kernel reports found; exit status
-# that of the guest, 1 if it did not reach the kmemleak scan. Under TCG on a
-# loaded host its early boot can stop for good (the boot CPU idle, no timer
+# that of the guest, 1 if it did not reach the kmemleak scan. Under TCG its
+# early boot can stop for good (the boot CPU idle, no timer
 # interrupt, after "Running RCU-tasks wait API self tests"): such a boot is
 # stopped and started again, up to three times, each said on stderr.
 boot_judge() {

@@ -115,14 +115,15 @@ fragment_here() {
 # the emulated CPU (soft lockup, RCU stall) whose stack has no latmon frame;
 # those go to STALLS. A stall report runs from its first line to the end of
 # its task stack (</TASK>); one that does not end, or names latmon, stays.
+STALL_RE='BUG: soft lockup|rcu: INFO: rcu_[a-z]* (self-)?detected stall|rcu_[a-z]* detected stalls'
 klog_split() {
-	awk -v stalls="$2" '
-	function flush(keep) { if (keep) printf "%s", blk; else { printf "%s", blk > stalls; n++ } blk = ""; inb = lat = 0 }
-	/BUG: soft lockup|rcu: INFO: rcu_[a-z]* (self-)?detected stall|rcu_[a-z]* detected stalls/ { inb = 1 }
+	awk -v stalls="$2" -v re="$STALL_RE" '
+	function flush(keep) { printf "%s", blk > (keep ? "/dev/stdout" : stalls); blk = ""; inb = lat = 0 }
+	$0 ~ re { inb = 1 }
 	inb { blk = blk $0 "\n"; if ($0 ~ /\[latmon\]/) lat = 1; if ($0 ~ /<\/TASK>/) flush(lat); next }
 	{ print }
 	END { if (inb) flush(1) }' "$1"
 }
 
 export -f loaded load unload klog_split field fragment_here alloc_zeroes kv_awk count_where seq_gaps ring_counts ring_counts_disagree
-export KO KV_AWK_LIB
+export KO KV_AWK_LIB STALL_RE

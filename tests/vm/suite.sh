@@ -30,10 +30,10 @@ unload
 dmesg >"$TMPD/dmesg.all"
 : >"$TMPD/stalls"
 klog_split "$TMPD/dmesg.all" "$TMPD/stalls" >"$TMPD/dmesg"
-stalls=$(grep -cE 'BUG: soft lockup|detected stall' "$TMPD/stalls")
+stalls=$(grep -cE "$STALL_RE" "$TMPD/stalls")
 SPLAT='WARNING:|BUG:|Call Trace:|Oops|general protection|RIP:|[Dd]eprecat'
 check "no WARNING, BUG, call trace or deprecation line in the kernel log ($stalls stall reports of the emulated CPU without a latmon frame set apart)" \
 	"! grep -E '$SPLAT' $TMPD/dmesg" 0 ''
 grep -E -m 20 -A 12 "$SPLAT" "$TMPD/dmesg" | sed 's/^/# kernel log: /'
-grep -E 'BUG: soft lockup|detected stall' "$TMPD/stalls" | head -n 5 | sed 's/^/# stall, no latmon frame: /'
+grep -E "$STALL_RE" "$TMPD/stalls" | head -n 5 | sed 's/^/# stall, no latmon frame: /'
 done_testing
