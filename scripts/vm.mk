@@ -47,21 +47,21 @@ vm-modules: vm-kernels
 vm-progs: $(VM_PROGS)
 
 # lmtool names and prints records through the record-type descriptors
-VM_EV_SRCS := user/evtype.c $(wildcard user/ev_*.c) user/json.c user/rdoc.c user/syscalls.c
-$(VM_BIN)/lmtool: tests/vm/lmtool.c user/latmon_nl.c user/latmon_nl.h include/latmon.h \
-		$(VM_EV_SRCS) user/evtype.h
+VM_EV_SRCS := user/events/evtype.c $(wildcard user/events/ev_*.c) user/lib/json.c user/lib/rdoc.c user/events/syscalls.c
+$(VM_BIN)/lmtool: tests/vm/lmtool.c user/backend/latmon_nl.c user/backend/latmon_nl.h include/latmon.h \
+		$(VM_EV_SRCS) user/events/evtype.h
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(VM_NL_PKGS) libcjson) -o $@ \
-		tests/vm/lmtool.c user/latmon_nl.c $(VM_EV_SRCS) \
+		tests/vm/lmtool.c user/backend/latmon_nl.c $(VM_EV_SRCS) \
 		$(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS) libcjson)
 
-$(VM_BIN)/lmtouch: tests/vm/lmtouch.c tests/vm/sync.h user/tsc.c user/stats.c
+$(VM_BIN)/lmtouch: tests/vm/lmtouch.c tests/vm/sync.h user/lib/tsc.c user/lib/stats.c
 	@mkdir -p $(VM_BIN)
-	$(CC) $(VM_CFLAGS) -o $@ tests/vm/lmtouch.c user/tsc.c user/stats.c -lm -pthread
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/lmtouch.c user/lib/tsc.c user/lib/stats.c -lm -pthread
 
-$(VM_BIN)/lmprocs: tests/vm/lmprocs.c tests/vm/sync.h user/tsc.c user/stats.c
+$(VM_BIN)/lmprocs: tests/vm/lmprocs.c tests/vm/sync.h user/lib/tsc.c user/lib/stats.c
 	@mkdir -p $(VM_BIN)
-	$(CC) $(VM_CFLAGS) -o $@ tests/vm/lmprocs.c user/tsc.c user/stats.c -lm -pthread
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/lmprocs.c user/lib/tsc.c user/lib/stats.c -lm -pthread
 
 $(VM_BIN)/spin: tests/vm/spin.c tests/vm/sync.h
 	@mkdir -p $(VM_BIN)
@@ -74,9 +74,9 @@ $(VM_BIN)/stress: tests/vm/stress.c include/latmon.h
 		tests/vm/stress.c $(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS))
 
 # latctl's --fragment/--memcg/--thp-size around a plain touch (t-3x groups)
-LMMM_SRCS := tests/vm/lmmm.c user/mmenv.c user/fragment.c user/memcg.c \
-	     user/thp_size.c user/sysset.c user/cleanup.c user/counters.c user/thp.c \
-	     user/rdoc.c
+LMMM_SRCS := tests/vm/lmmm.c user/system/mmenv.c user/system/fragment.c user/system/memcg.c \
+	     user/system/thp_size.c user/system/sysset.c user/lib/cleanup.c user/system/counters.c user/system/thp.c \
+	     user/lib/rdoc.c
 $(VM_BIN)/lmmm: $(LMMM_SRCS) tests/vm/sync.h
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) -Iuser $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ \

@@ -5,7 +5,7 @@
 
 #include <latmon.h>
 
-#include "latctl.h"
+#include "lib/latctl.h"
 
 int lat_main_argc;
 char **lat_main_argv;

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: MIT
 # latctl, the user-space controller. Included by the top Makefile.
-USER_SRCS := $(wildcard user/*.c)
+USER_LAYERS := lib system events workload join backend doc report compare plot run cmd
+USER_SRCS := user/main.c $(foreach d,$(USER_LAYERS),$(wildcard user/$(d)/*.c))
 USER_OBJS := $(USER_SRCS:.c=.o)
 USER_PKGS := libnl-genl-3.0 libcjson libbpf zlib
 USER_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(USER_PKGS))
 USER_LIBS = $(shell $(PKG_CONFIG) --libs $(USER_PKGS)) -lm
-include user/bpf/bpf.mk
+include user/backend/bpf/bpf.mk
 
 .PHONY: user user-clean
 
@@ -26,4 +27,4 @@ run:
 	@scripts/make-run.sh $(RUN_ARGS)
 
 user-clean:
-	rm -f user/latctl user/*.o user/*.o.d
+	rm -f user/latctl user/*.o user/*.o.d user/*/*.o user/*/*.o.d

@@ -19,11 +19,11 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-#include "backend.h"
-#include "bpf/latbpf_user.h"
-#include "monitor.h"
-#include "stats.h"
-#include "tsc.h"
+#include "backend/backend.h"
+#include "backend/bpf/latbpf_user.h"
+#include "backend/monitor.h"
+#include "lib/stats.h"
+#include "lib/tsc.h"
 
 #define PAGE	4096UL
 #define HUGE	(2UL << 20)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "join.h"
+#include "join/join.h"
 #include "../unit/lm_event.h"
 
 #define TID		1000

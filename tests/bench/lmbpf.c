@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "backend.h"
-#include "bpf/latbpf_user.h"
-#include "monitor.h"
+#include "backend/backend.h"
+#include "backend/bpf/latbpf_user.h"
+#include "backend/monitor.h"
 
 static int bpf_on(struct lat_monitor *m)
 {

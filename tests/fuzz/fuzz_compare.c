@@ -5,10 +5,10 @@
  * usable result, compared with itself in every output format (text, 0-day,
  * JSON) and its environment printed (to /dev/null).
  */
-#include "compare.h"
-#include "envdiff.h"
+#include "compare/compare.h"
+#include "compare/envdiff.h"
 #include "fuzz_file.h"
-#include "runs.h"
+#include "doc/runs.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

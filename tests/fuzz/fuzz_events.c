@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "causes.h"
-#include "join.h"
+#include "join/causes.h"
+#include "join/join.h"
 
 #define N_SAMPLES	64
 #define STREAM1		48		/* first sample of thread 101 */

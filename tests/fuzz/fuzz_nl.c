@@ -16,8 +16,8 @@
 
 #include <netlink/attr.h>
 
-#include "latmon_nl_int.h"
-#include "monitor.h"
+#include "backend/latmon_nl_int.h"
+#include "backend/monitor.h"
 
 static struct lat_monitor mon;
 

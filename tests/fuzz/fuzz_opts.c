@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
+#include "run/opts.h"
 
 #define MAX_ARGS 16
 

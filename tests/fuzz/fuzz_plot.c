@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "plot.h"
+#include "plot/plot.h"
 
 static FILE *devnull;
 

@@ -8,7 +8,7 @@
  */
 #include "../unit/key_delete.h"
 #include "fuzz_file.h"
-#include "result.h"
+#include "doc/result.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
-#include "result.h"
+#include "doc/result.h"
 
 struct key_delete {
 	const cJSON *doc;	/* the whole document */

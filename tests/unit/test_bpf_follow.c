@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "bpf/latbpf.h"
-#include "bpf/latbpf_user.h"
-#include "workload.h"
+#include "backend/bpf/latbpf.h"
+#include "backend/bpf/latbpf_user.h"
+#include "workload/workload.h"
 
 static void test_follow_max(void **state)
 {

@@ -17,11 +17,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "backend.h"
-#include "bpf/latbpf.h"
-#include "bpf/latbpf_user.h"
-#include "bpf/ktime_tsc.h"
-#include "monitor.h"
+#include "backend/backend.h"
+#include "backend/bpf/latbpf.h"
+#include "backend/bpf/latbpf_user.h"
+#include "backend/bpf/ktime_tsc.h"
+#include "backend/monitor.h"
 
 #define TID	4242
 

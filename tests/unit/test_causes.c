@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "causes.h"
+#include "join/causes.h"
 #include "lm_event.h"
 
 #define T0	1000	/* tid of stream 0 */

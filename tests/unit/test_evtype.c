@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "evtype.h"
+#include "events/evtype.h"
 #include "lm_event.h"
 
 #define TID	4242

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "hist.h"
+#include "lib/hist.h"
 
 static void buckets(void **state)
 {

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "describe.h"
-#include "join.h"
+#include "report/describe.h"
+#include "join/join.h"
 #include "lm_event.h"
 
 #define TID	4242

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "join_int.h"
+#include "join/join_int.h"
 #include "lm_event.h"
 
 static struct join_prec prec, all;

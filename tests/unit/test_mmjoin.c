@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "evtype.h"
-#include "join.h"
+#include "events/evtype.h"
+#include "join/join.h"
 #include "lm_event.h"
 
 #define TID	777

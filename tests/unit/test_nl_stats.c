@@ -14,8 +14,8 @@
 #include <cmocka.h>
 #include <netlink/genl/genl.h>
 
-#include "latmon_nl_int.h"
-#include "monitor.h"
+#include "backend/latmon_nl_int.h"
+#include "backend/monitor.h"
 
 #define NCPUS	1024
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "opts.h"
+#include "run/opts.h"
 
 static void parse_u64(void **state)
 {

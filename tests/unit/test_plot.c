@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "plot.h"
-#include "plot_int.h"
+#include "plot/plot.h"
+#include "plot/plot_int.h"
 
 /* A label that is only ever a part of another and drawn as it. */
 static int folded(int l)

@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "describe.h"
+#include "report/describe.h"
 #include "key_delete.h"
-#include "rdoc.h"
-#include "thp_size.h"
+#include "lib/rdoc.h"
+#include "system/thp_size.h"
 
 #define CORPUS "tests/fuzz/corpus/fuzz_result/"
 

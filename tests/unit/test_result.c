@@ -14,10 +14,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "causes.h"
-#include "mmenv.h"
-#include "monitor.h"
-#include "result.h"
+#include "join/causes.h"
+#include "system/mmenv.h"
+#include "backend/monitor.h"
+#include "doc/result.h"
 
 static char dir[] = "/tmp/latctl-result.XXXXXX";
 static int saved_err = -1;

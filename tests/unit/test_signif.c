@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "signif.h"
+#include "compare/signif.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define assert_near(a, b) assert_true(fabs((a) - (b)) < 1e-9)

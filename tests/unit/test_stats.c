@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 
 static void one_to_thousand(void **state)
 {

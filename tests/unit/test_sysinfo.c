@@ -13,7 +13,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "sysinfo.h"
+#include "system/sysinfo.h"
 
 static char path[] = "/tmp/latctl-sysinfo.XXXXXX";
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "thp.h"
+#include "system/thp.h"
 
 static char dir[] = "/tmp/latctl-thp.XXXXXX";
 static char enabled[64];

@@ -17,9 +17,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-#include "mmenv.h"
+#include "system/mmenv.h"
 #include "sync.h"
-#include "workload.h"
+#include "workload/workload.h"
 
 #define ALIGN	(2UL << 20)
 

@@ -32,9 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 #include "sync.h"
-#include "tsc.h"
+#include "lib/tsc.h"
 
 #define PAGE		4096UL
 #define MAX_THREADS	1024

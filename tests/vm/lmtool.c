@@ -26,8 +26,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "evtype.h"
-#include "latmon_nl.h"
+#include "events/evtype.h"
+#include "backend/latmon_nl.h"
 
 #define READ_BATCH	1024
 #define RAW_BIN_MAX	64	/* bytes of one bin: attribute of `raw` */

@@ -28,9 +28,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 #include "sync.h"
-#include "tsc.h"
+#include "lib/tsc.h"
 
 #define PAGE		4096UL
 #define HUGE_SIZE	(2UL << 20)

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The BPF backend's user side: skeleton open -> load -> attach, a reader
+ * thread that drains the BPF ring buffer into the monitor's record buffer
+ * (the one /dev/latmon's reader fills, so the join sees one format), then
+ * detach, the final drain, the per-CPU loss counts, the clock mapping and
+ * destroy. Design of the reader (pinned away, no fault while reading) as in
+ * monitor.h; it sleeps LAT_BPF_POLL_NS between drains because the programs
+ * submit without a wakeup (a wakeup per record costs an irq_work).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "backend/bpf/latbpf.h"
+#include "latbpf.skel.h"
+#include "backend/bpf/latbpf_user.h"
+#include "backend/bpf/ktime_tsc.h"
+#include "lib/tsc.h"
+
+#define LAT_BPF_POLL_NS		(10 * 1000 * 1000)
+#define LAT_BPF_REC_BYTES	(sizeof(struct latmon_event) + 8)	/* + ring header */
+
+struct lat_bpf {
+	struct latbpf *skel;
+	struct ring_buffer *rb;
+	struct lat_ktime_map clock;
+	pthread_t reader;
+	volatile int stop;
+	int reader_up;
+	uint64_t ring_events, ring_bytes;
+	uint64_t short_records;		/* ring entries not whole records */
+	uint64_t leftover;		/* records read from partial batches */
+	uint64_t tries[LATBPF_NR_TYPES];	/* summed over CPUs after stop */
+	uint64_t dropped, lost_records, pending;
+	uint64_t open_ends, clipped;
+	uint64_t other_process;		/* records of another process: a filter bug */
+	struct lat_bpf_follow follow;	/* the processes the workload forked */
+	unsigned int programs, missing;
+	char missing_names[256];
+	char err[200];
+};
+
+/* A power of two of at least one page holding events records. */
+static uint64_t ring_bytes(uint64_t events)
+{
+	uint64_t want = events * LAT_BPF_REC_BYTES, b = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	while (b < want)
+		b <<= 1;
+	return b;
+}
+
+/* One record: kept in the monitor's buffer or counted as dropped. */
+static void keep(struct lat_monitor *m, const struct latmon_event *e)
+{
+	m->read_records++;
+	if (m->n < m->cap)
+		memcpy(&m->ev[m->n++], e, sizeof(*e));
+	else
+		lat_monitor_drop(m, e);
+}
+
+/* One ring entry: a record or a batch of them. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct lat_monitor *m = ctx;
+	const struct latmon_event *e = data;
+	size_t i;
+
+	if (!size || size % sizeof(*e))
+		m->bpf->short_records++;
+	for (i = 0; i < size / sizeof(*e); i++)
+		keep(m, &e[i]);
+	return 0;
+}
+
+static void *reader_main(void *arg)
+{
+	struct lat_monitor *m = arg;
+	struct timespec ts = { 0, LAT_BPF_POLL_NS };
+
+	pthread_setname_np(pthread_self(), "latctl-reader");
+	if (m->reader_cpu >= 0)
+		m->reader_cpu = lat_monitor_pin_elsewhere(m->reader_cpu);
+	lat_monitor_warm_stack();
+	sem_post(&m->ready);
+	while (!m->bpf->stop) {
+		ring_buffer__consume(m->bpf->rb);
+		lat_ktime_mid(&m->bpf->clock);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+/* Programs whose tracepoint this kernel lacks are not loaded; named. */
+static void skip_missing(struct lat_bpf *b)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct bpf_program *p;
+	char type[128];
+	size_t len;
+
+	bpf_object__for_each_program(p, b->skel->obj) {
+		const char *tp = strchr(bpf_program__section_name(p), '/');
+
+		b->programs++;
+		snprintf(type, sizeof(type), "btf_trace_%s", tp ? tp + 1 : "");
+		if (vmlinux && btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) >= 0)
+			continue;
+		bpf_program__set_autoload(p, false);
+		b->missing++;
+		len = strlen(b->missing_names);
+		snprintf(b->missing_names + len, sizeof(b->missing_names) - len, "%s%s",
+			 len ? " " : "", tp ? tp + 1 : "?");
+	}
+	btf__free(vmlinux);
+}
+
+/* open -> load -> attach for this process; err says what failed. */
+static int load_attach(struct lat_bpf *b, uint64_t ring)
+{
+	int ret;
+
+	b->skel = latbpf__open();
+	if (!b->skel) {
+		ret = -errno;
+		snprintf(b->err, sizeof(b->err), "opening the BPF object failed: %s", strerror(-ret));
+		return ret;
+	}
+	b->skel->rodata->target_tgid = (uint32_t)getpid();
+	b->ring_bytes = ring_bytes(ring);
+	bpf_map__set_max_entries(b->skel->maps.rb, (uint32_t)b->ring_bytes);
+	bpf_map__set_max_entries(b->skel->maps.followed, b->follow.max);
+	skip_missing(b);
+	ret = latbpf__load(b->skel);
+	if (ret) {
+		snprintf(b->err, sizeof(b->err), "loading the BPF programs failed: %s", strerror(-ret));
+		return ret;
+	}
+	ret = latbpf__attach(b->skel);
+	if (ret)
+		snprintf(b->err, sizeof(b->err), "attaching the BPF programs failed: %s", strerror(-ret));
+	return ret;
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return level == LIBBPF_WARN && getenv("LATCTL_BPF_DEBUG") ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+int lat_bpf_start(struct lat_monitor *m, int measured_cpu)
+{
+	struct lat_bpf *b = m->bpf;
+	int ret;
+
+	libbpf_set_print(libbpf_quiet);
+	ret = lat_monitor_alloc(m);
+	if (ret) {
+		lat_bpf_fail(m, "no memory for the record buffer (--events)");
+		return 0;
+	}
+	if (load_attach(b, b->ring_events)) {
+		lat_bpf_fail(m, b->err);
+		return 0;
+	}
+	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.rb), on_record, m, NULL);
+	if (!b->rb) {
+		lat_bpf_fail(m, "cannot map the BPF ring buffer");
+		return 0;
+	}
+	if (lat_ktime_begin(&b->clock, lat_tsc_hz())) {
+		lat_bpf_fail(m, "no memory for the clock checkpoints");
+		return 0;
+	}
+	m->reader_cpu = measured_cpu;
+	sem_init(&m->ready, 0, 0);
+	ret = pthread_create(&b->reader, NULL, reader_main, m);
+	if (ret) {
+		lat_bpf_fail(m, "cannot start the reader thread");
+		return 0;
+	}
+	b->reader_up = 1;
+	sem_wait(&m->ready);
+	m->running = 1;
+	return 0;
+}
+
+/* The records left in each CPU's batch, numbered after the CPU's last. */
+static void read_batches(struct lat_monitor *m, const struct latbpf_cpu *c, unsigned int n)
+{
+	struct latbpf_batch *v = calloc(n, sizeof(*v));
+	uint32_t zero = 0, i;
+	unsigned int cpu;
+
+	if (!v || bpf_map_lookup_elem(bpf_map__fd(m->bpf->skel->maps.batches), &zero, v)) {
+		free(v);
+		return;
+	}
+	for (cpu = 0; cpu < n; cpu++) {
+		for (i = 0; i < v[cpu].n && i < LATBPF_BATCH; i++) {
+			v[cpu].ev[i].seq = c[cpu].seq + !!c[cpu].lost + i;
+			m->bpf->leftover++;
+			keep(m, &v[cpu].ev[i]);
+		}
+	}
+	free(v);
+}
+
+/* Per-CPU counters after detaching; drops still pending become lost records
+ * (folded into latctl's own when its buffer dropped that CPU's records);
+ * then the partial batches. */
+static void read_cpus(struct lat_monitor *m)
+{
+	struct lat_bpf *b = m->bpf;
+	unsigned int n = (unsigned int)libbpf_num_possible_cpus(), cpu, t;
+	struct latbpf_cpu *v = calloc(n, sizeof(*v));
+	uint32_t zero = 0;
+
+	if (!v || bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.cpus), &zero, v)) {
+		free(v);
+		return;
+	}
+	for (cpu = 0; cpu < n; cpu++) {
+		for (t = 0; t < LATBPF_NR_TYPES; t++)
+			b->tries[t] += v[cpu].tries[t];
+		b->dropped += v[cpu].dropped;
+		b->lost_records += v[cpu].lost_records;
+		b->pending += v[cpu].lost;
+		if (v[cpu].lost)
+			lat_bpf_pending_lost(m, cpu, &v[cpu]);
+	}
+	read_batches(m, v, n);
+	free(v);
+}
+
+void lat_bpf_stop(struct lat_monitor *m)
+{
+	struct lat_bpf *b = m->bpf;
+
+	if (!m->running)
+		return;
+	m->running = 0;
+	latbpf__detach(b->skel);
+	b->stop = 1;
+	pthread_join(b->reader, NULL);
+	b->reader_up = 0;
+	sem_destroy(&m->ready);
+	ring_buffer__consume(b->rb);
+	lat_ktime_end(&b->clock);
+	read_cpus(m);
+	lat_bpf_to_tsc(m, &b->clock);
+	lat_monitor_add_own_lost(m);
+	b->open_ends = lat_bpf_clip(m, &b->clipped);
+	lat_bpf_follow_read(&b->follow, &b->skel->bss->follow, bpf_map__fd(b->skel->maps.follow_log));
+	b->other_process = lat_bpf_follow_other(&b->follow, m->ev, m->n);
+	lat_bpf_follow_streams(&b->follow, m->run);
+}
+
+int lat_bpf_new(struct lat_monitor *m, uint64_t ring_events)
+{
+	m->bpf = calloc(1, sizeof(*m->bpf));
+	if (!m->bpf)
+		return -ENOMEM;
+	m->bpf->ring_events = ring_events;
+	return lat_bpf_follow_max(&m->bpf->follow.max);
+}
+
+void lat_bpf_close(struct lat_monitor *m)
+{
+	struct lat_bpf *b = m->bpf;
+
+	if (!b)
+		return;
+	if (m->running)
+		lat_bpf_stop(m);
+	if (b->reader_up) {
+		b->stop = 1;
+		pthread_join(b->reader, NULL);
+	}
+	ring_buffer__free(b->rb);
+	lat_ktime_free(&b->clock);
+	latbpf__destroy(b->skel);
+	lat_bpf_follow_free(&b->follow);
+	free(b);
+	m->bpf = NULL;
+}
+
+/* Record counts by type: what the programs tried to write. */
+static cJSON *tries_json(const struct lat_bpf *b)
+{
+	static const char *const names[LATBPF_NR_TYPES] = {
+		[LATMON_EV_FAULT] = "fault", [LATMON_EV_THP_CLEAR] = "thp_clear",
+		[LATMON_EV_SCHED] = "sched", [LATMON_EV_IRQ] = "irq",
+		[LATMON_EV_MIGRATE] = "migrate", [LATMON_EV_LOST] = "lost",
+	};
+	cJSON *o = cJSON_CreateObject();
+	int t;
+
+	for (t = 0; t < LATBPF_NR_TYPES; t++)
+		if (names[t])
+			cJSON_AddNumberToObject(o, names[t], (double)b->tries[t]);
+	return o;
+}
+
+cJSON *lat_bpf_json(const struct lat_monitor *m)
+{
+	const struct lat_bpf *b = m->bpf;
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "programs", b->programs - b->missing);
+	cJSON_AddStringToObject(o, "missing_tracepoints", b->missing_names);
+	cJSON_AddNumberToObject(o, "ring_bytes", (double)b->ring_bytes);
+	cJSON_AddNumberToObject(o, "buffer_events", (double)m->cap);
+	cJSON_AddNumberToObject(o, "records_read", (double)m->read_records);
+	cJSON_AddItemToObject(o, "tried", tries_json(b));
+	cJSON_AddNumberToObject(o, "lost_in_ring", (double)b->dropped);
+	cJSON_AddNumberToObject(o, "lost_records", (double)b->lost_records);
+	cJSON_AddNumberToObject(o, "lost_pending_at_stop", (double)b->pending);
+	cJSON_AddNumberToObject(o, "lost_by_latctl", (double)m->dropped);
+	cJSON_AddNumberToObject(o, "short_records", (double)b->short_records);
+	cJSON_AddNumberToObject(o, "batch_leftover", (double)b->leftover);
+	cJSON_AddNumberToObject(o, "other_process_records", (double)b->other_process);
+	cJSON_AddItemToObject(o, "followed", lat_bpf_follow_json(&b->follow));
+	cJSON_AddNumberToObject(o, "fault_ends_open", (double)b->open_ends);
+	cJSON_AddNumberToObject(o, "fault_ends_clipped", (double)b->clipped);
+	cJSON_AddItemToObject(o, "reader_cpu", m->reader_cpu >= 0 && m->ev ?
+			      cJSON_CreateNumber(m->reader_cpu) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "clock", lat_ktime_json(&b->clock));
+	return o;
+}

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A latmon session seen from latctl (design in monitor.h): GET_INFO, START,
+ * the reader thread, STOP, the drain, GET_STATS, and its JSON.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "backend/bpf/latbpf_user.h"
+#include "backend/monitor.h"
+#include "lib/tsc.h"
+
+#define NOT_LOADED "latmon is not loaded: causes need the module; see `make load` or use `--vm`"
+#define NO_PERM "latmon is loaded but needs root (CAP_SYS_ADMIN): causes need it; run latctl as root or use `--vm`"
+#define STACK_WARM (64 * 1024)
+
+static const char *const state_names[] = {
+	[LAT_MON_ABSENT] = "absent",
+	[LAT_MON_NOPERM] = "no-permission",
+	[LAT_MON_FAILED] = "failed",
+	[LAT_MON_ON] = "on",
+};
+
+/* The run goes on without events; line says why. */
+static void set_off(struct lat_monitor *m, enum lat_monitor_state st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_off(struct lat_monitor *m, enum lat_monitor_state st, const char *fmt, ...)
+{
+	va_list ap;
+
+	m->state = st;
+	va_start(ap, fmt);
+	vsnprintf(m->line, sizeof(m->line), fmt, ap);
+	va_end(ap);
+}
+
+/* A failed netlink request: permission, or what latmon said. */
+static void nl_failed(struct lat_monitor *m, const char *what, int err)
+{
+	const char *ext = latmon_nl_errmsg(m->nl);
+
+	if (err == -EPERM || err == -EACCES)
+		set_off(m, LAT_MON_NOPERM, NO_PERM);
+	else
+		set_off(m, LAT_MON_FAILED, "latmon: %s failed: %s%s%s; causes not recorded",
+			what, strerror(-err), *ext ? ": " : "", ext);
+}
+
+/* Every source that can attach: what a workload needs is all of them. */
+static uint32_t usable_sources(const struct latmon_nl_info *info)
+{
+	uint32_t mask = 0;
+	unsigned int i;
+
+	for (i = 0; i < info->nsources; i++)
+		if (info->sources[i].state != LATMON_SRC_UNAVAILABLE &&
+		    info->sources[i].id > 0 && info->sources[i].id < __LATMON_SRC_MAX)
+			mask |= LATMON_SRC_BIT(info->sources[i].id);
+	return mask;
+}
+
+int lat_monitor_open(struct lat_monitor *m, uint64_t events)
+{
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->fd = -1;
+	m->reader_cpu = -1;
+	m->cap = events ? events : LAT_MONITOR_DEFAULT_EVENTS;
+	ret = latmon_nl_open(&m->nl);
+	if (ret == -ENOENT || (!ret && access(LATMON_DEVICE, F_OK))) {
+		set_off(m, LAT_MON_ABSENT, NOT_LOADED);
+		return 0;
+	}
+	if (ret) {
+		set_off(m, LAT_MON_FAILED, "latmon: cannot open a generic netlink socket: %s; causes not recorded",
+			strerror(-ret));
+		return 0;
+	}
+	ret = latmon_nl_info(m->nl, &m->info);
+	if (ret) {
+		nl_failed(m, "GET_INFO", ret);
+		return 0;
+	}
+	if (m->info.uapi_version != LATMON_UAPI_VERSION) {
+		set_off(m, LAT_MON_FAILED, "latmon speaks UAPI version %u, this latctl %u: rebuild both from one tree; causes not recorded",
+			m->info.uapi_version, LATMON_UAPI_VERSION);
+		return 0;
+	}
+	if (m->info.tsc_khz)
+		lat_tsc_use_hz(m->info.tsc_khz * 1000.0, "from latmon, the kernel's tsc_khz");
+	m->mask = usable_sources(&m->info);
+	if (!m->mask)
+		set_off(m, LAT_MON_FAILED, "latmon has no usable event source (see the sources below); causes not recorded");
+	else
+		m->state = LAT_MON_ON;
+	return 0;
+}
+
+/* The record buffer and the per-CPU drop counts, all written now. */
+int lat_monitor_alloc(struct lat_monitor *m)
+{
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+
+	m->ncpus = conf > 0 ? (unsigned int)conf : 1;
+	m->n_lost_slots = 2 * m->ncpus;	/* latctl's, and the BPF backend's pending */
+	m->map_bytes = (m->cap + m->n_lost_slots) * sizeof(*m->ev);
+	m->ev = mmap(NULL, m->map_bytes, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->ev == MAP_FAILED) {
+		m->ev = NULL;
+		return -ENOMEM;
+	}
+	/* no huge pages: they belong to the workload, as does AnonHugePages */
+	madvise(m->ev, m->map_bytes, MADV_NOHUGEPAGE);
+	memset(m->ev, 0, m->map_bytes);
+	m->cpu_dropped = malloc(m->ncpus * sizeof(*m->cpu_dropped));
+	m->cpu_last_tsc = malloc(m->ncpus * sizeof(*m->cpu_last_tsc));
+	if (!m->cpu_dropped || !m->cpu_last_tsc)
+		return -ENOMEM;
+	memset(m->cpu_dropped, 0, m->ncpus * sizeof(*m->cpu_dropped));
+	memset(m->cpu_last_tsc, 0, m->ncpus * sizeof(*m->cpu_last_tsc));
+	memset(m->scratch, 0, sizeof(m->scratch));
+	return 0;
+}
+
+/* Pin the calling thread to the first CPU other than avoid that takes it. */
+int lat_monitor_pin_elsewhere(int avoid)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	int cpu;
+
+	for (cpu = 0; n > 1 && cpu < CPU_SETSIZE; cpu++) {
+		if (cpu == avoid)
+			continue;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (!sched_setaffinity(0, sizeof(set), &set))
+			return cpu;
+	}
+	return -1;
+}
+
+/* Touch STACK_WARM bytes of stack, so reading never faults it in. */
+void __attribute__((noinline)) lat_monitor_warm_stack(void)
+{
+	volatile char buf[STACK_WARM];
+	size_t i;
+
+	for (i = 0; i < sizeof(buf); i += 4096)
+		buf[i] = 0;
+}
+
+/* Make the per-CPU tables hold CPU cpu (a CPU id past the configured
+ * count: the tables follow what arrives). 0 or -ENOMEM. */
+static int cover_cpu(struct lat_monitor *m, unsigned int cpu)
+{
+	unsigned int n = m->ncpus, i;
+	uint64_t *d, *t;
+
+	if (cpu < n)
+		return 0;
+	while (n <= cpu)
+		n *= 2;
+	d = realloc(m->cpu_dropped, n * sizeof(*d));
+	if (d)
+		m->cpu_dropped = d;
+	t = d ? realloc(m->cpu_last_tsc, n * sizeof(*t)) : NULL;
+	if (!t)
+		return -ENOMEM;
+	m->cpu_last_tsc = t;
+	for (i = m->ncpus; i < n; i++)
+		d[i] = t[i] = 0;
+	m->ncpus = n;
+	return 0;
+}
+
+/* A record that did not fit: counted per CPU as lost by latctl. */
+void lat_monitor_drop(struct lat_monitor *m, const struct latmon_event *e)
+{
+	uint64_t n = e->type == LATMON_EV_LOST ? e->u.lost.count : 1;
+
+	m->dropped += n;
+	if (cover_cpu(m, e->cpu))
+		return;		/* counted in dropped, not per CPU */
+	m->cpu_dropped[e->cpu] += n;
+	if (e->tsc_end > m->cpu_last_tsc[e->cpu])
+		m->cpu_last_tsc[e->cpu] = e->tsc_end;
+}
+
+static void drop_scratch(struct lat_monitor *m, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		lat_monitor_drop(m, &m->scratch[i]);
+}
+
+/* Read whole records until EOF (after STOP): into the buffer, then scratch. */
+static int read_all(struct lat_monitor *m)
+{
+	ssize_t r;
+	size_t count;
+
+	for (;;) {
+		if (m->n < m->cap)
+			r = read(m->fd, m->ev + m->n, (m->cap - m->n) * sizeof(*m->ev));
+		else
+			r = read(m->fd, m->scratch, sizeof(m->scratch));
+		if (r == 0)
+			return 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		count = (size_t)r / sizeof(*m->ev);
+		m->read_records += count;
+		if (m->n < m->cap)
+			m->n += count;
+		else
+			drop_scratch(m, count);
+	}
+}
+
+/* The reader thread: away from the measured CPU, stack warm, then read. */
+static void *reader_main(void *arg)
+{
+	struct lat_monitor *m = arg;
+
+	pthread_setname_np(pthread_self(), "latctl-reader");	/* in sched events */
+	if (m->reader_cpu >= 0)
+		m->reader_cpu = lat_monitor_pin_elsewhere(m->reader_cpu);
+	lat_monitor_warm_stack();
+	sem_post(&m->ready);
+	m->reader_err = read_all(m);
+	return NULL;
+}
+
+/* /dev/latmon: absent, not ours, or busy says the line. */
+static int open_device(struct lat_monitor *m)
+{
+	m->fd = open(LATMON_DEVICE, O_RDONLY | O_CLOEXEC);
+	if (m->fd >= 0)
+		return 0;
+	if (errno == EACCES || errno == EPERM)
+		set_off(m, LAT_MON_NOPERM, NO_PERM);
+	else if (errno == ENOENT || errno == ENODEV || errno == ENXIO)
+		set_off(m, LAT_MON_ABSENT, NOT_LOADED);
+	else if (errno == EBUSY)
+		set_off(m, LAT_MON_FAILED, "latmon: %s is open in another program (one reader at a time); causes not recorded",
+			LATMON_DEVICE);
+	else
+		set_off(m, LAT_MON_FAILED, "latmon: cannot open %s: %s; causes not recorded",
+			LATMON_DEVICE, strerror(errno));
+	return -1;
+}
+
+/* EBUSY: a session of a process that is gone (a latctl killed by a signal)
+ * is stopped and START tried once more; a live one is left alone. */
+static int busy_session(struct lat_monitor *m, const struct latmon_nl_start_req *req)
+{
+	struct latmon_nl_info now;
+
+	if (latmon_nl_info(m->nl, &now))
+		return -EBUSY;
+	if (!now.running || !now.tgid || kill((pid_t)now.tgid, 0) == 0 || errno != ESRCH) {
+		set_off(m, LAT_MON_FAILED, "latmon is recording for process %u already (another latctl?); causes not recorded",
+			now.tgid);
+		return -EBUSY;
+	}
+	m->stale_tgid = now.tgid;
+	latmon_nl_stop(m->nl);
+	return latmon_nl_start(m->nl, req);
+}
+
+/* START for this process; EBUSY names the session that runs. */
+static int start_session(struct lat_monitor *m)
+{
+	struct latmon_nl_start_req req = { .tgid = (uint32_t)getpid(), .source_mask = m->mask };
+	int ret;
+
+	ret = latmon_nl_start(m->nl, &req);
+	if (ret == -EBUSY)
+		ret = busy_session(m, &req);
+	if (!ret) {
+		m->running = 1;
+		return 0;
+	}
+	if (m->state == LAT_MON_ON)
+		nl_failed(m, "START", ret);
+	return -1;
+}
+
+int lat_monitor_start(struct lat_monitor *m, int measured_cpu)
+{
+	int ret;
+
+	if (m->bpf)
+		return lat_bpf_start(m, measured_cpu);
+	if (m->state != LAT_MON_ON)
+		return 0;
+	ret = lat_monitor_alloc(m);
+	if (ret) {
+		set_off(m, LAT_MON_FAILED, "latmon: no memory for %zu records (--events); causes not recorded", m->cap);
+		return 0;
+	}
+	if (open_device(m) || start_session(m))
+		return 0;
+	m->reader_cpu = measured_cpu;	/* the reader picks another one */
+	sem_init(&m->ready, 0, 0);
+	ret = pthread_create(&m->reader, NULL, reader_main, m);
+	if (ret) {
+		latmon_nl_stop(m->nl);
+		m->running = 0;
+		set_off(m, LAT_MON_FAILED, "latmon: cannot start the reader thread: %s; causes not recorded",
+			strerror(ret));
+		return 0;
+	}
+	m->reader_up = 1;
+	sem_wait(&m->ready);
+	return 0;
+}
+
+/* After the drain: one lost record per CPU where latctl's buffer dropped. */
+void lat_monitor_add_own_lost(struct lat_monitor *m)
+{
+	uint64_t *next = calloc(m->ncpus, sizeof(*next));
+	size_t i;
+	unsigned int cpu;
+
+	for (i = 0; next && i < m->n; i++)
+		if (m->ev[i].cpu < m->ncpus && m->ev[i].seq + 1 > next[m->ev[i].cpu])
+			next[m->ev[i].cpu] = m->ev[i].seq + 1;
+	for (cpu = 0; cpu < m->ncpus && m->n < m->cap + m->n_lost_slots; cpu++) {
+		struct latmon_event *e = &m->ev[m->n];
+
+		if (!m->cpu_dropped[cpu])
+			continue;
+		memset(e, 0, sizeof(*e));
+		e->type = LATMON_EV_LOST;
+		e->size = sizeof(*e);
+		e->cpu = cpu;
+		e->pid = e->tid = (uint32_t)getpid();
+		e->seq = next ? next[cpu] : 0;
+		e->tsc_begin = e->tsc_end = m->cpu_last_tsc[cpu];
+		e->u.lost.count = m->cpu_dropped[cpu];
+		e->u.lost.cpu = cpu;
+		m->n++;
+	}
+	free(next);
+}
+
+void lat_monitor_stop(struct lat_monitor *m)
+{
+	int ret;
+
+	if (m->bpf) {
+		lat_bpf_stop(m);
+		return;
+	}
+	if (!m->running)
+		return;
+	ret = latmon_nl_stop(m->nl);
+	m->running = 0;
+	if (ret) {
+		nl_failed(m, "STOP", ret);
+		pthread_cancel(m->reader);	/* read() would not see EOF */
+	}
+	pthread_join(m->reader, NULL);
+	m->reader_up = 0;
+	sem_destroy(&m->ready);
+	if (m->reader_err && m->state == LAT_MON_ON)
+		set_off(m, LAT_MON_FAILED, "latmon: reading %s failed: %s; causes not recorded",
+			LATMON_DEVICE, strerror(-m->reader_err));
+	m->have_stats = !latmon_nl_stats(m->nl, &m->stats);
+	lat_monitor_add_own_lost(m);
+}
+
+int lat_monitor_recording(const struct lat_monitor *m)
+{
+	return m->backend == LAT_BACKEND_BPF || (m->backend != LAT_BACKEND_NONE && m->state == LAT_MON_ON);
+}
+
+void lat_monitor_close(struct lat_monitor *m)
+{
+	lat_bpf_close(m);
+	if (m->running)
+		lat_monitor_stop(m);
+	if (m->fd >= 0)
+		close(m->fd);
+	if (m->ev)
+		munmap(m->ev, m->map_bytes);
+	latmon_nl_stats_free(&m->stats);
+	free(m->cpu_dropped);
+	free(m->cpu_last_tsc);
+	latmon_nl_close(m->nl);
+	m->fd = -1;
+	m->ev = NULL;
+	m->cpu_dropped = m->cpu_last_tsc = NULL;
+	m->nl = NULL;
+}
+
+/* Misses of source id in GET_STATS, or -1 when it did not say. */
+static double source_misses(const struct lat_monitor *m, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; m->have_stats && i < m->stats.nsources; i++)
+		if (m->stats.sources[i].id == id)
+			return (double)m->stats.sources[i].misses;
+	return -1;
+}
+
+static cJSON *sources_json(const struct lat_monitor *m)
+{
+	cJSON *a = cJSON_CreateArray(), *o;
+	const struct latmon_nl_source *s;
+	unsigned int i;
+
+	for (i = 0; i < m->info.nsources; i++) {
+		s = &m->info.sources[i];
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", s->name);
+		cJSON_AddStringToObject(o, "state", latmon_nl_state_name(s->state));
+		cJSON_AddBoolToObject(o, "started", s->id > 0 && s->id < __LATMON_SRC_MAX &&
+				      (m->mask & LATMON_SRC_BIT(s->id)));
+		cJSON_AddStringToObject(o, "reason", s->reason);
+		cJSON_AddStringToObject(o, "symbol", s->symbol);
+		cJSON_AddNumberToObject(o, "missing", s->missing);
+		cJSON_AddNumberToObject(o, "misses", source_misses(m, s->id));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+/* Per-CPU counts of GET_STATS; their sums go into *dropped and *read. */
+static cJSON *cpus_json(const struct lat_monitor *m, double *dropped, double *read)
+{
+	cJSON *a = cJSON_CreateArray(), *o;
+	unsigned int i;
+
+	*dropped = *read = 0;
+	for (i = 0; m->have_stats && i < m->stats.ncpus; i++) {
+		const struct latmon_nl_cpu *c = &m->stats.cpus[i];
+
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "cpu", c->cpu);
+		cJSON_AddNumberToObject(o, "recorded", (double)c->recorded);
+		cJSON_AddNumberToObject(o, "dropped", (double)c->dropped);
+		cJSON_AddNumberToObject(o, "read", (double)c->read);
+		cJSON_AddNumberToObject(o, "lost_records", (double)c->lost_records);
+		cJSON_AddItemToArray(a, o);
+		*dropped += (double)c->dropped;
+		*read += (double)c->read;
+	}
+	return a;
+}
+
+cJSON *lat_monitor_json(const struct lat_monitor *m)
+{
+	cJSON *o = cJSON_CreateObject();
+	double dropped, delivered;
+
+	cJSON_AddStringToObject(o, "state", state_names[m->state]);
+	cJSON_AddItemToObject(o, "line", m->state == LAT_MON_ON ? cJSON_CreateNull() :
+			      cJSON_CreateString(m->line));
+	cJSON_AddStringToObject(o, "module_version", m->info.module_version);
+	cJSON_AddNumberToObject(o, "uapi_version", m->info.uapi_version);
+	cJSON_AddNumberToObject(o, "tsc_khz", m->info.tsc_khz);
+	cJSON_AddItemToObject(o, "sources", sources_json(m));
+	cJSON_AddItemToObject(o, "cpus", cpus_json(m, &dropped, &delivered));
+	cJSON_AddBoolToObject(o, "have_stats", m->have_stats);
+	cJSON_AddNumberToObject(o, "buffer_events", (double)m->cap);
+	cJSON_AddNumberToObject(o, "records_read", (double)m->read_records);
+	cJSON_AddNumberToObject(o, "records_delivered", delivered);
+	cJSON_AddNumberToObject(o, "lost_by_latmon", dropped);
+	cJSON_AddNumberToObject(o, "lost_by_latctl", (double)m->dropped);
+	cJSON_AddNumberToObject(o, "stale_session_stopped", m->stale_tgid);
+	cJSON_AddItemToObject(o, "reader_cpu", m->reader_cpu >= 0 && m->ev ?
+			      cJSON_CreateNumber(m->reader_cpu) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "threads", lat_monitor_threads_json(m));
+	return o;
+}

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `latctl check RESULT.json ...`: a verdict for `git bisect run`: 0 good,
+ * 1 bad, 125 cannot tell (too few runs, lost events, another environment,
+ * a failed or missing run). Never 2 or 128+: in a bisect 2 would mark the
+ * commit bad and 128+ would abort it, so a bad command line is 125 too.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare/envdiff.h"
+#include "lib/latctl.h"
+#include "run/opts.h"
+#include "compare/pair.h"
+#include "doc/runs.h"
+
+#define CHECK_GOOD	0
+#define CHECK_BAD	1
+#define CHECK_SKIP	125
+#define MAX_LIMITS	32
+#define DEFAULT_REGRESSION	10.0	/* % */
+
+struct limit {
+	struct lat_metric m;
+	char label[64];
+	double max;
+};
+
+struct check_opts {
+	const char *baseline;
+	double regression;	/* % */
+	struct limit limits[MAX_LIMITS];
+	size_t n_limits;
+	struct limit metrics[MAX_LIMITS];	/* --metric, for --baseline */
+	size_t n_metrics;
+	char why[512];		/* the verdict's reason */
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: latctl check [options] RESULT.json [MORE.json...]\n"
+	      "\n"
+	      "Says whether results of 'latctl run' are good, for 'git bisect run'.\n"
+	      "Absolute limits (--max) hold for the median over a result's runs;\n"
+	      "relative to a baseline, a metric is bad when it is significantly worse\n"
+	      "(Mann-Whitney U, p < 0.05, as in compare) by more than --regression.\n"
+	      "\n"
+	      "options:\n"
+	      "      --baseline GOOD.json  compare with this result (needs 4+ runs a side)\n"
+	      "  -h, --help                this text\n"
+	      "      --max METRIC=LIMIT    e.g. p99.9=2us, share:thp-zero=20%,\n"
+	      "                            count:compaction=0, faults/iter=0.01 (repeatable)\n"
+	      "      --metric METRIC       what --baseline compares (default p99.9; repeatable)\n"
+	      "      --regression PCT      tolerated worsening with --baseline (default 10%)\n"
+	      "\n"
+	      "metrics: p50 p90 p99 p99.9 p99.99 max mean faults/iter, 'huge pages',\n"
+	      "count:CAUSE (slow iterations with it), share:CAUSE, own:CAUSE (median time)\n"
+	      "\n"
+	      "examples:\n"
+	      "  latctl check --max p99.9=2us r.json\n"
+	      "  latctl check --baseline good.json --regression 10% step.json\n"
+	      "  git bisect run scripts/bisect-step.sh --baseline good.json -- grow --no-thp\n"
+	      "\n"
+	      "exit status: 0 good; 1 bad; 125 cannot tell (too few runs, lost events,\n"
+	      "the environment differs from the baseline, the run failed or left no\n"
+	      "result, bad command line); one line says which and why\n", out);
+}
+
+/* The verdict: one line, on stdout for good and bad, stderr for 125. */
+static int verdict(int code, const char *why)
+{
+	if (code == CHECK_SKIP)
+		fprintf(stderr, "latctl check: cannot tell (125): %s\n", why);
+	else
+		printf("latctl check: %s: %s\n", code == CHECK_GOOD ? "good" : "bad", why);
+	return code;
+}
+
+/* LIMIT in the metric's unit: a time for ns, a percentage for shares. */
+static int parse_limit(const struct lat_metric *m, const char *s, double *v)
+{
+	char *end;
+
+	if (!strcmp(m->unit, "ns"))
+		return !strcmp(s, "0") ? (*v = 0, 0) : lat_parse_duration_ns(s, 1, v);
+	*v = strtod(s, &end);
+	if (end == s || *v < 0 || !isfinite(*v))
+		return -1;
+	if (!strcmp(m->unit, "%")) {
+		*v /= 100;
+		return strcmp(end, "%") ? -1 : 0;
+	}
+	return *end ? -1 : 0;
+}
+
+/* "METRIC=LIMIT" (with_limit) or "METRIC" into l; spec is cut at '='. */
+static int add_metric(struct limit *l, char *spec, int with_limit)
+{
+	char *eq = strchr(spec, '=');
+
+	if (with_limit != (eq != NULL)) {
+		snprintf(l->label, sizeof(l->label), "%s", with_limit ? "give METRIC=LIMIT, e.g. p99.9=2us" :
+			 "give a metric name, e.g. p99.9");
+		return -1;
+	}
+	if (eq)
+		*eq = '\0';
+	if (lat_metric_parse(spec, &l->m, l->label, sizeof(l->label))) {
+		snprintf(l->label, sizeof(l->label), "unknown metric '%s'", spec);
+		return -1;
+	}
+	if (eq && parse_limit(&l->m, eq + 1, &l->max)) {
+		snprintf(l->label, sizeof(l->label), "limit '%s' of %s is not valid; give %s", eq + 1,
+			 spec, !strcmp(l->m.unit, "ns") ? "a time such as 2us" :
+			 !strcmp(l->m.unit, "%") ? "a percentage such as 20%" : "a number");
+		return -1;
+	}
+	return 0;
+}
+
+enum { OPT_BASELINE = 256, OPT_MAX, OPT_METRIC, OPT_REGRESSION };
+
+/* Alphabetical. */
+static const struct option long_opts[] = {
+	{ "baseline",	required_argument, NULL, OPT_BASELINE },
+	{ "help",	no_argument,	   NULL, 'h' },
+	{ "max",	required_argument, NULL, OPT_MAX },
+	{ "metric",	required_argument, NULL, OPT_METRIC },
+	{ "regression",	required_argument, NULL, OPT_REGRESSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* --regression PCT ("10%" or "10"). */
+static int parse_regression(const char *s, double *pct)
+{
+	char *end;
+
+	*pct = strtod(s, &end);
+	return end == s || (*end && strcmp(end, "%")) || *pct < 0 || !isfinite(*pct) ? -1 : 0;
+}
+
+/* One option into o; -1 with o->why set when it is bad. */
+static int take_option(struct check_opts *o, int c, char *arg, const char *given)
+{
+	struct limit *l;
+
+	if (c == OPT_BASELINE) {
+		o->baseline = arg;
+		return 0;
+	}
+	if (c == OPT_REGRESSION) {
+		if (!parse_regression(arg, &o->regression))
+			return 0;
+		snprintf(o->why, sizeof(o->why), "--regression '%s' is not valid; give a percentage such as 10%%", arg);
+		return -1;
+	}
+	if (c == OPT_MAX || c == OPT_METRIC) {
+		size_t *n = c == OPT_MAX ? &o->n_limits : &o->n_metrics;
+
+		l = (c == OPT_MAX ? o->limits : o->metrics) + *n;
+		if (*n < MAX_LIMITS && !add_metric(l, arg, c == OPT_MAX)) {
+			++*n;
+			return 0;
+		}
+		snprintf(o->why, sizeof(o->why), "%s: %s", c == OPT_MAX ? "--max" : "--metric",
+			 *n < MAX_LIMITS ? l->label : "too many");
+		return -1;
+	}
+	snprintf(o->why, sizeof(o->why), "%s '%s'; see 'latctl check --help'",
+		 c == ':' ? "option needs a value" : "unknown option", given);
+	return -1;
+}
+
+static char default_metric[] = "p99.9";
+
+/* 0 = check, 1 = --help printed, -1 = bad command line (o->why). */
+static int parse(int argc, char **argv, struct check_opts *o)
+{
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	o->regression = DEFAULT_REGRESSION;
+	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 1;
+		}
+		if (take_option(o, c, optarg, argv[optind - 1]))
+			return -1;
+	}
+	if (optind >= argc)
+		snprintf(o->why, sizeof(o->why), "give a result: latctl check --max p99.9=2us RESULT.json");
+	else if (!o->n_limits && !o->baseline)
+		snprintf(o->why, sizeof(o->why), "nothing to check: give --max METRIC=LIMIT or --baseline GOOD.json");
+	else if (o->n_metrics && !o->baseline)
+		snprintf(o->why, sizeof(o->why), "--metric needs --baseline GOOD.json");
+	if (!o->baseline || o->n_metrics)
+		return o->why[0] ? -1 : 0;
+	add_metric(&o->metrics[0], default_metric, 0);
+	o->n_metrics = 1;
+	return o->why[0] ? -1 : 0;
+}
+
+/* Lost or incomplete events of run i, 0 when none. */
+static double lost_in(const cJSON *run)
+{
+	static const char *const lat_keys[] = { "lost_by_latmon", "lost_by_latctl" };
+	static const char *const ev_keys[] = { "lost_records", "lost_events", "incomplete_iterations" };
+	const cJSON *mon = cJSON_GetObjectItemCaseSensitive(run, "latmon");
+	const cJSON *ev = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(run, "causes"), "events");
+	double n = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(lat_keys) / sizeof(lat_keys[0]); i++)
+		n += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(mon, lat_keys[i]));
+	for (i = 0; i < sizeof(ev_keys) / sizeof(ev_keys[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(ev, ev_keys[i]);
+
+		n += cJSON_IsNumber(v) ? v->valuedouble : 0;
+	}
+	return n;
+}
+
+/* Why a document cannot be judged (failed, incomplete), 0 when it can. */
+static int unusable(const cJSON *doc, const char *path, char *why, size_t len)
+{
+	double code = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(doc, "exit_code"));
+	size_t n = lat_runs_count(doc), i;
+	double lost;
+
+	if (code != 0) {
+		snprintf(why, len, "%s: the run failed (exit code %g)", path, code);
+		return 1;
+	}
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "incomplete"))) {
+		snprintf(why, len, "%s: the result is marked incomplete", path);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		lost = lost_in(lat_run_at(doc, i));
+		if (lost > 0) {
+			snprintf(why, len, "%s: incomplete: run %zu of %zu lost %.0f events; rerun with more --events or fewer iterations",
+				 path, i + 1, n, lost);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Median of a metric over the runs of doc; NAN when no run has it. */
+static double median_of(const cJSON *doc, const struct lat_metric *m)
+{
+	struct lat_interval iv;
+	double *v, r = NAN;
+	size_t n = lat_metric_values(doc, m, &v);
+
+	if (n && !lat_median_interval(v, n, &iv))
+		r = iv.median;
+	free(v);
+	return r;
+}
+
+/* Absolute limits: the first one exceeded, or all hold. */
+static int check_limits(struct check_opts *o, const cJSON *doc, const char *path)
+{
+	char v[32], lim[32];
+	size_t i, runs = lat_runs_count(doc);
+	double med;
+
+	for (i = 0; i < o->n_limits; i++) {
+		const struct limit *l = &o->limits[i];
+
+		med = median_of(doc, &l->m);
+		lat_pair_fmt(v, sizeof(v), isnan(med) ? 0 : med, l->m.unit);
+		lat_pair_fmt(lim, sizeof(lim), l->max, l->m.unit);
+		if (!isnan(med) && med > l->max) {
+			snprintf(o->why, sizeof(o->why), "%s: %s %s > %s (median of %zu run%s)", path,
+				 l->m.name, v, lim, runs, runs == 1 ? "" : "s");
+			return CHECK_BAD;
+		}
+		snprintf(o->why, sizeof(o->why), "%s: %s %s <= %s%s (median of %zu run%s)", path,
+			 l->m.name, v, lim, o->n_limits > 1 ? " and every other limit holds" : "",
+			 runs, runs == 1 ? "" : "s");
+	}
+	return CHECK_GOOD;
+}
+
+/* The environment rows that must match the baseline: machine and run. */
+static int env_matches(struct check_opts *o, const cJSON *base, const cJSON *doc, const char *path)
+{
+	const cJSON *docs[2] = { base, doc };
+	const struct lat_env_row *r = lat_env_first_difference(docs, 2,
+		(1U << LAT_ENV_MACHINE) | (1U << LAT_ENV_RUN));
+	char a[256], b[256];
+
+	if (!r)
+		return 1;
+	snprintf(o->why, sizeof(o->why), "%s: the environment differs from the baseline: %s is '%s' there, '%s' here",
+		 path, r->name, r->get(base, r, a, sizeof(a)), r->get(doc, r, b, sizeof(b)));
+	return 0;
+}
+
+/* One metric against the baseline. */
+static int check_one(struct check_opts *o, const cJSON *base, const cJSON *doc,
+		     const struct lat_metric *m, const char *path)
+{
+	char b[32], w[32];
+	struct lat_pair p;
+	int bad;
+
+	if (lat_pair_compute(base, doc, m, &p))
+		return CHECK_SKIP;
+	lat_pair_fmt(b, sizeof(b), p.base.median, m->unit);
+	lat_pair_fmt(w, sizeof(w), p.new.median, m->unit);
+	bad = p.significant && (isnan(p.change_pct) || p.change_pct > o->regression);
+	snprintf(o->why, sizeof(o->why), "%s: %s %s -> %s (%+.1f%%, p=%.3f, n=%zu+%zu)%s %s --regression %g%%",
+		 path, m->name, b, w, isnan(p.change_pct) ? INFINITY : p.change_pct, p.p,
+		 p.base.n, p.new.n, p.significant ? "" : " not significant,",
+		 bad ? "over" : "within", o->regression);
+	return bad ? CHECK_BAD : CHECK_GOOD;
+}
+
+/* Relative check of every --metric. */
+static int check_baseline(struct check_opts *o, const cJSON *base, const cJSON *doc,
+			  const char *path)
+{
+	size_t need = lat_pair_min_runs(), nb = lat_runs_count(base), nd = lat_runs_count(doc), i;
+	int ret = CHECK_GOOD;
+
+	if (nb < need || nd < need) {
+		snprintf(o->why, sizeof(o->why), "too few runs: the baseline has %zu, %s has %zu; a significant difference needs %zu a side (run --repeat %zu)",
+			 nb, path, nd, need, need);
+		return CHECK_SKIP;
+	}
+	if (!env_matches(o, base, doc, path))
+		return CHECK_SKIP;
+	for (i = 0; i < o->n_metrics && ret == CHECK_GOOD; i++)
+		ret = check_one(o, base, doc, &o->metrics[i].m, path);
+	return ret;
+}
+
+/* A result file that may be missing: a run that failed or timed out. */
+static int load(struct check_opts *o, const char *path, cJSON **doc)
+{
+	if (access(path, R_OK)) {
+		snprintf(o->why, sizeof(o->why), "no result in %s: the run failed or timed out", path);
+		return -1;
+	}
+	if (lat_runs_read(path, doc)) {	/* it printed why */
+		snprintf(o->why, sizeof(o->why), "%s is not a usable result (see above)", path);
+		return -1;
+	}
+	if (unusable(*doc, path, o->why, sizeof(o->why))) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Verdict of one result: limits first, then the baseline. */
+static int check_file(struct check_opts *o, const cJSON *base, const char *path)
+{
+	cJSON *doc = NULL;
+	int ret;
+
+	if (load(o, path, &doc))
+		return CHECK_SKIP;
+	ret = check_limits(o, doc, path);
+	if (ret == CHECK_GOOD && base)
+		ret = check_baseline(o, base, doc, path);
+	cJSON_Delete(doc);
+	return ret;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static struct check_opts o;
+	cJSON *base = NULL;
+	int ret, i, first;
+
+	memset(&o, 0, sizeof(o));
+	ret = parse(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? CHECK_GOOD : verdict(CHECK_SKIP, o.why);
+	if (o.baseline && load(&o, o.baseline, &base))
+		return verdict(CHECK_SKIP, o.why);
+	first = optind;
+	ret = CHECK_GOOD;
+	for (i = first; i < argc && ret == CHECK_GOOD; i++)
+		ret = check_file(&o, base, argv[i]);
+	cJSON_Delete(base);
+	return verdict(ret, o.why);
+}

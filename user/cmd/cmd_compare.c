@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `latctl compare BASE.json NEW.json [MORE.json...]`: the environments side
+ * by side, then per metric each side's median with its interval, the change
+ * and its significance, then the change explained by causes.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/compare.h"
+#include "compare/envdiff.h"
+#include "lib/latctl.h"
+#include "doc/result.h"
+#include "doc/runs.h"
+
+#define MAX_FILES	64
+
+struct compare_opts {
+	const char *json_path;
+	int lkp;
+	int strict;
+	const char *files[MAX_FILES];
+	cJSON *docs[MAX_FILES];
+	size_t n;
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: latctl compare [options] BASE.json NEW.json [MORE.json...]\n"
+	      "\n"
+	      "Compares results of 'latctl run' (best of '--repeat N', N >= 4): first the\n"
+	      "environment side by side (* marks a difference), then one row per metric:\n"
+	      "the median of the runs with its 95% interval on each side, the change in %,\n"
+	      "the Mann-Whitney U p-value and the runs per side; '~' when the change is\n"
+	      "not significant (p >= 0.05, or the two sides' intervals overlap).\n"
+	      "Then the change in slow time explained by causes, as count x time each.\n"
+	      "More files are each compared to BASE.\n"
+	      "\n"
+	      "options:\n"
+	      "      --format F   text (default, 80 columns) or lkp (0-day %stddev table)\n"
+	      "  -h, --help       this text\n"
+	      "  -j, --json FILE  also write the comparison as JSON (schema latctl.compare)\n"
+	      "      --strict     a difference in the environment is an error (exit 1)\n"
+	      "\n"
+	      "examples:\n"
+	      "  latctl run grow --repeat 5 --json a.json\n"
+	      "  latctl run grow --no-thp --repeat 5 --json b.json\n"
+	      "  latctl compare a.json b.json\n"
+	      "  latctl compare --format lkp a.json b.json    paste into a mail\n"
+	      "  latctl compare bisect/good.json bisect/step-*.json\n"
+	      "\n"
+	      "exit status: 0 compared; 1 --strict and the environments differ;\n"
+	      "2 bad command line or input file\n", out);
+}
+
+enum { OPT_FORMAT = 256, OPT_STRICT };
+
+/* Alphabetical. */
+static const struct option long_opts[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "help",   no_argument,       NULL, 'h' },
+	{ "json",   required_argument, NULL, 'j' },
+	{ "strict", no_argument,       NULL, OPT_STRICT },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* 0 = compare, 1 = --help printed, -1 = bad command line (line printed). */
+static int parse(int argc, char **argv, struct compare_opts *o)
+{
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hj:", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 1;
+		} else if (c == 'j') {
+			o->json_path = optarg;
+		} else if (c == OPT_STRICT) {
+			o->strict = 1;
+		} else if (c == OPT_FORMAT && (!strcmp(optarg, "text") || !strcmp(optarg, "lkp"))) {
+			o->lkp = !strcmp(optarg, "lkp");
+		} else if (c == OPT_FORMAT) {
+			fprintf(stderr, "latctl compare: --format '%s' is not valid; give text or lkp\n", optarg);
+			return -1;
+		} else {
+			fprintf(stderr, "latctl compare: %s '%s'; see 'latctl compare --help'\n",
+				c == ':' ? "option needs a value" : "unknown option", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (argc - optind < 2 || argc - optind > MAX_FILES) {
+		fprintf(stderr, "latctl compare: give a base and 1 to %d other results: latctl compare BASE.json NEW.json\n",
+			MAX_FILES - 1);
+		return -1;
+	}
+	for (o->n = 0; optind < argc; optind++)
+		o->files[o->n++] = argv[optind];
+	return 0;
+}
+
+/* The file names without their directories, for the column heads. */
+static void short_names(const struct compare_opts *o, const char **names)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		const char *slash = strrchr(o->files[i], '/');
+
+		names[i] = slash ? slash + 1 : o->files[i];
+	}
+}
+
+static void print_all(const struct compare_opts *o)
+{
+	size_t i;
+
+	for (i = 1; i < o->n; i++) {
+		if (o->n > 2)
+			printf("\n%s -> %s\n", o->files[0], o->files[i]);
+		else
+			putchar('\n');
+		if (o->lkp)
+			lat_compare_print_lkp(stdout, o->docs[0], o->docs[i]);
+		else
+			lat_compare_print(stdout, o->docs[0], o->docs[i]);
+	}
+}
+
+/* The whole comparison as a document of its own schema, written atomically. */
+static int write_json(const struct compare_opts *o, int argc, char **argv)
+{
+	struct lat_result_file file = { .fd = -1 };
+	cJSON *doc, *list;
+	size_t i;
+	int ret;
+
+	if (lat_result_open(&file, o->json_path))
+		return -1;
+	doc = lat_result_new(argc, argv);
+	cJSON_ReplaceItemInObject(doc, "schema", cJSON_CreateString(LAT_COMPARE_SCHEMA));
+	cJSON_ReplaceItemInObject(doc, "schema_version", cJSON_CreateNumber(LAT_COMPARE_SCHEMA_VERSION));
+	cJSON_AddItemToObject(doc, "files", cJSON_CreateStringArray(o->files, (int)o->n));
+	cJSON_AddItemToObject(doc, "environment", lat_env_json((const cJSON *const *)o->docs, o->n));
+	list = cJSON_AddArrayToObject(doc, "comparisons");
+	for (i = 1; i < o->n; i++) {
+		cJSON *c = lat_compare_json(o->docs[0], o->docs[i]);
+
+		cJSON_AddStringToObject(c, "base", o->files[0]);
+		cJSON_AddStringToObject(c, "new", o->files[i]);
+		cJSON_AddItemToArray(list, c);
+	}
+	lat_result_finish(doc, LAT_EXIT_OK);
+	ret = lat_result_commit(&file, doc);
+	cJSON_Delete(doc);
+	return ret ? -1 : 0;
+}
+
+static int compare(struct compare_opts *o)
+{
+	const char *names[MAX_FILES];
+	size_t differ;
+
+	short_names(o, names);
+	differ = lat_env_print(stdout, (const cJSON *const *)o->docs, names, o->n);
+	if (differ && o->strict) {
+		fflush(stdout);
+		fprintf(stderr, "latctl compare: --strict: the environments differ in %zu row%s (marked *)\n",
+			differ, differ == 1 ? "" : "s");
+		return LAT_EXIT_FAIL;
+	}
+	print_all(o);
+	return LAT_EXIT_OK;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o = { 0 };
+	size_t i;
+	int ret = parse(argc, argv, &o);
+
+	if (ret)
+		return ret > 0 ? LAT_EXIT_OK : LAT_EXIT_USAGE;
+	ret = LAT_EXIT_USAGE;
+	for (i = 0; i < o.n; i++)
+		if (lat_runs_read(o.files[i], &o.docs[i]))
+			goto out;
+	ret = compare(&o);
+	if (ret == LAT_EXIT_OK && o.json_path && write_json(&o, lat_main_argc, lat_main_argv))
+		ret = LAT_EXIT_USAGE;
+out:
+	for (i = 0; i < o.n; i++)
+		cJSON_Delete(o.docs[i]);
+	return ret;
+}

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `latctl run WORKLOAD`: set up, time every iteration, build the result
+ * document, print the report rendered from it, write it with --json.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "join/causes.h"
+#include "report/describe.h"
+#include "system/counters.h"
+#include "lib/latctl.h"
+#include "system/mmenv.h"
+#include "backend/monitor.h"
+#include "run/opts.h"
+#include "lib/progress.h"
+#include "run/repeat.h"
+#include "doc/result.h"
+#include "system/thp.h"
+#include "lib/tsc.h"
+#include "run/vm.h"
+#include "workload/workload.h"
+
+struct run_ctx {
+	struct lat_opts opts;
+	struct lat_run run;
+	struct lat_result_file file;
+	struct lat_counters before, after;
+	struct lat_monitor mon;
+	uint64_t tsc_before, tsc_after;	/* around the counter reads */
+	long long free_2m;
+	double pair_ns;
+	cJSON *doc;
+	int set_up;
+};
+
+/* Reject options the workload does not take, and unknown modes. */
+static int check_applicable(const struct workload_ops *ops, const struct lat_opts *o)
+{
+	if (lat_wl_opts_apply(ops, o))
+		return -EINVAL;
+	if (o->mode && !ops->modes) {
+		fprintf(stderr, "latctl: %s has no modes; drop --mode\n", ops->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The mode named by --mode, or the first of ops->modes. */
+static int resolve_mode(const struct workload_ops *ops, const char *want,
+			char *buf, size_t len)
+{
+	const char *p = ops->modes;
+	size_t n;
+
+	buf[0] = '\0';
+	while (p && *p) {
+		n = strcspn(p, "|");
+		if (!want || (strlen(want) == n && !strncmp(p, want, n))) {
+			snprintf(buf, len, "%.*s", (int)n, p);
+			return 0;
+		}
+		p += n + (p[n] == '|');
+	}
+	if (!want)
+		return 0;
+	fprintf(stderr, "latctl: %s has no mode '%s'; modes: %s\n", ops->name, want, ops->modes);
+	return -EINVAL;
+}
+
+static int pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "latctl: --cpu %d: cannot run there (%s); this machine has %ld CPUs online, numbered from 0\n",
+			cpu, strerror(errno), sysconf(_SC_NPROCESSORS_ONLN));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --slow as given, else the workload's default, else LAT_DEFAULT_SLOW. */
+static const char *slow_option(const struct lat_opts *o)
+{
+	const struct workload_ops *ops = lat_workload_find(o->workload);
+
+	if (o->slow)
+		return o->slow;
+	return ops && ops->default_slow ? ops->default_slow : LAT_DEFAULT_SLOW;
+}
+
+/* Shared anonymous sample array, written once so no fault lands in the loop. */
+static int alloc_samples(struct lat_run *run)
+{
+	size_t bytes = run->cap * sizeof(*run->samples);
+
+	run->samples = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (run->samples == MAP_FAILED) {
+		run->samples = NULL;
+		fprintf(stderr, "latctl: cannot map %zu MiB for %zu samples: %s; use a smaller --iters\n",
+			bytes >> 20, run->cap, strerror(errno));
+		return -ENOMEM;
+	}
+	memset(run->samples, 0xff, bytes);
+	return 0;
+}
+
+static cJSON *options_json(const struct lat_opts *o, const struct workload_ops *ops)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(j, "workload", o->workload);
+	cJSON_AddItemToObject(j, "mode", o->mode ? cJSON_CreateString(o->mode) : cJSON_CreateNull());
+	cJSON_AddNumberToObject(j, "iters", (double)o->iters);
+	cJSON_AddItemToObject(j, "cpu", o->cpu >= 0 ? cJSON_CreateNumber(o->cpu) : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "thp", o->thp ? cJSON_CreateString(o->thp) : cJSON_CreateNull());
+	cJSON_AddBoolToObject(j, "no_thp", o->no_thp);
+	cJSON_AddStringToObject(j, "slow", slow_option(o));
+	cJSON_AddNumberToObject(j, "seed", (double)o->seed);
+	lat_wl_opts_json(j, ops);
+	cJSON_AddItemToObject(j, "json", o->json_path ? cJSON_CreateString(o->json_path) : cJSON_CreateNull());
+	cJSON_AddBoolToObject(j, "quiet", o->quiet);
+	return j;
+}
+
+static cJSON *run_json(const struct lat_run *run)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(j, "workload", run->ops->name);
+	cJSON_AddItemToObject(j, "mode", run->mode[0] ? cJSON_CreateString(run->mode) : cJSON_CreateNull());
+	cJSON_AddStringToObject(j, "unit", run->ops->unit_name);
+	cJSON_AddNumberToObject(j, "iterations", (double)run->n);
+	cJSON_AddBoolToObject(j, "pinned", run->opts->cpu >= 0);
+	cJSON_AddNumberToObject(j, "cpu_first", run->samples[0].cpu_begin);
+	cJSON_AddNumberToObject(j, "cpu_last", run->samples[run->n - 1].cpu_end);
+	return j;
+}
+
+/* Migrations inside one iteration, and between consecutive iterations. */
+static void count_migrations(const struct lat_run *run, long long *within,
+			     long long *between)
+{
+	const struct lat_sample *s = run->samples;
+	size_t i;
+
+	*within = *between = 0;
+	for (i = 0; i < run->n; i++) {
+		*within += s[i].cpu_begin != s[i].cpu_end;
+		if (i && !(s[i].flags & LAT_SAMPLE_F_NEWSTREAM))
+			*between += s[i].cpu_begin != s[i - 1].cpu_end;
+	}
+}
+
+/* The --slow threshold in ns: a percentile of the sorted latencies or a time. */
+static double slow_limit(const struct lat_run *run, const char *slow, const double *sorted)
+{
+	struct lat_threshold t;
+
+	lat_parse_threshold(slow, &t);	/* validated by lat_opts_parse */
+	return t.is_percentile ? lat_percentile_sorted(sorted, run->n, t.value) : t.value;
+}
+
+/* The join of the samples with latmon's events: "slow" and "causes". */
+static int add_causes(struct run_ctx *c, const double *sorted)
+{
+	const char *slow = slow_option(&c->opts);
+	int ret;
+	struct lat_causes_in in = {
+		.run = &c->run,
+		.events = c->mon.ev,
+		.n_events = c->mon.n,
+		.have_events = lat_monitor_recording(&c->mon),
+		.threshold = slow,
+		.limit_ns = slow_limit(&c->run, slow, sorted),
+		.tsc_before = c->tsc_before,
+		.tsc_after = c->tsc_after,
+	};
+
+	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->mon));
+	cJSON_AddItemToObject(c->doc, "backend", lat_backend_json(&c->mon));
+	ret = lat_causes_add(c->doc, &in);
+	lat_backend_mark(c->doc, &c->mon);
+	return ret;
+}
+
+/* Summary, histogram, counters and slow list from the samples. */
+static int analyze(struct run_ctx *c)
+{
+	struct lat_run *run = &c->run;
+	struct lat_counters d;
+	struct lat_summary s;
+	struct lat_hist h = { { 0 } };
+	long long within, between;
+	double *ns;
+	size_t i;
+	int ret;
+
+	ns = malloc(run->n * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (i = 0; i < run->n; i++) {
+		ns[i] = lat_sample_ns(run, &run->samples[i]);
+		lat_hist_add(&h, ns[i]);
+	}
+	lat_summary_compute(ns, run->n, &s);
+	lat_counters_delta(&c->before, &c->after, &d);
+	count_migrations(run, &within, &between);
+	cJSON_AddItemToObject(c->doc, "summary", lat_result_summary(&s));
+	cJSON_AddItemToObject(c->doc, "histogram", lat_result_histogram(&h));
+	cJSON_AddItemToObject(c->doc, "counters",
+			      lat_result_counters(&d, within, between, c->free_2m));
+	ret = add_causes(c, ns);
+	free(ns);
+	return ret;
+}
+
+/* Everything the user typed: options, workload, mode. LAT_EXIT_* . */
+static int prepare(struct run_ctx *c, int argc, char **argv, char *mode, size_t len)
+{
+	const struct workload_ops *ops;
+	int ret;
+
+	lat_opts_init(&c->opts);
+	ret = lat_opts_parse(argc, argv, &c->opts);
+	if (ret)
+		return ret > 0 ? -1 : LAT_EXIT_USAGE;	/* -1: --help printed */
+	ops = lat_workload_find(c->opts.workload);
+	if (!ops) {
+		fprintf(stderr, "latctl: unknown workload '%s'; 'latctl list' shows them\n",
+			c->opts.workload);
+		return LAT_EXIT_USAGE;
+	}
+	if (check_applicable(ops, &c->opts) || resolve_mode(ops, c->opts.mode, mode, len))
+		return LAT_EXIT_USAGE;
+	c->run.opts = &c->opts;
+	c->run.ops = ops;
+	c->run.mode = mode;
+	c->run.iters = c->opts.iters ? c->opts.iters : ops->default_iters;
+	return 0;
+}
+
+/* Result file, CPU, THP: what must be right before any work is done. */
+static int prepare_system(struct run_ctx *c)
+{
+	if (c->opts.json_path && lat_result_open(&c->file, c->opts.json_path))
+		return LAT_EXIT_USAGE;
+	if (pin_cpu(c->opts.cpu))
+		return LAT_EXIT_USAGE;
+	if (c->opts.thp && lat_thp_set(c->opts.thp))
+		return LAT_EXIT_FAIL;
+	if (c->opts.no_thp && lat_thp_disable_self())
+		return LAT_EXIT_FAIL;
+	if (lat_mm_env_prepare(&c->opts))
+		return LAT_EXIT_FAIL;
+	return 0;
+}
+
+/* The workload's setup and the sample array. LAT_EXIT_*. */
+static int set_up_workload(struct run_ctx *c)
+{
+	struct lat_run *run = &c->run;
+	int ret = run->ops->setup ? run->ops->setup(run) : 0;
+
+	if (ret == -EINVAL)		/* bad input, reported by the workload */
+		return LAT_EXIT_USAGE;
+	if (ret) {
+		fprintf(stderr, "latctl: %s: setup failed: %s\n", run->ops->name, strerror(-ret));
+		return LAT_EXIT_FAIL;
+	}
+	c->set_up = 1;
+	if (!run->cap)
+		run->cap = run->iters;
+	return alloc_samples(run) ? LAT_EXIT_FAIL : 0;
+}
+
+/* On a terminal, one still line while the loop is timed (no ticker there). */
+static void show_timing(const struct lat_run *run)
+{
+	char line[96];
+
+	snprintf(line, sizeof(line), "timing %s (this line holds still: nothing interrupts the loop)",
+		 run->ops->name);
+	lat_progress_hold(line);
+}
+
+/* Workload setup, sample array, then the timed loop between two counter reads. */
+static int measure(struct run_ctx *c)
+{
+	struct lat_run *run = &c->run;
+	uint16_t cpu;
+	int ret;
+
+	ret = lat_backend_open(&c->mon, &c->opts);	/* latmon's tsc_khz first */
+	if (ret)
+		return ret == -EINVAL ? LAT_EXIT_USAGE : LAT_EXIT_FAIL;
+	c->mon.run = run;
+	run->tsc_hz = lat_tsc_hz();
+	c->pair_ns = (double)lat_tsc_pair_cost() * 1e9 / run->tsc_hz;
+	c->free_2m = lat_buddy_free_2m_blocks();
+	ret = set_up_workload(c);
+	if (ret)
+		return ret;
+	run->stream_tid[0] = (uint32_t)gettid();
+	if (lat_monitor_start(&c->mon, c->opts.cpu))
+		return LAT_EXIT_FAIL;
+	show_timing(run);
+	c->tsc_before = lat_tsc(&cpu);
+	lat_counters_read(&c->before);
+	ret = run->ops->run(run);
+	lat_counters_read(&c->after);
+	c->tsc_after = lat_tsc(&cpu);
+	lat_progress_done();
+	lat_monitor_stop(&c->mon);
+	if (ret == -EINVAL)
+		return LAT_EXIT_USAGE;
+	if (ret || run->n == 0) {
+		fprintf(stderr, "latctl: %s: the timed run failed: %s\n", run->ops->name,
+			ret ? strerror(-ret) : "no iteration recorded");
+		return LAT_EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* Build the document; print the report rendered from it; write --json. */
+static int finish(struct run_ctx *c)
+{
+	cJSON *clock, *extras = NULL;
+
+	cJSON_AddItemToObject(c->doc, "environment", lat_result_environment());
+	cJSON_AddItemToObject(c->doc, "options", options_json(&c->opts, c->run.ops));
+	cJSON_AddItemToObject(c->doc, "run", run_json(&c->run));
+	cJSON_AddItemToObject(c->doc, "mm", lat_mm_env_json());
+	clock = cJSON_AddObjectToObject(c->doc, "clock");
+	cJSON_AddNumberToObject(clock, "pair_ns", c->pair_ns);
+	if (analyze(c))
+		return LAT_EXIT_FAIL;
+	if (c->run.ops->extras)
+		extras = c->run.ops->extras(&c->run);
+	lat_describe_slow_ops(extras, cJSON_GetObjectItemCaseSensitive(
+			      cJSON_GetObjectItemCaseSensitive(c->doc, "slow"), "iterations"));
+	cJSON_AddItemToObject(c->doc, "extras", extras ? extras : cJSON_CreateNull());
+	lat_result_finish(c->doc, LAT_EXIT_OK);
+	if (c->opts.json_path && lat_result_commit(&c->file, c->doc))
+		return LAT_EXIT_FAIL;
+	if (!c->opts.quiet && lat_result_render(c->doc, stdout, "result"))
+		return LAT_EXIT_FAIL;
+	return 0;
+}
+
+static void cleanup(struct run_ctx *c)
+{
+	if (c->set_up && c->run.ops->teardown)
+		c->run.ops->teardown(&c->run);
+	if (c->run.samples)
+		munmap(c->run.samples, c->run.cap * sizeof(*c->run.samples));
+	lat_monitor_close(&c->mon);
+	lat_result_abort(&c->file);
+	lat_mm_env_restore();
+	lat_thp_restore();
+	cJSON_Delete(c->doc);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_ctx c;
+	char mode[32];
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.file.fd = -1;
+	c.mon.fd = -1;
+	/* before getopt permutes argv; start_time is now */
+	c.doc = lat_result_new(lat_main_argc, lat_main_argv);
+	ret = prepare(&c, argc, argv, mode, sizeof(mode));
+	if (ret) {
+		cJSON_Delete(c.doc);
+		return ret < 0 ? LAT_EXIT_OK : ret;
+	}
+	if (c.opts.repeat > 1 && !c.opts.vm) {	/* N runs of this command line */
+		ret = lat_repeat_run(&c.opts, argc, argv, c.doc);
+		cJSON_Delete(c.doc);
+		return ret;
+	}
+	if (c.opts.vm) {		/* the same run in the QEMU test bed */
+		ret = lat_vm_run(&c.opts, argc, argv, c.doc);
+		cJSON_Delete(c.doc);
+		return ret;
+	}
+	ret = prepare_system(&c);
+	if (!ret)
+		ret = measure(&c);
+	if (!ret)
+		ret = finish(&c);
+	cleanup(&c);
+	return ret;
+}

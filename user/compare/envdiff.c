@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/* Environment rows of result documents side by side, differences marked. */
+#include <string.h>
+
+#include "compare/envdiff.h"
+
+#define ENV_WIDTH	80
+#define ENV_NAME	14
+
+static const cJSON *member(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* A JSON scalar as text. */
+static const char *scalar(const cJSON *v, char *buf, size_t len)
+{
+	if (cJSON_IsString(v))
+		return *v->valuestring ? v->valuestring : "none";
+	if (cJSON_IsNumber(v))
+		snprintf(buf, len, "%.15g", v->valuedouble);
+	else if (cJSON_IsBool(v))
+		snprintf(buf, len, "%s", cJSON_IsTrue(v) ? "yes" : "no");
+	else
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+static const char *get_plain(const cJSON *doc, const struct lat_env_row *row,
+			     char *buf, size_t len)
+{
+	return scalar(member(member(doc, row->section), row->key), buf, len);
+}
+
+/* One parameter of the kernel command line (key "preempt" matches
+ * "preempt=full"), or "none". */
+static const char *get_param(const cJSON *doc, const struct lat_env_row *row,
+			     char *buf, size_t len)
+{
+	const cJSON *c = member(member(doc, "environment"), "cmdline");
+	const char *p = cJSON_IsString(c) ? c->valuestring : "";
+	size_t k = strlen(row->key), w;
+
+	for (; *p; p += w + strspn(p + w, " ")) {
+		w = strcspn(p, " ");
+		if (!strncmp(p, row->key, k) && (p[k] == '=' || p + k == p + w)) {
+			snprintf(buf, len, "%.*s", (int)w, p);
+			return buf;
+		}
+		if (!w)
+			break;
+	}
+	return "none";
+}
+
+/* "name=value ..." of an object's members, in sorted order of names. */
+static const char *get_object(const cJSON *doc, const struct lat_env_row *row,
+			      char *buf, size_t len)
+{
+	const cJSON *o = member(member(doc, row->section), row->key), *best, *v;
+	const char *last = "";
+	size_t used = 0;
+
+	if (!cJSON_IsObject(o))
+		return "none";
+	buf[0] = '\0';
+	for (;;) {	/* selection by name: the objects are small */
+		best = NULL;
+		cJSON_ArrayForEach(v, o)
+			if (strcmp(v->string, last) > 0 && (!best || strcmp(v->string, best->string) < 0))
+				best = v;
+		if (!best || used >= len)
+			break;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
+					 best->string, cJSON_IsString(best) ? best->valuestring : "?");
+		last = best->string;
+	}
+	return buf;
+}
+
+/* latmon's version and the sources it started. */
+static const char *get_latmon(const cJSON *doc, const struct lat_env_row *row,
+			      char *buf, size_t len)
+{
+	const cJSON *m = member(doc, "latmon"), *s;
+	char state[64];
+	size_t used;
+
+	(void)row;
+	used = (size_t)snprintf(buf, len, "%s %s", scalar(member(m, "state"), state, sizeof(state)),
+				cJSON_IsString(member(m, "module_version")) ?
+				member(m, "module_version")->valuestring : "");
+	cJSON_ArrayForEach(s, member(m, "sources"))
+		if (cJSON_IsTrue(member(s, "started")) && cJSON_IsString(member(s, "name")) &&
+		    used < len)
+			used += (size_t)snprintf(buf + used, len - used, " %s",
+						 member(s, "name")->valuestring);
+	return buf;
+}
+
+const struct lat_env_row lat_env_rows[] = {
+	{ "kernel",	   LAT_ENV_KERNEL,  get_plain,  "environment", "kernel_release" },
+	{ "init_on_alloc", LAT_ENV_KERNEL,  get_param,  NULL, "init_on_alloc" },
+	{ "preempt",	   LAT_ENV_KERNEL,  get_param,  NULL, "preempt" },
+	{ "thp cmdline",   LAT_ENV_KERNEL,  get_param,  NULL, "transparent_hugepage" },
+	{ "mitigations=",  LAT_ENV_KERNEL,  get_param,  NULL, "mitigations" },
+	{ "cmdline",	   LAT_ENV_KERNEL,  get_plain,  "environment", "cmdline" },
+	{ "mitigations",   LAT_ENV_KERNEL,  get_object, "environment", "mitigations" },
+	{ "latmon",	   LAT_ENV_KERNEL,  get_latmon, NULL, NULL },
+	{ "thp",	   LAT_ENV_KERNEL,  get_plain,  "environment", "thp_enabled" },
+	{ "thp defrag",	   LAT_ENV_KERNEL,  get_plain,  "environment", "thp_defrag" },
+	{ "mthp",	   LAT_ENV_KERNEL,  get_object, "environment", "mthp" },
+	{ "cpu",	   LAT_ENV_MACHINE, get_plain,  "environment", "cpu_model" },
+	{ "cpus online",   LAT_ENV_MACHINE, get_plain,  "environment", "online_cpus" },
+	{ "microcode",	   LAT_ENV_MACHINE, get_plain,  "environment", "microcode" },
+	{ "governor",	   LAT_ENV_MACHINE, get_plain,  "environment", "cpufreq_governor" },
+	{ "smt",	   LAT_ENV_MACHINE, get_plain,  "environment", "smt" },
+	{ "isolated cpus", LAT_ENV_MACHINE, get_plain,  "environment", "isolcpus" },
+	{ "workload",	   LAT_ENV_RUN,     get_plain,  "run", "workload" },
+	{ "mode",	   LAT_ENV_RUN,     get_plain,  "run", "mode" },
+	{ "iterations",	   LAT_ENV_RUN,     get_plain,  "options", "iters" },
+	{ "--thp",	   LAT_ENV_RUN,     get_plain,  "options", "thp" },
+	{ "--no-thp",	   LAT_ENV_RUN,     get_plain,  "options", "no_thp" },
+	{ "--hugepage",	   LAT_ENV_RUN,     get_plain,  "options", "hugepage" },
+	{ "--cpu",	   LAT_ENV_RUN,     get_plain,  "options", "cpu" },
+	{ "--slow",	   LAT_ENV_RUN,     get_plain,  "options", "slow" },
+	{ "--seed",	   LAT_ENV_RUN,     get_plain,  "options", "seed" },
+};
+const size_t lat_n_env_rows = sizeof(lat_env_rows) / sizeof(lat_env_rows[0]);
+
+int lat_env_row_differs(const struct lat_env_row *row, const cJSON *const *docs, size_t n)
+{
+	char a[4096], b[4096];
+	const char *first = row->get(docs[0], row, a, sizeof(a));
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (strcmp(first, row->get(docs[i], row, b, sizeof(b))))
+			return 1;
+	return 0;
+}
+
+const struct lat_env_row *lat_env_first_difference(const cJSON *const *docs, size_t n,
+						   unsigned int sides)
+{
+	size_t r;
+
+	for (r = 0; r < lat_n_env_rows; r++)
+		if ((sides & (1U << lat_env_rows[r].side)) &&
+		    lat_env_row_differs(&lat_env_rows[r], docs, n))
+			return &lat_env_rows[r];
+	return NULL;
+}
+
+/* One cell: the text cut to width, "..." marking a cut; the last of a
+ * line is not padded. */
+static void cell(FILE *out, const char *text, int width, int last)
+{
+	if ((int)strlen(text) <= width)
+		fprintf(out, " %-*s", last ? 0 : width, text);
+	else
+		fprintf(out, " %.*s...", width - 3, text);
+}
+
+size_t lat_env_print(FILE *out, const cJSON *const *docs, const char *const *names, size_t n)
+{
+	int width = (ENV_WIDTH - 2 - ENV_NAME) / (int)n - 1, d;
+	size_t r, i, differ = 0;
+	char buf[4096];
+
+	if (width < 8)		/* many files: past 80 columns rather than unreadable */
+		width = 8;
+	fprintf(out, "environment (* differs)\n  %-*s", ENV_NAME, "");
+	for (i = 0; i < n; i++)
+		cell(out, names[i], width, i + 1 == n);
+	fputc('\n', out);
+	for (r = 0; r < lat_n_env_rows; r++) {
+		d = lat_env_row_differs(&lat_env_rows[r], docs, n);
+		differ += (size_t)d;
+		fprintf(out, "%c %-*s", d ? '*' : ' ', ENV_NAME, lat_env_rows[r].name);
+		for (i = 0; i < n; i++)
+			cell(out, lat_env_rows[r].get(docs[i], &lat_env_rows[r], buf, sizeof(buf)), width,
+			     i + 1 == n);
+		fputc('\n', out);
+	}
+	return differ;
+}
+
+cJSON *lat_env_json(const cJSON *const *docs, size_t n)
+{
+	static const char *const sides[] = { "", "kernel", "machine", "run" };
+	cJSON *rows = cJSON_CreateArray(), *o, *vals;
+	char buf[4096];
+	size_t r, i;
+
+	for (r = 0; r < lat_n_env_rows; r++) {
+		const struct lat_env_row *row = &lat_env_rows[r];
+
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", row->name);
+		cJSON_AddStringToObject(o, "side", sides[row->side]);
+		vals = cJSON_AddArrayToObject(o, "values");
+		for (i = 0; i < n; i++)
+			cJSON_AddItemToArray(vals, cJSON_CreateString(row->get(docs[i], row, buf, sizeof(buf))));
+		cJSON_AddBoolToObject(o, "differs", lat_env_row_differs(row, docs, n));
+		cJSON_AddItemToArray(rows, o);
+	}
+	return rows;
+}

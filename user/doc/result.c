@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+/* The result document: shared wrapper, environment, sections, atomic file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/cleanup.h"
+#include "system/env_more.h"
+#include "doc/result.h"
+#include "system/thp.h"
+#include "lib/tsc.h"
+
+static void iso_now(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* argv joined with spaces, words with shell metacharacters in '' quotes. */
+static char *join_argv(int argc, char **argv)
+{
+	size_t len = 1, i;
+	char *s, *p;
+
+	for (i = 0; i < (size_t)argc; i++)
+		len += strlen(argv[i]) * 4 + 3;
+	s = p = malloc(len);
+	if (!s)
+		return NULL;
+	*p = '\0';
+	for (i = 0; i < (size_t)argc; i++) {
+		const char *a = argv[i];
+		int q = !*a || a[strcspn(a, " \t\n'\"\\$`*?&;|<>()[]{}!#~")];
+
+		p += sprintf(p, "%s%s", i ? " " : "", q ? "'" : "");
+		for (; *a; a++)
+			p += *a == '\'' ? sprintf(p, "'\\''") : sprintf(p, "%c", *a);
+		p += sprintf(p, "%s", q ? "'" : "");
+	}
+	return s;
+}
+
+cJSON *lat_result_new(int argc, char **argv)
+{
+	cJSON *doc = cJSON_CreateObject();
+	struct utsname u;
+	char now[40], *cmd = join_argv(argc, argv);
+
+	uname(&u);
+	iso_now(now, sizeof(now));
+	cJSON_AddStringToObject(doc, "schema", LAT_RESULT_SCHEMA);
+	cJSON_AddNumberToObject(doc, "schema_version", LAT_RESULT_SCHEMA_VERSION);
+	cJSON_AddStringToObject(doc, "command_line", cmd ? cmd : "latctl");
+	cJSON_AddItemToObject(doc, "argv",
+			      cJSON_CreateStringArray((const char *const *)argv, argc));
+	cJSON_AddStringToObject(doc, "kernel_release", u.release);
+	cJSON_AddStringToObject(doc, "start_time", now);
+	free(cmd);
+	return doc;
+}
+
+void lat_result_finish(cJSON *doc, int exit_code)
+{
+	char now[40];
+
+	iso_now(now, sizeof(now));
+	cJSON_DeleteItemFromObject(doc, "end_time");
+	cJSON_DeleteItemFromObject(doc, "exit_code");
+	cJSON_AddStringToObject(doc, "end_time", now);
+	cJSON_AddNumberToObject(doc, "exit_code", exit_code);
+}
+
+/* First line of a small file, trimmed; NULL if it cannot be read. */
+static char *read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static void add_string_or_null(cJSON *o, const char *key, const char *value)
+{
+	if (value)
+		cJSON_AddStringToObject(o, key, value);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static const char *cpu_model(char *buf, size_t len)
+{
+	char line[512], *colon;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "unknown CPU");
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) || !(colon = strchr(line, ':')))
+			continue;
+		colon += strspn(colon + 1, " \t") + 1;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+	return buf;
+}
+
+cJSON *lat_result_environment(void)
+{
+	cJSON *env = cJSON_CreateObject();
+	char buf[256], thp[32];
+	struct utsname u;
+
+	uname(&u);
+	cJSON_AddStringToObject(env, "kernel_release", u.release);
+	cJSON_AddStringToObject(env, "cpu_model", cpu_model(buf, sizeof(buf)));
+	cJSON_AddNumberToObject(env, "online_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+	cJSON_AddNumberToObject(env, "tsc_hz", lat_tsc_hz());
+	cJSON_AddStringToObject(env, "tsc_hz_source", lat_tsc_hz_source());
+	add_string_or_null(env, "thp_enabled",
+			   lat_thp_read("enabled", thp, sizeof(thp)) ? NULL : thp);
+	add_string_or_null(env, "thp_defrag",
+			   lat_thp_read("defrag", thp, sizeof(thp)) ? NULL : thp);
+	add_string_or_null(env, "cpufreq_governor",
+			   read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+				     buf, sizeof(buf)));
+	add_string_or_null(env, "isolcpus",
+			   read_line("/sys/devices/system/cpu/isolated", buf, sizeof(buf)));
+	lat_env_more(env);
+	return env;
+}
+
+cJSON *lat_result_summary(const struct lat_summary *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "count", (double)s->count);
+	cJSON_AddNumberToObject(o, "min_ns", s->min);
+	cJSON_AddNumberToObject(o, "p50_ns", s->p50);
+	cJSON_AddNumberToObject(o, "p90_ns", s->p90);
+	cJSON_AddNumberToObject(o, "p99_ns", s->p99);
+	cJSON_AddNumberToObject(o, "p99_9_ns", s->p999);
+	cJSON_AddNumberToObject(o, "p99_99_ns", s->p9999);
+	cJSON_AddNumberToObject(o, "max_ns", s->max);
+	cJSON_AddNumberToObject(o, "mean_ns", s->mean);
+	cJSON_AddNumberToObject(o, "total_ns", s->total);
+	cJSON_AddNumberToObject(o, "slowest_0_1_share", s->slowest_0_1_share);
+	return o;
+}
+
+cJSON *lat_result_histogram(const struct lat_hist *h)
+{
+	cJSON *o = cJSON_CreateObject(), *list = cJSON_CreateArray(), *b;
+	int i;
+
+	cJSON_AddStringToObject(o, "unit", "ns");
+	cJSON_AddStringToObject(o, "buckets_are", "log2: [lo, hi] inclusive, empty buckets omitted");
+	for (i = 0; i < LAT_HIST_BUCKETS; i++) {
+		if (!h->count[i])
+			continue;
+		b = cJSON_CreateObject();
+		cJSON_AddNumberToObject(b, "lo", (double)lat_hist_lo(i));
+		cJSON_AddNumberToObject(b, "hi", (double)lat_hist_hi(i));
+		cJSON_AddNumberToObject(b, "count", (double)h->count[i]);
+		cJSON_AddItemToArray(list, b);
+	}
+	cJSON_AddItemToObject(o, "buckets", list);
+	return o;
+}
+
+static void add_count(cJSON *o, const char *key, long long v)
+{
+	if (v < 0)
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddNumberToObject(o, key, (double)v);
+}
+
+cJSON *lat_result_counters(const struct lat_counters *d, long long migr_within,
+			   long long migr_between, long long free_2m_blocks)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_count(o, "minor_faults", d->minflt);
+	add_count(o, "major_faults", d->majflt);
+	add_count(o, "voluntary_ctxsw", d->nvcsw);
+	add_count(o, "involuntary_ctxsw", d->nivcsw);
+	add_count(o, "migrations_within", migr_within);
+	add_count(o, "migrations_between", migr_between);
+	add_count(o, "anon_huge_pages_kb", d->anon_huge_kb);
+	add_count(o, "thp_fault_alloc", d->thp_fault_alloc);
+	add_count(o, "thp_fault_fallback", d->thp_fault_fallback);
+	add_count(o, "free_2m_blocks_before", free_2m_blocks);
+	return o;
+}
+
+/* ---- the file ---------------------------------------------------------- */
+
+static struct lat_result_file *pending;
+
+static void unlink_on_signal(void)
+{
+	if (pending)
+		unlink(pending->tmp);
+}
+
+int lat_result_open(struct lat_result_file *f, const char *path)
+{
+	mode_t mask = umask(0);
+	struct stat st;
+	int ret;
+
+	umask(mask);
+	f->path = path;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "latctl: --json %s is a directory; give a file name\n", path);
+		return -EISDIR;
+	}
+	snprintf(f->tmp, sizeof(f->tmp), "%s.tmp.XXXXXX", path);
+	f->fd = mkstemp(f->tmp);
+	if (f->fd < 0) {
+		ret = -errno;
+		fprintf(stderr, "latctl: --json %s: cannot create a file there: %s; choose a writable directory\n",
+			path, strerror(-ret));
+		return ret;
+	}
+	fchmod(f->fd, 0666 & ~mask);
+	pending = f;
+	lat_cleanup_install();
+	lat_cleanup_add(unlink_on_signal);
+	return 0;
+}
+
+void lat_result_abort(struct lat_result_file *f)
+{
+	if (f->fd < 0)
+		return;
+	close(f->fd);
+	unlink(f->tmp);
+	f->fd = -1;
+	lat_cleanup_remove(unlink_on_signal);
+	pending = NULL;
+}
+
+static int write_all(int fd, const char *s, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int lat_result_commit(struct lat_result_file *f, const cJSON *doc)
+{
+	char *text = cJSON_Print(doc);
+	int ret = text ? 0 : -ENOMEM;
+
+	if (!ret)
+		ret = write_all(f->fd, text, strlen(text));
+	if (!ret)
+		ret = write_all(f->fd, "\n", 1);
+	if (!ret && fsync(f->fd))
+		ret = -errno;
+	if (!ret && rename(f->tmp, f->path))
+		ret = -errno;
+	free(text);
+	if (ret)
+		fprintf(stderr, "latctl: writing %s failed: %s; nothing was written\n",
+			f->path, strerror(-ret));
+	else
+		f->tmp[0] = '\0';	/* renamed: nothing left to remove */
+	lat_result_abort(f);
+	return ret;
+}
+
+/* ---- reading back ------------------------------------------------------ */
+
+static char *slurp(const char *path, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap), *nb;
+	FILE *f = fopen(path, "r");
+
+	if (!f || !buf) {
+		free(buf);
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap && (nb = realloc(buf, cap *= 2)))
+			buf = nb;
+		else if (n + 1 == cap)
+			break;
+	}
+	if (ferror(f)) {
+		int err = errno;
+
+		fclose(f);
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* 1 if text stops inside a string or an open object/array: cut short. */
+static int looks_truncated(const char *text, size_t len)
+{
+	int depth = 0, in_str = 0, esc = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char ch = text[i];
+
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (ch == '\\')
+				esc = 1;
+			else if (ch == '"')
+				in_str = 0;
+		} else if (ch == '"') {
+			in_str = 1;
+		} else if (ch == '{' || ch == '[') {
+			depth++;
+		} else if (ch == '}' || ch == ']') {
+			depth--;
+		}
+	}
+	return in_str || depth > 0;
+}
+
+/* One line saying why the text is not JSON: empty, cut short, or where. */
+static void parse_error(const char *path, const char *text, size_t len)
+{
+	const char *at = cJSON_GetErrorPtr();
+	size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
+
+	if (len == 0)
+		fprintf(stderr, "latctl: %s is empty; it is not a latctl result\n", path);
+	else if (looks_truncated(text, len))
+		fprintf(stderr, "latctl: %s ends early at byte %zu: the file is truncated\n",
+			path, len);
+	else
+		fprintf(stderr, "latctl: %s is not valid JSON (error near byte %zu of %zu)\n",
+			path, off, len);
+}
+
+static int check_schema(const char *path, const cJSON *doc)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
+
+	if (!cJSON_IsString(s) || strcmp(s->valuestring, LAT_RESULT_SCHEMA)) {
+		fprintf(stderr, "latctl: %s is JSON but not a latctl result (no \"schema\": \"%s\")\n",
+			path, LAT_RESULT_SCHEMA);
+		return -EINVAL;
+	}
+	if (!cJSON_IsNumber(v) || v->valuedouble != LAT_RESULT_SCHEMA_VERSION) {
+		fprintf(stderr, "latctl: %s has schema_version %g; this latctl reads version %d\n",
+			path, cJSON_IsNumber(v) ? v->valuedouble : 0, LAT_RESULT_SCHEMA_VERSION);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int lat_json_read(const char *path, cJSON **doc)
+{
+	const char *end = NULL;
+	size_t len = 0;
+	char *text;
+	int ret;
+
+	text = slurp(path, &len);
+	if (!text) {
+		ret = -errno;
+		fprintf(stderr, "latctl: cannot read %s: %s\n", path, strerror(-ret));
+		return ret;
+	}
+	*doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!*doc) {
+		parse_error(path, text, len);
+		free(text);
+		return -EINVAL;
+	}
+	free(text);
+	return 0;
+}
+
+int lat_result_read(const char *path, cJSON **doc)
+{
+	int ret = lat_json_read(path, doc);
+
+	if (ret)
+		return ret;
+	ret = check_schema(path, *doc);
+	if (ret) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+	}
+	return ret;
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/* Runs of a result document and the metrics compare and check read. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/rdoc.h"
+#include "doc/result.h"
+#include "doc/runs.h"
+
+const struct lat_metric lat_metrics[] = {
+	{ "p50",	LAT_METRIC_SUMMARY,	"p50_ns",	"ns" },
+	{ "p90",	LAT_METRIC_SUMMARY,	"p90_ns",	"ns" },
+	{ "p99",	LAT_METRIC_SUMMARY,	"p99_ns",	"ns" },
+	{ "p99.9",	LAT_METRIC_SUMMARY,	"p99_9_ns",	"ns" },
+	{ "p99.99",	LAT_METRIC_SUMMARY,	"p99_99_ns",	"ns" },
+	{ "max",	LAT_METRIC_SUMMARY,	"max_ns",	"ns" },
+	{ "mean",	LAT_METRIC_SUMMARY,	"mean_ns",	"ns" },
+	{ "faults/iter", LAT_METRIC_PER_ITER,	"minor_faults",	"" },
+	{ "huge pages",	LAT_METRIC_COUNTER,	"thp_fault_alloc", "" },
+};
+const size_t lat_n_metrics = sizeof(lat_metrics) / sizeof(lat_metrics[0]);
+
+/* Prefixes of the per-cause metrics. */
+static const struct {
+	const char *prefix;
+	enum lat_metric_kind kind;
+	const char *unit;
+} cause_metrics[] = {
+	{ "count:", LAT_METRIC_CAUSE_COUNT, "" },
+	{ "share:", LAT_METRIC_CAUSE_SHARE, "%" },
+	{ "own:",   LAT_METRIC_CAUSE_OWN,   "ns" },
+};
+
+static const cJSON *member(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static const cJSON *run_list(const cJSON *doc)
+{
+	const cJSON *list = member(member(doc, LAT_REPEAT_KEY), LAT_REPEAT_RUNS_KEY);
+
+	return cJSON_IsArray(list) ? list : NULL;
+}
+
+size_t lat_runs_count(const cJSON *doc)
+{
+	const cJSON *list = run_list(doc);
+
+	return list ? (size_t)cJSON_GetArraySize(list) : 1;
+}
+
+const cJSON *lat_run_at(const cJSON *doc, size_t i)
+{
+	const cJSON *list = run_list(doc);
+
+	return list ? cJSON_GetArrayItem(list, (int)i) : doc;
+}
+
+int lat_metric_parse(const char *name, struct lat_metric *m, char *label_buf, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < lat_n_metrics; i++)
+		if (!strcmp(name, lat_metrics[i].name)) {
+			*m = lat_metrics[i];
+			return 0;
+		}
+	for (i = 0; i < sizeof(cause_metrics) / sizeof(cause_metrics[0]); i++) {
+		n = strlen(cause_metrics[i].prefix);
+		if (strncmp(name, cause_metrics[i].prefix, n) || !name[n])
+			continue;
+		snprintf(label_buf, len, "%s", name + n);
+		*m = (struct lat_metric){ name, cause_metrics[i].kind, label_buf,
+					  cause_metrics[i].unit };
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+	const cJSON *v = member(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* The entry of label in a run's cause table, NULL when it did not occur. */
+static const cJSON *cause_entry(const cJSON *run, const char *label)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, member(member(run, "causes"), "causes")) {
+		const cJSON *l = member(c, "label");
+
+		if (cJSON_IsString(l) && !strcmp(l->valuestring, label))
+			return c;
+	}
+	return NULL;
+}
+
+double lat_metric_value(const cJSON *run, const struct lat_metric *m)
+{
+	const cJSON *c;
+
+	switch (m->kind) {
+	case LAT_METRIC_SUMMARY:
+		return num(member(run, "summary"), m->key);
+	case LAT_METRIC_PER_ITER:
+		return num(member(run, "counters"), m->key) / num(member(run, "summary"), "count");
+	case LAT_METRIC_COUNTER:
+		return num(member(run, "counters"), m->key);
+	case LAT_METRIC_CAUSE_COUNT:
+		c = cause_entry(run, m->key);
+		return c ? num(c, "present") : 0;
+	case LAT_METRIC_CAUSE_SHARE:
+		c = cause_entry(run, m->key);
+		return c ? num(c, "share") : 0;
+	case LAT_METRIC_CAUSE_OWN:
+		c = cause_entry(run, m->key);
+		return c && num(c, "own_count") > 0 ? num(c, "own_median_ns") : NAN;
+	}
+	return NAN;
+}
+
+size_t lat_metric_values(const cJSON *doc, const struct lat_metric *m, double **vals)
+{
+	size_t n = lat_runs_count(doc), i, k = 0;
+	double v;
+
+	*vals = malloc((n ? n : 1) * sizeof(**vals));
+	if (!*vals)
+		return 0;
+	for (i = 0; i < n; i++) {
+		v = lat_metric_value(lat_run_at(doc, i), m);
+		if (!isnan(v))
+			(*vals)[k++] = v;
+	}
+	return k;
+}
+
+static int has_label(const cJSON *list, const char *label)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, list)
+		if (!strcmp(s->valuestring, label))
+			return 1;
+	return 0;
+}
+
+void lat_runs_cause_labels(const cJSON *doc, cJSON *list)
+{
+	size_t n = lat_runs_count(doc), i;
+	const cJSON *c, *l;
+
+	for (i = 0; i < n; i++)
+		cJSON_ArrayForEach(c, member(member(lat_run_at(doc, i), "causes"), "causes")) {
+			l = member(c, "label");
+			if (cJSON_IsString(l) && !has_label(list, l->valuestring))
+				cJSON_AddItemToArray(list, cJSON_CreateString(l->valuestring));
+		}
+}
+
+/* Key paths every run must hold, with their type. */
+static const struct {
+	const char *section, *key;
+	int type;
+} run_keys[] = {
+	{ "summary",  "count",		cJSON_Number },
+	{ "summary",  "p50_ns",		cJSON_Number },
+	{ "summary",  "p90_ns",		cJSON_Number },
+	{ "summary",  "p99_ns",		cJSON_Number },
+	{ "summary",  "p99_9_ns",	cJSON_Number },
+	{ "summary",  "p99_99_ns",	cJSON_Number },
+	{ "summary",  "max_ns",		cJSON_Number },
+	{ "summary",  "mean_ns",	cJSON_Number },
+	{ "counters", "minor_faults",	cJSON_Number | cJSON_NULL },
+	{ "counters", "thp_fault_alloc", cJSON_Number | cJSON_NULL },
+	{ "causes",   "causes",		cJSON_Array },
+	{ "causes",   "events",		cJSON_Object },
+	{ "causes",   "slow_total_ns",	cJSON_Number },
+	{ "latmon",   "state",		cJSON_String },
+	{ "latmon",   "lost_by_latmon",	cJSON_Number },
+	{ "latmon",   "lost_by_latctl",	cJSON_Number },
+	{ NULL,       "exit_code",	cJSON_Number },
+};
+
+/* Every key of run_keys through the strict reader; one line names the first
+ * missing or mistyped one. */
+static int check_run(const cJSON *run, const char *path, size_t i)
+{
+	struct lat_rd r = { NULL };
+	size_t k;
+
+	for (k = 0; k < sizeof(run_keys) / sizeof(run_keys[0]); k++)
+		lat_rd_get(&r, run_keys[k].section ? lat_rd_obj(&r, run, run_keys[k].section) : run,
+			   run_keys[k].key, run_keys[k].type);
+	if (!r.bad)
+		return 0;
+	fprintf(stderr, "latctl: %s: run %zu: key \"%s\" is missing or has the wrong type; the result is damaged or from another latctl\n",
+		path, i + 1, r.bad);
+	return -EINVAL;
+}
+
+int lat_runs_check(const cJSON *doc, const char *path)
+{
+	const cJSON *rep = member(doc, LAT_REPEAT_KEY);
+	size_t n = lat_runs_count(doc), i;
+
+	if (rep && (!run_list(doc) || !n)) {
+		fprintf(stderr, "latctl: %s: \"%s\" has no list of runs \"%s\"; the result is damaged\n",
+			path, LAT_REPEAT_KEY, LAT_REPEAT_RUNS_KEY);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++)
+		if (check_run(lat_run_at(doc, i), path, i))
+			return -EINVAL;
+	return 0;
+}
+
+int lat_runs_read(const char *path, cJSON **doc)
+{
+	FILE *null = fopen("/dev/null", "w");
+	int ret = lat_result_read(path, doc);
+
+	/* each run's keys first (the line names the run), then the report's reader */
+	if (!ret && (!null || lat_runs_check(*doc, path) || lat_result_render(*doc, null, path)))
+		ret = -EINVAL;
+	if (ret && *doc) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+	}
+	if (null)
+		fclose(null);
+	return ret;
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Join each stream of samples with latmon's events and merge the results
+ * (see causes.h). With one stream (grow, chase, request) the merged result
+ * is the join's own; with several, counts and times add up and the median
+ * of a cause's own durations is the median of the streams' medians weighted
+ * by how many durations each had.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "join/causes.h"
+#include "events/evtype.h"
+#include "join/join.h"
+#include "join/procs.h"
+
+struct own_med {
+	uint64_t median, n;
+};
+
+struct merge {
+	struct join_result acc;
+	struct own_med *med;		/* [label * n_streams + stream] */
+	size_t n_streams;
+};
+
+static uint32_t stream_tid(const struct lat_run *run, size_t k)
+{
+	return k < LAT_MAX_STREAMS ? run->stream_tid[k] : 0;
+}
+
+/* How many streams the samples hold. */
+static size_t count_streams(const struct lat_run *run)
+{
+	size_t i, n = 1;
+
+	for (i = 1; i < run->n; i++)
+		n += !!(run->samples[i].flags & LAT_SAMPLE_F_NEWSTREAM);
+	return n;
+}
+
+/* Join samples [first, end) of thread tid (0: not ours, no events). */
+static int join_stream(const struct lat_causes_in *in, size_t first, size_t end,
+		       uint32_t tid, uint64_t slow_ticks, struct join_result *r)
+{
+	bool ev = in->have_events && tid;
+	struct join_input ji = {
+		.samples = in->run->samples + first,
+		.n_samples = end - first,
+		.index_base = first,
+		.slow_ticks = slow_ticks,
+		.tid = tid,
+		.events = ev ? in->events : NULL,
+		.n_events = ev ? in->n_events : 0,
+		.have_events = ev,
+		.tsc_hz = in->run->tsc_hz,
+	};
+
+	return join_run(&ji, r);
+}
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Event statistics: per-stream counts add, counts of the whole stream do not. */
+static void merge_stats(struct join_stats *a, const struct join_stats *p)
+{
+	a->events = max64(a->events, p->events);
+	a->used += p->used;
+	a->bad = max64(a->bad, p->bad);
+	a->lost_records = max64(a->lost_records, p->lost_records);
+	a->lost_events = max64(a->lost_events, p->lost_events);
+	a->seq_gaps = max64(a->seq_gaps, p->seq_gaps);
+	a->incomplete += p->incomplete;
+	a->rewinds += p->rewinds;
+}
+
+/* Append stream k's result to the merged one. */
+static int merge_one(struct merge *m, size_t k, const struct join_result *p)
+{
+	struct join_result *a = &m->acc;
+	struct join_iter *it;
+	int l;
+
+	it = realloc(a->iters, (a->n_iters + p->n_iters + 1) * sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	a->iters = it;
+	memcpy(a->iters + a->n_iters, p->iters, p->n_iters * sizeof(*it));
+	a->n_iters += p->n_iters;
+	for (l = 0; l < JOIN_NR_LABELS; l++) {
+		struct join_cause *c = &a->causes[l];
+		const struct join_cause *q = &p->causes[l];
+
+		c->n_primary += q->n_primary;
+		c->n_any += q->n_any;
+		c->ticks += q->ticks;
+		c->n_own += q->n_own;
+		c->own_max = max64(c->own_max, q->own_max);
+		c->part_ticks += q->part_ticks;
+		c->n_twice += q->n_twice;
+		m->med[l * m->n_streams + k] = (struct own_med){ q->own_median, q->n_own };
+	}
+	a->slow_total += p->slow_total;
+	a->slow_ticks = p->slow_ticks;
+	a->have_events |= p->have_events;
+	a->tsc_hz = p->tsc_hz;
+	merge_stats(&a->stats, &p->stats);
+	return 0;
+}
+
+static int cmp_med(const void *x, const void *y)
+{
+	const struct own_med *a = x, *b = y;
+
+	return a->median < b->median ? -1 : a->median > b->median;
+}
+
+/* Median of the streams' medians, each weighted by its number of durations. */
+static uint64_t weighted_median(struct own_med *v, size_t n)
+{
+	uint64_t total = 0, seen = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += v[i].n;
+	qsort(v, n, sizeof(*v), cmp_med);
+	for (i = 0; i < n; i++) {
+		seen += v[i].n;
+		if (total && 2 * seen >= total)
+			return v[i].median;
+	}
+	return 0;
+}
+
+/* Join every stream into m->acc. */
+static int join_streams(const struct lat_causes_in *in, uint64_t slow_ticks, struct merge *m)
+{
+	const struct lat_run *run = in->run;
+	struct join_result part;
+	size_t first = 0, i, k = 0;
+	int ret = 0, l;
+
+	for (i = 1; !ret && i <= run->n; i++) {
+		if (i < run->n && !(run->samples[i].flags & LAT_SAMPLE_F_NEWSTREAM))
+			continue;
+		ret = join_stream(in, first, i, stream_tid(run, k), slow_ticks, &part);
+		if (!ret)
+			ret = merge_one(m, k, &part);
+		join_result_free(&part);
+		first = i;
+		k++;
+	}
+	for (l = 0; !ret && l < JOIN_NR_LABELS; l++)
+		m->acc.causes[l].own_median = weighted_median(m->med + l * m->n_streams,
+							      m->n_streams);
+	return ret;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The joined threads' tids, sorted, zeros left out; count in *n. */
+static uint32_t *joined_tids(const struct lat_run *run, size_t streams, size_t *n)
+{
+	uint32_t *t = malloc((streams + 1) * sizeof(*t));
+	size_t k;
+
+	*n = 0;
+	for (k = 0; t && k < streams; k++)
+		if (stream_tid(run, k))
+			t[(*n)++] = stream_tid(run, k);
+	if (t)
+		qsort(t, *n, sizeof(*t), cmp_u32);
+	return t;
+}
+
+/* Records of other threads (the reader, the workload's helpers), and the
+ * faults inside the counters' window: of the process and of joined threads. */
+static void count_events(const struct lat_causes_in *in, const uint32_t *tids, size_t n_tids,
+			 uint64_t *other, uint64_t *faults_all, uint64_t *faults_joined)
+{
+	const uint32_t pid = (uint32_t)getpid();
+	size_t i;
+
+	*other = *faults_all = *faults_joined = 0;
+	for (i = 0; in->have_events && i < in->n_events; i++) {
+		const struct latmon_event *e = &in->events[i];
+		const struct lat_evtype *t = lat_evtype(e->type);
+		bool ours = bsearch(&e->tid, tids, n_tids, sizeof(*tids), cmp_u32);
+
+		if (!t || (t->flags & LAT_EVT_LOST))
+			continue;
+		*other += !ours && !((t->flags & LAT_EVT_ANY_TID) && e->tid == 0);
+		if (e->type != LATMON_EV_FAULT || e->pid != pid ||
+		    (e->u.fault.flags & (LATMON_FAULT_F_RETRY | LATMON_FAULT_F_ERROR)) ||
+		    e->tsc_begin < in->tsc_before || e->tsc_end > in->tsc_after)
+			continue;
+		(*faults_all)++;
+		*faults_joined += ours;
+	}
+}
+
+/* The "causes" object: the join's cause table plus our own counts. */
+static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_t streams)
+{
+	uint64_t other, all, joined;
+	size_t n_tids, joined_streams = 0, k;
+	uint32_t *tids = joined_tids(in->run, streams, &n_tids);
+	cJSON *o;
+
+	if (!tids)
+		return NULL;
+	count_events(in, tids, n_tids, &other, &all, &joined);
+	free(tids);
+	if (in->have_events) {		/* recorded, even if no stream was ours */
+		m->acc.have_events = true;
+		m->acc.stats.events = in->n_events;
+		m->acc.stats.other_thread = other;
+	}
+	o = cause_table_to_json(&m->acc);
+	for (k = 0; k < streams; k++)
+		joined_streams += in->have_events && stream_tid(in->run, k);
+	if (o) {
+		cJSON_AddNumberToObject(o, "streams", (double)streams);
+		cJSON_AddNumberToObject(o, "streams_joined", (double)joined_streams);
+		cJSON_AddNumberToObject(o, "faults_in_loop", (double)all);
+		cJSON_AddNumberToObject(o, "faults_in_loop_joined", (double)joined);
+		cJSON_AddItemToObject(o, "stream_faults", lat_stream_faults_json(in->run,
+				      in->have_events ? in->events : NULL,
+				      in->have_events ? in->n_events : 0, streams));
+	}
+	return o;
+}
+
+static cJSON *slow_json(const struct lat_causes_in *in, const struct join_result *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	size_t listed = r->n_iters < LAT_MAX_SLOW_LISTED ? r->n_iters : LAT_MAX_SLOW_LISTED;
+	cJSON *list = join_to_json_max(r, LAT_MAX_SLOW_LISTED);
+
+	if (!j || !list) {
+		cJSON_Delete(j);
+		cJSON_Delete(list);
+		return NULL;
+	}
+	cJSON_AddStringToObject(j, "threshold", in->threshold);
+	cJSON_AddNumberToObject(j, "threshold_ns", in->limit_ns);
+	cJSON_AddNumberToObject(j, "count", (double)r->n_iters);
+	cJSON_AddNumberToObject(j, "listed", (double)listed);
+	cJSON_AddItemToObject(j, "iterations", list);
+	return j;
+}
+
+int lat_causes_add(cJSON *doc, const struct lat_causes_in *in)
+{
+	struct merge m = { .n_streams = count_streams(in->run) };
+	uint64_t slow_ticks = (uint64_t)(in->limit_ns * in->run->tsc_hz / 1e9) + 1;
+	cJSON *slow = NULL, *causes = NULL;
+	int ret;
+
+	m.med = calloc(m.n_streams * JOIN_NR_LABELS, sizeof(*m.med));
+	if (!m.med)
+		return -ENOMEM;
+	ret = join_streams(in, slow_ticks, &m);
+	if (!ret) {
+		slow = slow_json(in, &m.acc);
+		causes = causes_json(in, &m, m.n_streams);
+		ret = slow && causes ? 0 : -ENOMEM;
+	}
+	if (!ret) {
+		cJSON_AddItemToObject(doc, "slow", slow);
+		cJSON_AddItemToObject(doc, "causes", causes);
+	} else {
+		cJSON_Delete(slow);
+		cJSON_Delete(causes);
+	}
+	join_result_free(&m.acc);
+	free(m.med);
+	return ret;
+}

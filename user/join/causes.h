@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The causes of a run's slow iterations: every stream of samples (one per
+ * thread, LAT_SAMPLE_F_NEWSTREAM boundaries) joined with latmon's events for
+ * its thread (run->stream_tid), the results merged into one cause table and
+ * one list, written into the result document as "causes" and "slow".
+ */
+#ifndef LATCTL_CAUSES_H
+#define LATCTL_CAUSES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "latmon.h"
+#include "workload/workload.h"
+
+#define LAT_MAX_SLOW_LISTED	100000	/* slow iterations kept in the JSON */
+
+struct lat_causes_in {
+	const struct lat_run *run;
+	const struct latmon_event *events;	/* NULL when not recording */
+	size_t n_events;
+	bool have_events;
+	const char *threshold;		/* --slow as given */
+	double limit_ns;		/* slow: longer than this */
+	uint64_t tsc_before, tsc_after;	/* around the two counter reads */
+};
+
+/* Add "slow" and "causes" to doc. 0, -ENOMEM or -EINVAL (join input). */
+int lat_causes_add(cJSON *doc, const struct lat_causes_in *in);
+
+#endif /* LATCTL_CAUSES_H */

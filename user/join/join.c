@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The merge of TSC samples and latmon events (see join.h for the rules).
+ * One pass: the slow iterations in time order, the events sorted by begin,
+ * an active set of events that may still overlap; per iteration the events
+ * are noted through their type's descriptor (evtype.h), the lost windows
+ * checked (join_windows.c) and the ticks swept to labels (join_sweep.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/evtype.h"
+#include "join/join_int.h"
+
+#define LAB_SKIP	0xff	/* event not used by the join */
+
+struct ev_ref {
+	uint64_t begin;
+	uint64_t idx;
+};
+
+struct join_ctx {
+	const struct join_input *in;
+	struct ev_ref *order;		/* events by tsc_begin */
+	size_t n_order, next;
+	uint8_t *lab;			/* per event: label or LAB_SKIP */
+	const struct lat_evtype **type;	/* per event: its descriptor */
+	uint8_t *seen;			/* own duration already recorded */
+	size_t *active;			/* event indices that may overlap */
+	size_t n_active, cap_active;
+	struct join_windows win;
+	struct join_point *pts;
+	size_t cap_pts;
+	struct join_prec prec, all;	/* event labels; all ranked labels */
+	struct join_u64vec own[JOIN_NR_LABELS];
+	uint64_t last_begin;		/* of the previous slow iteration */
+	struct join_stats stats;
+};
+
+int join_vec_push(struct join_u64vec *vec, uint64_t x)
+{
+	int ret = join_grow((void **)&vec->v, &vec->cap, vec->n + 1, sizeof(*vec->v));
+
+	if (!ret)
+		vec->v[vec->n++] = x;
+	return ret;
+}
+
+int join_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*arr, n * elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+int join_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_ev_ref(const void *a, const void *b)
+{
+	const struct ev_ref *x = a, *y = b;
+
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The label an event contributes for thread tid, or LAB_SKIP (counted). */
+static uint8_t event_label(const struct lat_evtype *t, const struct latmon_event *ev,
+			   uint32_t tid, struct join_stats *st)
+{
+	if (t && (t->flags & LAT_EVT_LOST))
+		return LAB_SKIP;
+	if (!t || ev->tsc_end < ev->tsc_begin) {
+		st->bad++;
+		return LAB_SKIP;
+	}
+	/* tid 0 on an interrupt: the module did not say whom it hit */
+	if (ev->tid != tid && !((t->flags & LAT_EVT_ANY_TID) && ev->tid == 0)) {
+		st->other_thread++;
+		return LAB_SKIP;
+	}
+	return (uint8_t)lat_evtype_label(t, ev);
+}
+
+/* Sort an index of the events by begin and label each event. */
+static int index_events(struct join_ctx *c)
+{
+	const struct join_input *in = c->in;
+	size_t i;
+
+	c->n_order = in->n_events;
+	if (!c->n_order)
+		return 0;
+	c->order = malloc(c->n_order * sizeof(*c->order));
+	c->lab = malloc(c->n_order);
+	c->type = malloc(c->n_order * sizeof(*c->type));
+	c->seen = calloc(c->n_order, 1);
+	if (!c->order || !c->lab || !c->type || !c->seen)
+		return -ENOMEM;
+	for (i = 0; i < c->n_order; i++) {
+		c->order[i].begin = in->events[i].tsc_begin;
+		c->order[i].idx = i;
+		c->type[i] = lat_evtype(in->events[i].type);
+		c->lab[i] = event_label(c->type[i], &in->events[i], in->tid, &c->stats);
+	}
+	qsort(c->order, c->n_order, sizeof(*c->order), cmp_ev_ref);
+	return 0;
+}
+
+/* Drop active events that ended before b, take in those beginning by e. */
+static int advance_events(struct join_ctx *c, uint64_t b, uint64_t e)
+{
+	const struct latmon_event *evs = c->in->events;
+	size_t i, k = 0;
+	int ret;
+
+	for (i = 0; i < c->n_active; i++)
+		if (evs[c->active[i]].tsc_end >= b)
+			c->active[k++] = c->active[i];
+	c->n_active = k;
+	for (; c->next < c->n_order && c->order[c->next].begin <= e; c->next++) {
+		size_t idx = c->order[c->next].idx;
+
+		if (c->lab[idx] == LAB_SKIP || evs[idx].tsc_end < b)
+			continue;
+		ret = join_grow((void **)&c->active, &c->cap_active, c->n_active + 1,
+				sizeof(*c->active));
+		if (ret)
+			return ret;
+		c->active[c->n_active++] = idx;
+	}
+	return 0;
+}
+
+/* Does event idx overlap the iteration [b, e) (its tid is checked already)? */
+static bool event_applies(const struct join_ctx *c, size_t idx, const struct lat_sample *s,
+			  uint64_t b, uint64_t e)
+{
+	const struct latmon_event *ev = &c->in->events[idx];
+
+	if (ev->tsc_begin == ev->tsc_end) {	/* instantaneous: [b, e] */
+		if (ev->tsc_begin < b || ev->tsc_begin > e)
+			return false;
+	} else if (ev->tsc_begin >= e || ev->tsc_end <= b) {	/* [b, e) */
+		return false;
+	}
+	if (c->type[idx]->flags & LAT_EVT_ON_CPU)
+		return ev->cpu == s->cpu_begin || ev->cpu == s->cpu_end;
+	return true;
+}
+
+/* Record the details of one event used by an iteration. */
+static void note_event(struct join_iter *it, const struct lat_evtype *t,
+		       const struct latmon_event *ev)
+{
+	it->n_events++;
+	it->n_type[t->type]++;
+	if (t->note)
+		t->note(it, ev);
+}
+
+/* Note the active events that touch [b, e] and turn them into clipped
+ * boundary points. */
+static int collect_points(struct join_ctx *c, const struct lat_sample *s,
+			  struct join_iter *it, uint64_t b, uint64_t e, size_t *np)
+{
+	const struct latmon_event *evs = c->in->events;
+	size_t i, n = 0;
+	int ret;
+
+	ret = join_grow((void **)&c->pts, &c->cap_pts, 2 * c->n_active, sizeof(*c->pts));
+	if (ret)
+		return ret;
+	for (i = 0; i < c->n_active; i++) {
+		size_t idx = c->active[i];
+		const struct latmon_event *ev = &evs[idx];
+		uint64_t lo = ev->tsc_begin > b ? ev->tsc_begin : b;
+		uint64_t hi = ev->tsc_end < e ? ev->tsc_end : e;
+
+		if (!event_applies(c, idx, s, b, e))
+			continue;
+		note_event(it, c->type[idx], ev);
+		if (hi <= lo || (c->type[idx]->flags & LAT_EVT_INSTANT))
+			continue;
+		c->pts[n++] = (struct join_point){ lo, c->lab[idx], 1 };
+		c->pts[n++] = (struct join_point){ hi, c->lab[idx], -1 };
+	}
+	*np = n;
+	return 0;
+}
+
+/* What user space knows of the ticks no event covers. */
+static enum join_label rest_label(const struct join_input *in,
+				  const struct join_iter *it)
+{
+	if (it->sample_flags & LAT_SAMPLE_F_REALLOC)
+		return JOIN_REALLOC;
+	if (it->migrated)
+		return JOIN_MIGRATION;
+	return in->have_events ? JOIN_UNEXPLAINED : JOIN_UNATTRIBUTED;
+}
+
+/* A part's own durations count for the label it is a part of. */
+static enum join_label own_label(enum join_label l)
+{
+	const struct join_label_desc *d = join_label_desc(l);
+
+	return d && d->part ? d->into : l;
+}
+
+/* Own durations of the events a complete iteration used, once per event. */
+static int note_own(struct join_ctx *c, const struct lat_sample *s, uint64_t b,
+		    uint64_t e)
+{
+	const struct latmon_event *evs = c->in->events;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < c->n_active; i++) {
+		size_t idx = c->active[i];
+
+		if (c->seen[idx] || !event_applies(c, idx, s, b, e))
+			continue;
+		c->seen[idx] = 1;
+		c->stats.used++;
+		if (c->type[idx]->flags & LAT_EVT_INSTANT)
+			continue;
+		ret = join_vec_push(&c->own[own_label(c->lab[idx])],
+				    evs[idx].tsc_end - evs[idx].tsc_begin);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void iter_init(struct join_iter *it, const struct join_input *in, size_t pos,
+		      uint64_t b, uint64_t e)
+{
+	const struct lat_sample *s = &in->samples[pos];
+
+	memset(it, 0, sizeof(*it));
+	it->index = in->index_base + pos;
+	it->tsc_begin = b;
+	it->duration = e - b;
+	it->cpu_begin = s->cpu_begin;
+	it->cpu_end = s->cpu_end;
+	it->sample_flags = s->flags;
+	it->migrated = s->cpu_begin != s->cpu_end;
+}
+
+/* Join one slow iteration with the events around it. */
+static int join_one(struct join_ctx *c, size_t pos, struct join_iter *it)
+{
+	const struct lat_sample *s = &c->in->samples[pos];
+	uint64_t b = s->tsc_begin, e = s->tsc_end > b ? s->tsc_end : b;
+	enum join_label rest;
+	size_t np;
+	int ret;
+
+	iter_init(it, c->in, pos, b, e);
+	if (b < c->last_begin) {	/* out of time order: merge again from the start */
+		c->next = c->n_active = 0;
+		join_windows_rewind(&c->win);
+		c->stats.rewinds++;
+	}
+	c->last_begin = b;
+	ret = advance_events(c, b, e);
+	if (ret)
+		return ret;
+	it->incomplete = join_windows_check(&c->win, s, b, e, &it->lost);
+	ret = collect_points(c, s, it, b, e, &np);
+	if (ret)
+		return ret;
+	rest = rest_label(c->in, it);
+	join_sweep(c->pts, np, b, e, rest, &c->prec, it->ticks);
+	join_fold_parts(it);
+	it->primary = join_primary(it->ticks, it->incomplete, rest, &c->all);
+	if (it->incomplete) {
+		c->stats.incomplete++;
+		return 0;
+	}
+	return note_own(c, s, b, e);
+}
+
+static bool is_slow(const struct join_input *in, size_t i)
+{
+	const struct lat_sample *s = &in->samples[i];
+
+	return s->tsc_end >= s->tsc_begin && s->tsc_end - s->tsc_begin >= in->slow_ticks;
+}
+
+/* Validate the input and count the slow iterations. */
+static int count_slow(const struct join_input *in, size_t *n)
+{
+	size_t i;
+
+	if (!in->samples && in->n_samples)
+		return -EINVAL;
+	if (!(in->tsc_hz > 0) || (in->n_events && !in->events))
+		return -EINVAL;
+	if (in->slow) {
+		for (i = 0; i < in->n_slow; i++)
+			if (in->slow[i] >= in->n_samples ||
+			    (i && in->slow[i] <= in->slow[i - 1]))
+				return -EINVAL;
+		*n = in->n_slow;
+		return 0;
+	}
+	*n = 0;
+	for (i = 0; i < in->n_samples; i++)
+		*n += is_slow(in, i);
+	return 0;
+}
+
+/* Join every slow iteration in time order. */
+static int join_all(struct join_ctx *c, struct join_result *r)
+{
+	const struct join_input *in = c->in;
+	size_t i, k = 0;
+	int ret;
+
+	for (i = 0; in->slow ? k < in->n_slow : i < in->n_samples; i++) {
+		size_t pos = in->slow ? in->slow[k] : i;
+
+		if (!in->slow && !is_slow(in, pos))
+			continue;
+		ret = join_one(c, pos, &r->iters[k++]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void ctx_free(struct join_ctx *c)
+{
+	int l;
+
+	free(c->order);
+	free(c->lab);
+	free(c->type);
+	free(c->seen);
+	free(c->active);
+	join_windows_free(&c->win);
+	free(c->pts);
+	for (l = 0; l < JOIN_NR_LABELS; l++)
+		free(c->own[l].v);
+}
+
+/* Index, windows, merge and tally into out, which has room for n iterations. */
+static int join_steps(struct join_ctx *c, struct join_result *out, size_t n)
+{
+	int ret;
+
+	join_precedence(&c->prec, true);
+	join_precedence(&c->all, false);
+	ret = index_events(c);
+	if (!ret)
+		ret = join_windows_build(c->in->events, c->in->n_events, &c->win, &c->stats);
+	if (!ret)
+		ret = join_all(c, out);
+	if (!ret)
+		ret = join_tally(out->iters, n, c->own, out);
+	return ret;
+}
+
+int join_run(const struct join_input *in, struct join_result *out)
+{
+	struct join_ctx c = { .in = in };
+	size_t n;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = count_slow(in, &n);
+	if (ret)
+		return ret;
+	out->iters = calloc(n ? n : 1, sizeof(*out->iters));
+	ret = out->iters ? join_steps(&c, out, n) : -ENOMEM;
+	ctx_free(&c);
+	if (ret) {
+		join_result_free(out);
+		return ret;
+	}
+	out->n_iters = n;
+	out->slow_ticks = in->slow ? 0 : in->slow_ticks;
+	out->have_events = in->have_events;
+	out->tsc_hz = in->tsc_hz;
+	c.stats.events = in->n_events;
+	out->stats = c.stats;
+	return 0;
+}
+
+void join_result_free(struct join_result *r)
+{
+	free(r->iters);
+	r->iters = NULL;
+	r->n_iters = 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The parts of the join (see join.h), one job per file:
+ *   join.c          the merge of slow iterations and events, join_run()
+ *   join_windows.c  windows of lost events, from lost records and seq gaps
+ *   join_sweep.c    net time: every tick of an iteration to one label
+ *   join_tally.c    the cause table over all slow iterations
+ *   join_json.c     the JSON of the iterations and of the cause table
+ *   join_label.c    the labels and their precedence
+ * and the text of the cause table in render_causes.c.
+ */
+#ifndef LATCTL_JOIN_INT_H
+#define LATCTL_JOIN_INT_H
+
+#include "join/join.h"
+
+struct join_point {		/* one clipped boundary of one event */
+	uint64_t t;
+	int32_t label;
+	int32_t delta;		/* +1 at its begin, -1 at its end */
+};
+
+struct join_window {		/* events were lost on cpu in [begin, end] */
+	uint64_t begin, end;
+	uint64_t count;
+	uint32_t cpu;
+};
+
+struct join_windows {
+	struct join_window *win;	/* by begin */
+	size_t n, next;
+	size_t *active;			/* windows that may still overlap */
+	size_t n_active;
+};
+
+struct join_u64vec {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+int join_vec_push(struct join_u64vec *vec, uint64_t x);
+/* Grow *arr (of elem-sized items) so that it holds at least need items. */
+int join_grow(void **arr, size_t *cap, size_t need, size_t elem);
+int join_cmp_u64(const void *a, const void *b);
+
+/* The lost windows of events[0..n) (counted in *st), sorted by begin. */
+int join_windows_build(const struct latmon_event *evs, size_t n, struct join_windows *w,
+		       struct join_stats *st);
+/* Advance to the iteration [b, e] on the CPUs of s: true if a window on them
+ * overlaps it, with the events lost in those windows in *lost. Iterations
+ * come in time order; join_windows_rewind starts again from the first. */
+bool join_windows_check(struct join_windows *w, const struct lat_sample *s,
+			uint64_t b, uint64_t e, uint64_t *lost);
+void join_windows_rewind(struct join_windows *w);
+void join_windows_free(struct join_windows *w);
+
+/* Give every tick of [b, e) to one label (the sum is exactly e - b): the
+ * highest in prec of the events open at that tick, else rest. Sorts p. */
+void join_sweep(struct join_point *p, size_t n, uint64_t b, uint64_t e,
+		enum join_label rest, const struct join_prec *prec, uint64_t *ticks);
+/* The label with the largest share of ticks, ties to the earlier in all;
+ * rest if no tick was given; incomplete if the iteration is. */
+enum join_label join_primary(const uint64_t *ticks, bool incomplete, enum join_label rest,
+			     const struct join_prec *all);
+
+/* The cause table of iters into r (counts, net ticks, own durations). own[]
+ * holds each event label's own durations, collected by the merge; the
+ * remainder labels' net ticks and the incomplete iterations are added. */
+int join_tally(const struct join_iter *iters, size_t n, struct join_u64vec *own,
+	       struct join_result *r);
+
+#endif /* LATCTL_JOIN_INT_H */

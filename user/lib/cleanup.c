@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/* Signal-time undo list: restore THP, remove temporary files, then die. */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/cleanup.h"
+
+#define MAX_ACTIONS 8
+
+static volatile lat_cleanup_fn actions[MAX_ACTIONS];
+static pid_t owner;
+
+/* Run the undo actions (only in the process that armed them), then re-raise. */
+static void on_signal(int sig)
+{
+	int i, saved = errno;
+
+	if (getpid() == owner)
+		for (i = 0; i < MAX_ACTIONS; i++)
+			if (actions[i])
+				actions[i]();
+	errno = saved;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void lat_cleanup_install(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	if (owner == getpid())
+		return;
+	owner = getpid();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);	/* no second signal inside the handler */
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int lat_cleanup_add(lat_cleanup_fn fn)
+{
+	int i;
+
+	for (i = 0; i < MAX_ACTIONS; i++) {
+		if (!actions[i] || actions[i] == fn) {
+			actions[i] = fn;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+void lat_cleanup_remove(lat_cleanup_fn fn)
+{
+	int i;
+
+	for (i = 0; i < MAX_ACTIONS; i++)
+		if (actions[i] == fn)
+			actions[i] = NULL;
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The text of the cause table and of the slowest iterations, rendered from
+ * their JSON objects (so a saved result prints the same as the run).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/describe.h"
+#include "events/evtype.h"
+#include "join/join.h"
+#include "lib/rdoc.h"
+
+/* "812 ns", "3.4 us", "1.25 ms", "2.00 s" */
+static const char *fmt_ns(double ns, char *buf, size_t len)
+{
+	if (ns < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	return buf;
+}
+
+/* The JSON array of strings list holds s. */
+static bool is_listed(const cJSON *list, const char *s)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, list)
+		if (cJSON_IsString(e) && !strcmp(e->valuestring, s))
+			return true;
+	return false;
+}
+
+/* "fault~" for a label whose times the backend estimated. */
+static const char *mark_label(const char *label, bool estimated, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", label, estimated ? "~" : "");
+	return buf;
+}
+
+static void print_cause_row(const cJSON *row, const cJSON *est, FILE *out, struct lat_rd *r)
+{
+	char med[24], max[24], own[64], label[24];
+
+	snprintf(own, sizeof(own), "%s %s / %s", lat_rd_str(r, row, "own"),
+		 fmt_ns(lat_rd_num(r, row, "own_median_ns"), med, sizeof(med)),
+		 fmt_ns(lat_rd_num(r, row, "own_max_ns"), max, sizeof(max)));
+	fprintf(out, "  %-13s %8.0f %8.0f %8.1f%%   %s\n",
+		mark_label(lat_rd_str(r, row, "label"), is_listed(est, lat_rd_str(r, row, "label")),
+			   label, sizeof(label)),
+		lat_rd_num(r, row, "primary"), lat_rd_num(r, row, "present"),
+		100 * lat_rd_num(r, row, "share"), lat_rd_num(r, row, "own_count") ? own : "-");
+}
+
+/* The numbers of object o (at most JOIN_NR_LABELS) into v, largest first;
+ * their sum into *sum. Anything but a number there is refused as key. */
+static int by_value(struct lat_rd *r, const cJSON *o, const char *key,
+		    const cJSON **v, double *sum)
+{
+	const cJSON *x;
+	int n = 0, j;
+
+	*sum = 0;
+	cJSON_ArrayForEach(x, o) {
+		lat_rd_expect(r, cJSON_IsNumber(x) && n < JOIN_NR_LABELS, key);
+		if (n == JOIN_NR_LABELS || !cJSON_IsNumber(x))
+			continue;
+		*sum += x->valuedouble;
+		for (j = n++; j > 0 && v[j - 1]->valuedouble < x->valuedouble; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return n;
+}
+
+/* "thp-zero twice in 11 of 11 slow iterations (allocator 58%, clear
+ * 42% of it): <note>", the parts largest first. */
+static void print_twice(const cJSON *row, FILE *out, struct lat_rd *r)
+{
+	const cJSON *v[JOIN_NR_LABELS];
+	double total, sum, twice = lat_rd_opt_count(r, row, "twice");
+	int n, i;
+
+	/* written together, for a label with parts */
+	lat_rd_expect(r, !cJSON_GetObjectItemCaseSensitive(row, "parts_ns") ==
+		      !cJSON_GetObjectItemCaseSensitive(row, "twice"), "twice");
+	if (!twice)
+		return;
+	total = lat_rd_num(r, row, "total_ns");
+	n = by_value(r, lat_rd_obj(r, row, "parts_ns"), "parts_ns", v, &sum);
+	fprintf(out, "%s twice in %.0f of %.0f slow iterations (", lat_rd_str(r, row, "label"),
+		twice, lat_rd_num(r, row, "present"));
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%s %.0f%%", i ? ", " : "", v[i]->string,
+			total > 0 ? 100 * v[i]->valuedouble / total : 0);
+	fprintf(out, " of it): %s\n", lat_rd_str(r, row, "twice_note"));
+}
+
+static void print_losses(const cJSON *e, FILE *out, struct lat_rd *r)
+{
+	double lost = lat_rd_num(r, e, "lost_events"), records = lat_rd_num(r, e, "lost_records");
+	double incomplete = lat_rd_num(r, e, "incomplete_iterations");
+	double gaps = lat_rd_num(r, e, "seq_gaps");
+
+	if (lost || records)
+		fprintf(out, "LOST: %.0f events dropped (%.0f lost records); %.0f slow "
+			"iterations overlap them and are labelled incomplete.\n",
+			lost, records, incomplete);
+	if (gaps)
+		fprintf(out, "BUG: %.0f holes in latmon's record numbers (counted as lost); "
+			"please report it with the JSON file.\n", gaps);
+	if (!lost && !records)
+		fprintf(out, "No event was lost.\n");
+}
+
+static void print_event_stats(const cJSON *causes, FILE *out, struct lat_rd *r)
+{
+	const cJSON *e = lat_rd_obj(r, causes, "events");
+
+	if (!lat_rd_bool(r, causes, "module")) {
+		fprintf(out, "No kernel events (latmon was not recording): only migration and realloc\n"
+			"can be named; the rest of each slow iteration is unattributed.\n");
+		return;
+	}
+	fprintf(out, "Kernel events: %.0f recorded, %.0f inside slow iterations, "
+		"%.0f of other threads, %.0f malformed.\n", lat_rd_num(r, e, "given"),
+		lat_rd_num(r, e, "used"), lat_rd_num(r, e, "other_thread"), lat_rd_num(r, e, "bad"));
+	print_losses(e, out, r);
+}
+
+static void print_causes(const cJSON *causes, const cJSON *est, FILE *out, struct lat_rd *r)
+{
+	const cJSON *rows = lat_rd_array(r, causes, "causes"), *row;
+	double thr_ns = lat_rd_num(r, causes, "slow_threshold_ns");
+	char total[24], thr[24];
+
+	fprintf(out, "Causes of the %.0f slow iterations", lat_rd_num(r, causes, "slow_iterations"));
+	if (thr_ns > 0)
+		fprintf(out, " (>= %s)", fmt_ns(thr_ns, thr, sizeof(thr)));
+	fprintf(out, ", %s in total:\n",
+		fmt_ns(lat_rd_num(r, causes, "slow_total_ns"), total, sizeof(total)));
+	fprintf(out, "  %-13s %8s %8s %9s   %s\n", "cause", "primary", "present",
+		"share", "own duration: median / max");
+	cJSON_ArrayForEach(row, rows)
+		print_cause_row(row, est, out, r);
+	fprintf(out, "  primary: the largest part of an iteration; present: any part of it;\n"
+		"  share: of the total slow time, each tick counted once (innermost cause).\n");
+	cJSON_ArrayForEach(row, rows)
+		print_twice(row, out, r);
+	print_event_stats(causes, out, r);
+}
+
+struct iter_key {
+	double ticks;
+	const cJSON *it;
+};
+
+static int cmp_iter_desc(const void *a, const void *b)
+{
+	double x = ((const struct iter_key *)a)->ticks;
+	double y = ((const struct iter_key *)b)->ticks;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first;
+ * the labels in est marked "~". Its ticks sum to the duration (join.h): a
+ * missing share is refused. */
+static void print_breakdown(const cJSON *it, const cJSON *est, FILE *out, struct lat_rd *r)
+{
+	const cJSON *v[JOIN_NR_LABELS];
+	double d = lat_rd_num(r, it, "duration_ticks"), sum;
+	int n = by_value(r, lat_rd_obj(r, it, "breakdown_ticks"), "breakdown_ticks", v, &sum), i;
+
+	lat_rd_expect(r, sum == d, "breakdown_ticks");
+	for (i = 0; i < n; i++) {
+		double pct = d > 0 ? 100 * v[i]->valuedouble / d : 0;
+		char label[24];
+
+		fprintf(out, pct < 0.5 ? "%s%s <1%%" : "%s%s %.0f%%", i ? ", " : "",
+			mark_label(v[i]->string, is_listed(est, v[i]->string), label, sizeof(label)),
+			pct);
+		lat_label_note(it, v[i]->string, out, r);
+	}
+	fputc('\n', out);
+}
+
+void lat_print_breakdown(const cJSON *it, FILE *out, struct lat_rd *r)
+{
+	print_breakdown(it, NULL, out, r);
+}
+
+/* The details line of one iteration: each record type's part, then the
+ * iteration's own; nothing when there is nothing to say. */
+static void print_detail(const cJSON *it, FILE *out, struct lat_rd *r)
+{
+	double lost = lat_rd_opt_count(r, it, "lost_events");
+	int parts = 0;
+	size_t i;
+
+	/* written exactly for the incomplete iterations */
+	lat_rd_expect(r, lat_rd_bool(r, it, "incomplete") ==
+		      !!cJSON_GetObjectItemCaseSensitive(it, "lost_events"), "lost_events");
+	for (i = 0; i < lat_n_evtypes; i++)
+		if (lat_evtypes[i]->detail)
+			lat_evtypes[i]->detail(it, out, &parts, r);
+	if (lat_rd_bool(r, it, "migrated")) {
+		lat_detail_part(out, &parts);
+		fputs("moved to another CPU", out);
+	}
+	if (lost) {
+		lat_detail_part(out, &parts);
+		fprintf(out, "%.0f events lost around it", lost);
+	}
+	if (parts)
+		fputc('\n', out);
+}
+
+/* One line per iteration, and one more with its details. */
+static void print_iter(const cJSON *it, const cJSON *est, FILE *out, struct lat_rd *r)
+{
+	double cpu_begin = lat_rd_num(r, it, "cpu_begin"), cpu_end = lat_rd_num(r, it, "cpu_end");
+	char d[24];
+
+	fprintf(out, "  %10.0f %10s  cpu %.0f", lat_rd_num(r, it, "index"),
+		fmt_ns(lat_rd_num(r, it, "duration_ns"), d, sizeof(d)), cpu_begin);
+	if (cpu_end != cpu_begin)
+		fprintf(out, "->%.0f", cpu_end);
+	fprintf(out, "  %s%s: ", lat_rd_str(r, it, "primary"), lat_rd_bool(r, it, "incomplete") ?
+		" (events lost: breakdown not trusted)" : "");
+	print_breakdown(it, est, out, r);
+	print_detail(it, out, r);
+}
+
+static void print_slowest(const cJSON *iters, const cJSON *est, FILE *out, struct lat_rd *r)
+{
+	int n = cJSON_GetArraySize(iters), i = 0;
+	struct iter_key *v = malloc((n ? n : 1) * sizeof(*v));
+	const cJSON *it;
+
+	if (!v) {
+		fprintf(out, "(out of memory listing the slowest iterations)\n");
+		return;
+	}
+	cJSON_ArrayForEach(it, iters)
+		v[i++] = (struct iter_key){ lat_rd_num(r, it, "duration_ticks"), it };
+	qsort(v, n, sizeof(*v), cmp_iter_desc);
+	fprintf(out, "The %d slowest iterations (index, time, CPU, primary cause: breakdown):\n",
+		n < 10 ? n : 10);
+	for (i = 0; i < n && i < 10; i++)
+		print_iter(v[i].it, est, out, r);
+	free(v);
+}
+
+void lat_render_causes(FILE *out, struct lat_rd *r, const cJSON *causes, const cJSON *iters,
+		       const cJSON *estimated)
+{
+	if (causes)
+		print_causes(causes, estimated, out, r);
+	if (iters && cJSON_GetArraySize(iters) > 0)
+		print_slowest(iters, estimated, out, r);
+}
+
+void join_print(const cJSON *causes, const cJSON *iters, FILE *out)
+{
+	struct lat_rd r = { NULL };
+
+	lat_render_causes(out, &r, causes, iters, NULL);
+}

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+/* getopt_long parsing of `latctl run` and strict number parsers. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "backend/monitor.h"
+#include "run/opts.h"
+#include "system/thp.h"
+#include "system/mmenv.h"
+#include "run/vm.h"
+
+int lat_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -EINVAL;		/* also "-1", "+1", " 1" and "" */
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int lat_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || end == s)
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(v) || v <= 0)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* ns per unit for a suffix, 0 if unknown. */
+static double unit_ns(const char *u)
+{
+	static const struct { const char *name; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(u, units[i].name))
+			return units[i].ns;
+	return 0;
+}
+
+int lat_parse_duration_ns(const char *s, double bare_unit_ns, double *ns)
+{
+	double v, unit;
+	char *end;
+
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s)
+		return -EINVAL;
+	unit = *end ? unit_ns(end) : bare_unit_ns;
+	if (unit == 0)
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(v * unit) || v <= 0 || v * unit > 1e15)
+		return -ERANGE;
+	*ns = v * unit;
+	return 0;
+}
+
+int lat_parse_threshold(const char *s, struct lat_threshold *t)
+{
+	double v;
+	int ret;
+
+	if (s && s[0] == 'p') {
+		ret = lat_parse_double(s + 1, &v);
+		if (ret || v >= 100)
+			return -EINVAL;
+		t->is_percentile = 1;
+		t->value = v;
+		return 0;
+	}
+	ret = lat_parse_duration_ns(s, 0, &v);
+	if (ret)
+		return ret;
+	t->is_percentile = 0;
+	t->value = v;
+	return 0;
+}
+
+void lat_opts_init(struct lat_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cpu = -1;
+	o->seed = LAT_DEFAULT_SEED;
+}
+
+void lat_opts_usage(FILE *out)
+{
+	fputs(
+"usage: latctl run WORKLOAD [options]\n"
+"\n"
+"Runs WORKLOAD, times every iteration with the serialized TSC (rdtscp), and\n"
+"prints the tail: percentiles, tail ratios, a log2 histogram and what the\n"
+"kernel counted meanwhile (page faults, context switches, huge pages).\n"
+"With the latmon module loaded (root) it also names the cause of every slow\n"
+"iteration (fault, thp-zero, preemption, interrupt, ...); without it, the BPF\n"
+"backend does where the kernel allows it ('latctl backends'), else one line\n"
+"says so and only migration and realloc are named.\n"
+"\n"
+"options (all workloads):\n"
+"      --backend B      who records the kernel events: latmon, bpf (static\n"
+"                       tracepoints, no module; fault ends and huge-page\n"
+"                       zeroing estimated) or auto (default: latmon when\n"
+"                       loaded, else bpf when this kernel allows it)\n"
+"  -c, --cpu N          pin to CPU N (default: not pinned)\n"
+"      --events N       latmon records latctl keeps for the join (72 bytes\n"
+"                       each, default 1048576); more are counted as lost\n"
+"      --fragment       leave no free 2 MiB block before timing, THP defrag\n"
+"                       always for the run: huge-page faults compact (root)\n"
+"  -h, --help           this text\n"
+"  -i, --iters N        iterations (default: the workload's, see 'latctl list')\n"
+"  -j, --json FILE      also write the whole result as JSON (atomically)\n"
+"      --kernel SERIES  with --vm: Debian kernel 6.1, 6.12 or 7.3 (default 7.3)\n"
+"      --memcg SIZE     run in a new memory cgroup limited to SIZE (64M, 1G)\n"
+"                       and full of memory to reclaim: faults reclaim (root)\n"
+"  -m, --mode MODE      the workload's mode (see 'latctl list')\n"
+"      --no-thp         no transparent huge pages for this process (prctl)\n"
+"  -q, --quiet          print nothing on success (use with --json)\n"
+"      --repeat N       N runs, each in a fresh process, in one result: every\n"
+"                       run's summary, counters and causes, pooled histogram\n"
+"      --ring N         BPF backend: ring buffer records (80 bytes each,\n"
+"                       rounded up to a power of two bytes; default 65536);\n"
+"                       events that find it full are counted as lost\n"
+"      --seed N         seed of the random generators (default 42)\n"
+"  -s, --slow T         what counts as a slow iteration: a percentile (p99.9)\n"
+"                       or a time (5us, 1.5ms); default " LAT_DEFAULT_SLOW "\n"
+"      --thp MODE       set THP system-wide to always|madvise|never for the\n"
+"                       run (root); the previous value is restored on exit,\n"
+"                       on error and on SIGINT/SIGTERM/SIGHUP\n"
+"      --thp-size S=MODE  one huge-page size (mTHP, Linux 6.8+), e.g. 64K=always;\n"
+"                       repeatable, restored like --thp\n"
+"      --vm             run it in a QEMU VM with latmon loaded (when this\n"
+"                       kernel cannot load it); the report prints here\n",
+	      out);
+	lat_wl_opts_usage(out);
+	fputs(
+"\n"
+"examples:\n"
+"  latctl run grow --thp always --cpu 1     huge pages on: fewer, bigger faults\n"
+"  latctl run grow --mode touched           memory touched before timing\n"
+"  latctl run grow --no-thp --json r.json   keep the result, print it later\n"
+"  latctl report r.json                     print the report of a saved run\n"
+"  latctl run grow --repeat 5 --json a.json   5 runs; then latctl compare\n"
+"  latctl run grow --thp always --vm --kernel 6.1   in a VM, with causes\n"
+"  latctl run grow --thp always --fragment  huge-page faults that compact\n"
+"  latctl run grow --thp-size 64K=always    64 KiB folios\n"
+"\n"
+"exit status: 0 ok; 1 the run failed (no permission, out of memory, ...);\n"
+"2 bad command line or input file. Killed by a signal: THP is restored first.\n",
+	      out);
+}
+
+enum {
+	OPT_EVENTS = 256, OPT_NO_THP, OPT_SEED, OPT_THP, OPT_KERNEL, OPT_VM,
+	OPT_FRAGMENT, OPT_MEMCG, OPT_THP_SIZE, OPT_BACKEND, OPT_RING, OPT_REPEAT,
+	OPT_WL,		/* OPT_WL + i: workload option lat_wl_opt_at(i) */
+};
+
+/* The core's options, alphabetical. */
+static const struct option core_opts[] = {
+	{ "backend",	required_argument, NULL, OPT_BACKEND },
+	{ "cpu",	required_argument, NULL, 'c' },
+	{ "events",	required_argument, NULL, OPT_EVENTS },
+	{ "fragment",	no_argument,	   NULL, OPT_FRAGMENT },
+	{ "help",	no_argument,	   NULL, 'h' },
+	{ "iters",	required_argument, NULL, 'i' },
+	{ "json",	required_argument, NULL, 'j' },
+	{ "kernel",	required_argument, NULL, OPT_KERNEL },
+	{ "memcg",	required_argument, NULL, OPT_MEMCG },
+	{ "mode",	required_argument, NULL, 'm' },
+	{ "no-thp",	no_argument,	   NULL, OPT_NO_THP },
+	{ "quiet",	no_argument,	   NULL, 'q' },
+	{ "repeat",	required_argument, NULL, OPT_REPEAT },
+	{ "ring",	required_argument, NULL, OPT_RING },
+	{ "seed",	required_argument, NULL, OPT_SEED },
+	{ "slow",	required_argument, NULL, 's' },
+	{ "thp",	required_argument, NULL, OPT_THP },
+	{ "thp-size",	required_argument, NULL, OPT_THP_SIZE },
+	{ "vm",		no_argument,	   NULL, OPT_VM },
+};
+
+#define N_CORE (sizeof(core_opts) / sizeof(core_opts[0]))
+
+/* The core's options, then every workload's (lat_wl_opt_at), then the end. */
+static struct option long_opts[N_CORE + LAT_WL_OPT_MAX + 1];
+
+static const char short_opts[] = ":c:hi:j:m:qs:";
+
+const struct option *lat_opts_table(const char **shortopts)
+{
+	const struct lat_wl_opt *opt;
+	size_t i;
+
+	*shortopts = short_opts;
+	if (long_opts[0].name)
+		return long_opts;
+	memcpy(long_opts, core_opts, sizeof(core_opts));
+	for (i = 0; (opt = lat_wl_opt_at(i)); i++)
+		long_opts[N_CORE + i] = (struct option){
+			opt->name, lat_wl_opt_has_value(opt) ? required_argument : no_argument,
+			NULL, OPT_WL + (int)i };
+	return long_opts;
+}
+
+/* One line for a rejected value, naming the option and what to give. */
+int lat_opt_bad_value(const char *opt, const char *arg, int err, const char *want)
+{
+	const char *why = "is not valid";
+
+	if (arg[0] == '-')
+		why = "is negative";
+	else if (err == -ERANGE)
+		why = "is out of range";
+	fprintf(stderr, "latctl: %s '%s' %s; give %s\n", opt, arg, why, want);
+	return -EINVAL;
+}
+
+int lat_opt_parse_count(const char *opt, const char *arg, uint64_t min,
+			uint64_t max, uint64_t *out)
+{
+	char want[96];
+	int ret;
+
+	ret = lat_parse_u64(arg, min, max, out);
+	if (!ret)
+		return 0;
+	snprintf(want, sizeof(want), "a whole number from %llu to %llu",
+		 (unsigned long long)min, (unsigned long long)max);
+	return lat_opt_bad_value(opt, arg, ret, want);
+}
+
+/* A workload's option: its value checked by the first workload that
+ * declares it (bad values say so at once), kept for lat_wl_opts_apply(). */
+static int parse_wl(struct lat_opts *o, int c, const char *arg)
+{
+	const struct lat_wl_opt *opt = lat_wl_opt_at((size_t)(c - OPT_WL));
+	double scratch[2];
+
+	if (c < OPT_WL || !opt)
+		return -EINVAL;
+	if (lat_wl_opt_parse(opt, arg ? arg : "", scratch))
+		return -EINVAL;
+	o->wl_arg[c - OPT_WL] = arg ? arg : "";
+	return 0;
+}
+
+/* Options that take a number. */
+static int parse_numeric(struct lat_opts *o, int c, const char *arg)
+{
+	uint64_t v = 0;
+	int ret;
+
+	switch (c) {
+	case 'c':
+		ret = lat_opt_parse_count("--cpu", arg, 0, CPU_SETSIZE - 1, &v);
+		o->cpu = (int)v;
+		return ret;
+	case 'i':
+		return lat_opt_parse_count("--iters", arg, 1, LAT_MAX_ITERS, &o->iters);
+	case OPT_SEED:
+		return lat_opt_parse_count("--seed", arg, 0, UINT64_MAX, &o->seed);
+	case OPT_REPEAT:
+		return lat_opt_parse_count("--repeat", arg, 1, LAT_MAX_REPEAT, &o->repeat);
+	case OPT_EVENTS:
+		return lat_opt_parse_count("--events", arg, 16, LAT_MONITOR_MAX_EVENTS, &o->events);
+	case OPT_RING:
+		return lat_opt_parse_count("--ring", arg, 1, LAT_BPF_MAX_RING, &o->ring);
+	}
+	return parse_wl(o, c, arg);
+}
+
+/* Options that take a word. */
+static int parse_word(struct lat_opts *o, int c, const char *arg)
+{
+	struct lat_threshold t;
+
+	switch (c) {
+	case 'j':
+		o->json_path = arg;
+		return 0;
+	case 'm':
+		o->mode = arg;
+		return 0;
+	case 's':
+		o->slow = arg;
+		if (lat_parse_threshold(arg, &t))
+			return lat_opt_bad_value("--slow", arg, -EINVAL,
+					 "a percentile such as p99.9 or a time such as 5us");
+		return 0;
+	case OPT_THP:
+		o->thp = arg;
+		if (!lat_thp_valid(arg))
+			return lat_opt_bad_value("--thp", arg, -EINVAL, "always, madvise or never");
+		return 0;
+	case OPT_THP_SIZE:
+		if (o->n_thp_size == LAT_THP_SIZE_MAX) {
+			fprintf(stderr, "latctl: --thp-size given more than %d times\n", LAT_THP_SIZE_MAX);
+			return -EINVAL;
+		}
+		return lat_thp_size_parse(arg, &o->thp_size[o->n_thp_size++]);
+	case OPT_MEMCG:
+		return lat_mm_parse_size("--memcg", arg, &o->memcg_bytes);
+	case OPT_BACKEND:
+		o->backend = arg;
+		return lat_backend_check(arg) ? -EINVAL : 0;
+	case OPT_KERNEL:
+		o->kernel = arg;
+		if (!lat_vm_kernel_valid(arg))
+			return lat_opt_bad_value("--kernel", arg, -EINVAL, "6.1, 6.12 or 7.3");
+		return 0;
+	}
+	return parse_numeric(o, c, arg);
+}
+
+/* One line for what getopt rejected: unknown option or missing value. */
+static int getopt_error(int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		fprintf(stderr, "latctl run: option '%s' needs a value; see 'latctl run --help'\n", arg);
+	else if (optopt)
+		fprintf(stderr, "latctl run: unknown option '-%c'; see 'latctl run --help'\n", optopt);
+	else
+		fprintf(stderr, "latctl run: unknown option '%s'; see 'latctl run --help'\n", arg);
+	return -EINVAL;
+}
+
+/* The workload name: exactly one positional argument. */
+static int take_workload(int argc, char **argv, struct lat_opts *o)
+{
+	if (optind >= argc) {
+		fprintf(stderr, "latctl run: no workload given; 'latctl list' shows them\n");
+		return -EINVAL;
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "latctl run: unexpected argument '%s'; give one workload\n",
+			argv[optind + 1]);
+		return -EINVAL;
+	}
+	o->workload = argv[optind];
+	return 0;
+}
+
+int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
+{
+	const char *shortopts;
+	const struct option *tab = lat_opts_table(&shortopts);
+	int c, idx;
+
+	optind = 0;		/* full reset of GNU getopt */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, tab, &idx)) != -1) {
+		if (c == 'h') {
+			lat_opts_usage(stdout);
+			return 1;
+		} else if (c == 'q') {
+			o->quiet = 1;
+		} else if (c == OPT_NO_THP) {
+			o->no_thp = 1;
+		} else if (c == OPT_VM) {
+			o->vm = 1;
+		} else if (c == OPT_FRAGMENT) {
+			o->fragment = 1;
+		} else if (c == '?' || c == ':') {
+			return getopt_error(c, argv);
+		} else if (parse_word(o, c, optarg)) {
+			return -EINVAL;
+		}
+	}
+	if (o->kernel && !o->vm) {
+		fprintf(stderr, "latctl run: --kernel picks the VM's kernel; add --vm\n");
+		return -EINVAL;
+	}
+	return take_workload(argc, argv, o);
+}

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+/* --repeat N: N runs in fresh processes gathered into one result document. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/cleanup.h"
+#include "lib/latctl.h"
+#include "lib/progress.h"
+#include "lib/rdoc.h"
+#include "run/repeat.h"
+#include "doc/result.h"
+#include "doc/runs.h"
+#include "compare/signif.h"
+
+/* The scratch directory of the runs' documents, removed on a signal. */
+static char scratch[PATH_MAX];
+
+static void remove_scratch(void)
+{
+	if (scratch[0])
+		rmdir(scratch);
+}
+
+/* Next to the result file (writable there: checked by lat_result_open),
+ * else in $TMPDIR or /tmp. */
+static int make_scratch(const char *json_path)
+{
+	char copy[PATH_MAX];
+	const char *base = getenv("TMPDIR");
+
+	if (json_path) {
+		snprintf(copy, sizeof(copy), "%s", json_path);
+		base = dirname(copy);
+	}
+	snprintf(scratch, sizeof(scratch), "%s/.latctl-repeat.XXXXXX",
+		 base && *base ? base : "/tmp");
+	if (!mkdtemp(scratch)) {
+		fprintf(stderr, "latctl: --repeat: cannot make a directory for the runs' results (%s): %s\n",
+			scratch, strerror(errno));
+		scratch[0] = '\0';
+		return -errno;
+	}
+	lat_cleanup_install();
+	lat_cleanup_add(remove_scratch);
+	return 0;
+}
+
+/* Run this binary's `run` again with argv plus --repeat 1 --json path
+ * --quiet (later options win). Its exit status, LAT_EXIT_FAIL if killed;
+ * *child its process id. */
+static int run_child(int argc, char **argv, const char *path, pid_t *child)
+{
+	char **cv = calloc((size_t)argc + 8, sizeof(*cv));
+	int i, n = 0, status;
+	pid_t pid;
+
+	if (!cv)
+		return LAT_EXIT_FAIL;
+	cv[n++] = "latctl";
+	for (i = 0; i < argc; i++)
+		cv[n++] = argv[i];
+	cv[n++] = "--repeat";
+	cv[n++] = "1";
+	cv[n++] = "--json";
+	cv[n++] = (char *)path;
+	cv[n++] = "--quiet";
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		setenv("LATCTL_PROGRESS", "0", 1);	/* the line is the parent's */
+		execv("/proc/self/exe", cv);
+		fprintf(stderr, "latctl: --repeat: cannot run latctl again: %s\n", strerror(errno));
+		_exit(LAT_EXIT_FAIL);
+	}
+	free(cv);
+	*child = pid;
+	if (pid < 0)
+		return LAT_EXIT_FAIL;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)	/* the progress ticker's SIGALRM */
+			return LAT_EXIT_FAIL;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : LAT_EXIT_FAIL;
+}
+
+/* One run's entry of "per_run": its process, wrapper times, measured parts. */
+static cJSON *per_run(const cJSON *doc, pid_t pid)
+{
+	static const char *const keys[] = {
+		"start_time", "end_time", "exit_code", "summary", "counters", "causes", "latmon",
+	};
+	cJSON *o = cJSON_CreateObject(), *slow;
+	size_t i;
+
+	cJSON_AddNumberToObject(o, "pid", (double)pid);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		cJSON_AddItemToObject(o, keys[i],
+				      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, keys[i]), 1));
+	slow = cJSON_GetObjectItemCaseSensitive(doc, "slow");
+	cJSON_AddItemToObject(o, "slow_count",
+			      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(slow, "count"), 1));
+	return o;
+}
+
+/* Add the buckets of doc's histogram to h. */
+static void pool_hist(struct lat_hist *h, const cJSON *doc)
+{
+	const cJSON *hist = cJSON_GetObjectItemCaseSensitive(doc, "histogram"), *b;
+
+	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(hist, "buckets")) {
+		double lo = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(b, "lo"));
+		double n = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(b, "count"));
+
+		h->count[lat_hist_bucket(lo)] += (uint64_t)n;
+	}
+}
+
+/* Run 1's sections (not the wrapper) into doc, options as the user gave. */
+static void take_first(cJSON *doc, const cJSON *first, const struct lat_opts *o)
+{
+	static const char *const wrapper[] = {
+		"schema", "schema_version", "command_line", "argv", "kernel_release",
+		"start_time", "end_time", "exit_code", "histogram",
+	};
+	const cJSON *item;
+	cJSON *opts;
+	size_t i;
+
+	cJSON_ArrayForEach(item, first) {
+		for (i = 0; i < sizeof(wrapper) / sizeof(wrapper[0]); i++)
+			if (!strcmp(item->string, wrapper[i]))
+				break;
+		if (i == sizeof(wrapper) / sizeof(wrapper[0]))
+			cJSON_AddItemToObject(doc, item->string, cJSON_Duplicate(item, 1));
+	}
+	opts = cJSON_GetObjectItemCaseSensitive(doc, "options");
+	cJSON_ReplaceItemInObject(opts, "json", o->json_path ? cJSON_CreateString(o->json_path)
+							     : cJSON_CreateNull());
+	cJSON_ReplaceItemInObject(opts, "quiet", cJSON_CreateBool(o->quiet));
+	cJSON_AddNumberToObject(opts, "repeat", (double)o->repeat);
+}
+
+/* Run i; its document is read back into *run and the file removed. */
+static int one_run(int argc, char **argv, uint64_t i, cJSON **run, pid_t *pid)
+{
+	char path[PATH_MAX + 32];
+	int ret;
+
+	*run = NULL;
+	snprintf(path, sizeof(path), "%s/run-%llu.json", scratch, (unsigned long long)i + 1);
+	ret = run_child(argc, argv, path, pid);
+	if (ret == LAT_EXIT_OK && lat_result_read(path, run))
+		ret = LAT_EXIT_FAIL;
+	unlink(path);
+	return ret;
+}
+
+/* The progress line of run i (0-based) of n: which, and from the runs so
+ * far how long the rest will take; from a second into the run on, so that
+ * a run that fails at once (its own line on stderr) stands alone. */
+static void show_progress(uint64_t i, uint64_t n, const struct timespec *t0)
+{
+	struct timespec now;
+	char line[96];
+	double spent;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	spent = (double)(now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+	if (i)
+		snprintf(line, sizeof(line), "--repeat: run %llu of %llu, about %.0f s left",
+			 (unsigned long long)i + 1, (unsigned long long)n, spent / (double)i * (double)(n - i));
+	else
+		snprintf(line, sizeof(line), "--repeat: run 1 of %llu", (unsigned long long)n);
+	lat_progress_later(line);
+}
+
+/* Runs 1..N; doc gets run 1's sections, the pooled histogram, the runs. */
+static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
+{
+	cJSON *rep, *list = cJSON_CreateArray(), *run;
+	struct lat_hist h = { { 0 } };
+	struct timespec t0;
+	uint64_t i;
+	pid_t pid;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < o->repeat; i++) {
+		show_progress(i, o->repeat, &t0);
+		ret = one_run(argc, argv, i, &run, &pid);
+		lat_progress_done();
+		if (ret) {
+			if (ret != LAT_EXIT_USAGE)	/* bad input: the run said why */
+				fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
+					(unsigned long long)i + 1, (unsigned long long)o->repeat, ret);
+			cJSON_Delete(list);
+			return ret;
+		}
+		if (!i)
+			take_first(doc, run, o);
+		pool_hist(&h, run);
+		cJSON_AddItemToArray(list, per_run(run, pid));
+		cJSON_Delete(run);
+	}
+	cJSON_AddItemToObject(doc, "histogram", lat_result_histogram(&h));
+	rep = cJSON_AddObjectToObject(doc, LAT_REPEAT_KEY);
+	cJSON_AddNumberToObject(rep, "runs", (double)o->repeat);
+	cJSON_AddBoolToObject(rep, "fresh_process", 1);
+	cJSON_AddItemToObject(rep, LAT_REPEAT_RUNS_KEY, list);
+	return 0;
+}
+
+int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
+{
+	struct lat_result_file file = { .fd = -1 };
+	int ret = LAT_EXIT_USAGE;
+
+	if (o->json_path && lat_result_open(&file, o->json_path))
+		return ret;
+	ret = LAT_EXIT_FAIL;
+	if (make_scratch(o->json_path))
+		goto out;
+	ret = series(o, argc, argv, doc);
+	lat_progress_done();
+	if (ret)
+		goto out;
+	lat_result_finish(doc, LAT_EXIT_OK);
+	ret = LAT_EXIT_FAIL;
+	if (o->json_path && lat_result_commit(&file, doc))
+		goto out;
+	if (!o->quiet && lat_result_render(doc, stdout, "result"))
+		goto out;
+	ret = LAT_EXIT_OK;
+out:
+	remove_scratch();
+	lat_cleanup_remove(remove_scratch);
+	lat_result_abort(&file);
+	return ret;
+}
+
+#define SPREAD_METRICS	6	/* p50 .. max, the first rows of lat_metrics */
+
+/* Median, min and max over the runs of metric m. */
+static void spread_of(const cJSON *doc, size_t m, double out[3])
+{
+	struct lat_interval iv;
+	double *v;
+	size_t k = lat_metric_values(doc, &lat_metrics[m], &v), i;
+
+	out[0] = out[1] = out[2] = 0;
+	if (k && !lat_median_interval(v, k, &iv)) {
+		out[0] = iv.median;
+		out[1] = out[2] = v[0];
+		for (i = 1; i < k; i++) {
+			out[1] = v[i] < out[1] ? v[i] : out[1];
+			out[2] = v[i] > out[2] ? v[i] : out[2];
+		}
+	}
+	free(v);
+}
+
+/* --repeat writes its section and options.repeat; a single run neither.
+ * Each run of the list has the summary figures the spread is made of. */
+static const cJSON *repeat_section(const cJSON *doc, struct lat_rd *r)
+{
+	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(doc, LAT_REPEAT_KEY), *run;
+	const cJSON *opt = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(doc, "options"), "repeat");
+	size_t m;
+
+	lat_rd_expect(r, !rep == !opt, LAT_REPEAT_KEY);
+	if (!rep)
+		return NULL;
+	cJSON_ArrayForEach(run, lat_rd_array(r, lat_rd_obj(r, doc, LAT_REPEAT_KEY), LAT_REPEAT_RUNS_KEY))
+		for (m = 0; m < SPREAD_METRICS; m++)
+			lat_rd_num(r, lat_rd_obj(r, run, "summary"), lat_metrics[m].key);
+	return rep;
+}
+
+void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *rd)
+{
+	static const char *const rows[] = { "median", "min", "max" };
+	double s[SPREAD_METRICS][3];
+	size_t m, r;
+
+	if (!repeat_section(doc, rd))
+		return;
+	fprintf(out, "\n%zu runs, each in a fresh process: the figures above are run 1's, the\n"
+		"histogram pools all runs. Spread of each run's value in ns:\n          ",
+		lat_runs_count(doc));
+	for (m = 0; m < SPREAD_METRICS; m++) {
+		spread_of(doc, m, s[m]);
+		fprintf(out, " %9s", lat_metrics[m].name);
+	}
+	fputc('\n', out);
+	for (r = 0; r < 3; r++) {
+		fprintf(out, "  %-8s", rows[r]);
+		for (m = 0; m < SPREAD_METRICS; m++)
+			fprintf(out, " %9.0f", s[m][r]);
+		fputc('\n', out);
+	}
+}

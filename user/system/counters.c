@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/* Page faults, context switches, THP counters and free 2 MiB blocks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "system/counters.h"
+
+/* Value of the first line starting with key in a "key value" file, or -1. */
+static long long file_field(const char *path, const char *key)
+{
+	size_t klen = strlen(key);
+	long long v = -1;
+	char line[512];
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, klen) && (line[klen] == ' ' || line[klen] == ':')) {
+			v = strtoll(line + klen + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+void lat_counters_read(struct lat_counters *c)
+{
+	struct rusage self, kids;
+
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	c->minflt = self.ru_minflt + kids.ru_minflt;
+	c->majflt = self.ru_majflt + kids.ru_majflt;
+	c->nvcsw = self.ru_nvcsw + kids.ru_nvcsw;
+	c->nivcsw = self.ru_nivcsw + kids.ru_nivcsw;
+	c->anon_huge_kb = file_field("/proc/self/smaps_rollup", "AnonHugePages");
+	c->thp_fault_alloc = file_field("/proc/vmstat", "thp_fault_alloc");
+	c->thp_fault_fallback = file_field("/proc/vmstat", "thp_fault_fallback");
+}
+
+static long long diff(long long before, long long after)
+{
+	return before < 0 || after < 0 ? -1 : after - before;
+}
+
+void lat_counters_delta(const struct lat_counters *before,
+			const struct lat_counters *after,
+			struct lat_counters *delta)
+{
+	delta->minflt = diff(before->minflt, after->minflt);
+	delta->majflt = diff(before->majflt, after->majflt);
+	delta->nvcsw = diff(before->nvcsw, after->nvcsw);
+	delta->nivcsw = diff(before->nivcsw, after->nivcsw);
+	delta->anon_huge_kb = after->anon_huge_kb;
+	delta->thp_fault_alloc = diff(before->thp_fault_alloc, after->thp_fault_alloc);
+	delta->thp_fault_fallback = diff(before->thp_fault_fallback,
+					 after->thp_fault_fallback);
+}
+
+/* Lowest buddy order whose blocks are at least 2 MiB (9 with 4 KiB pages). */
+static int order_2m(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int order = 0;
+
+	while (page > 0 && (page << order) < (2L << 20))
+		order++;
+	return order;
+}
+
+long long lat_buddy_free_2m_blocks(void)
+{
+	return lat_buddy_free_2m_blocks_except(NULL);
+}
+
+long long lat_buddy_free_2m_blocks_except(const char *zone)
+{
+	long long total = -1, n;
+	int order, min_order = order_2m();
+	char line[512], *p, *end;
+	size_t zlen = zone ? strlen(zone) : 0;
+	FILE *f;
+
+	f = fopen("/proc/buddyinfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "zone");
+		if (!p)
+			continue;
+		p += 4;
+		while (*p == ' ')
+			p++;
+		if (total < 0)
+			total = 0;
+		if (zone && strcspn(p, " ") == zlen && !strncmp(p, zone, zlen))
+			continue;
+		p += strcspn(p, " ");		/* skip the zone name */
+		for (order = 0;; order++, p = end) {
+			n = strtoll(p, &end, 10);
+			if (end == p)
+				break;
+			if (order >= min_order)
+				total += n;
+		}
+	}
+	fclose(f);
+	return total;
+}

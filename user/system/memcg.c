@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/* --memcg: the run in a memory cgroup at its limit, with memory to reclaim. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/cleanup.h"
+#include "system/memcg.h"
+#include "lib/rdoc.h"
+#include "system/sysset.h"
+
+#define CGROOT		"/sys/fs/cgroup"
+#define FILL_CHUNK	(4UL << 20)
+
+static struct {
+	char path[PATH_MAX];		/* the new cgroup, "" if none */
+	char orig_procs[PATH_MAX];	/* cgroup.procs of the one we came from */
+	uint64_t limit;
+	size_t filled;
+	int enabled_memory;		/* we wrote +memory to the root */
+} cg;
+
+/* Leave and remove the cgroup: also the signal-time undo. */
+static void undo(void)
+{
+	if (!cg.path[0])
+		return;
+	lat_sysset_put(cg.orig_procs, "0");
+	rmdir(cg.path);
+	if (cg.enabled_memory)
+		lat_sysset_put(CGROOT "/cgroup.subtree_control", "-memory");
+	cg.path[0] = '\0';
+}
+
+/* cgroup.procs of the cgroup this process is in ("0::/x" in /proc/self/cgroup). */
+static int own_cgroup(char *buf, size_t len)
+{
+	char line[PATH_MAX - 64];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int ret = -ENOENT;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(buf, len, "%s%s/cgroup.procs", CGROOT,
+			 strcmp(line + 3, "/") ? line + 3 : "");
+		ret = 0;
+	}
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/* The memory controller for the root's children. */
+static int enable_memory(void)
+{
+	char ctl[256] = "";
+	int fd = open(CGROOT "/cgroup.subtree_control", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, ctl, sizeof(ctl) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return -ENOENT;
+	ctl[n] = '\0';
+	if (strstr(ctl, "memory"))
+		return 0;
+	cg.enabled_memory = 1;
+	return lat_sysset_put(CGROOT "/cgroup.subtree_control", "+memory");
+}
+
+/* Fill the cgroup with limit bytes of lazily freed pages, chunk by chunk. */
+static int fill(void)
+{
+	size_t off;
+	char *p = mmap(NULL, cg.limit, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	madvise(p, cg.limit, MADV_NOHUGEPAGE);
+	for (off = 0; off + FILL_CHUNK <= cg.limit; off += FILL_CHUNK) {
+		memset(p + off, 0x5a, FILL_CHUNK);
+		if (madvise(p + off, FILL_CHUNK, MADV_FREE))
+			return -errno;
+		cg.filled = off + FILL_CHUNK;
+	}
+	return 0;
+}
+
+/* Create, limit and join the cgroup; arm the undo. */
+static int join(void)
+{
+	char file[PATH_MAX + 32], val[32];
+	int ret;
+
+	snprintf(cg.path, sizeof(cg.path), "%s/latctl-%d", CGROOT, (int)getpid());
+	if (mkdir(cg.path, 0755)) {
+		ret = -errno;
+		cg.path[0] = '\0';
+		return ret;
+	}
+	lat_cleanup_install();
+	lat_cleanup_add(undo);
+	snprintf(file, sizeof(file), "%s/memory.max", cg.path);
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)cg.limit);
+	ret = lat_sysset_put(file, val);
+	snprintf(file, sizeof(file), "%s/memory.swap.max", cg.path);
+	if (!ret && !access(file, F_OK))
+		ret = lat_sysset_put(file, "0");
+	snprintf(file, sizeof(file), "%s/cgroup.procs", cg.path);
+	return ret ? ret : lat_sysset_put(file, "0");
+}
+
+int lat_memcg_start(uint64_t limit)
+{
+	int ret;
+
+	cg.limit = limit;
+	if (access(CGROOT "/cgroup.controllers", F_OK)) {
+		fprintf(stderr, "latctl: --memcg: no cgroup v2 hierarchy at " CGROOT " (mount -t cgroup2 none " CGROOT ")\n");
+		return -ENOENT;
+	}
+	ret = own_cgroup(cg.orig_procs, sizeof(cg.orig_procs));
+	if (!ret)
+		ret = enable_memory();
+	if (!ret)
+		ret = join();
+	if (!ret)
+		ret = fill();
+	if (ret) {
+		fprintf(stderr, "latctl: --memcg: cannot set up the memory cgroup %s: %s (needs root)\n",
+			cg.path[0] ? cg.path : CGROOT, strerror(-ret));
+		lat_memcg_stop();
+	}
+	return ret;
+}
+
+/* N of "key N" in the cgroup's memory.events; -1 if unreadable. */
+static double event_count(const char *key)
+{
+	char file[PATH_MAX + 32], line[128];
+	size_t len = strlen(key);
+	double v = -1;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s/memory.events", cg.path);
+	f = fopen(file, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ' ')
+			v = strtod(line + len + 1, NULL);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+cJSON *lat_memcg_json(void)
+{
+	cJSON *o;
+
+	if (!cg.path[0])
+		return NULL;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "path", cg.path);
+	cJSON_AddNumberToObject(o, "limit_bytes", (double)cg.limit);
+	cJSON_AddNumberToObject(o, "filled_bytes", (double)cg.filled);
+	cJSON_AddNumberToObject(o, "max_events", event_count("max"));
+	cJSON_AddNumberToObject(o, "oom_events", event_count("oom"));
+	return o;
+}
+
+void lat_memcg_stop(void)
+{
+	undo();
+	lat_cleanup_remove(undo);
+}
+
+void lat_memcg_print(const cJSON *o, FILE *out, struct lat_rd *r)
+{
+	if (!cJSON_IsObject(o))
+		return;
+	fprintf(out, "memory cgroup: limit %.0f MiB (filled with %.0f MiB to reclaim), at its limit %.0f times, OOM %.0f\n",
+		lat_rd_num(r, o, "limit_bytes") / 1048576, lat_rd_num(r, o, "filled_bytes") / 1048576,
+		lat_rd_num(r, o, "max_events"), lat_rd_num(r, o, "oom_events"));
+}
