@@ -91,16 +91,11 @@ static double touch_p50_forked(size_t n, size_t step, int huge, double hz)
 }
 
 /* The BPF backend recording this process, as `latctl run --backend bpf`. */
-static void bpf_on(struct lat_monitor *m)
+static void bpf_on(struct lat_session *s)
 {
-	memset(m, 0, sizeof(*m));
-	m->fd = -1;
-	m->reader_cpu = -1;
-	m->cap = LAT_MONITOR_DEFAULT_EVENTS;
-	m->backend = LAT_BACKEND_BPF;
-	if (lat_bpf_new(m, LAT_BPF_DEFAULT_RING) || lat_bpf_start(m, sched_getcpu()) ||
-	    m->backend != LAT_BACKEND_BPF) {
-		fprintf(stderr, "bench_bpf: %s\n", m->backend_why);
+	if (lat_backend_open(s, "bpf", 0, 0) || lat_backend_start(s, sched_getcpu()) ||
+	    s->backend != LAT_BACKEND_BPF) {
+		fprintf(stderr, "bench_bpf: %s\n", s->why);
 		exit(1);
 	}
 }
@@ -131,7 +126,7 @@ int main(int argc, char **argv)
 	int forked = argc > 4 && !strcmp(argv[4], "fork");
 	double (*touch)(size_t, size_t, int, double) = forked ? touch_p50_forked : touch_p50;
 	double hz = lat_tsc_hz(), v[2][2][64];
-	struct lat_monitor m;
+	struct lat_session m;
 	const char *name[2] = { "nothing", "BPF backend" };
 
 	if (!pages || !huge || !runs || runs > 64 || (argc > 4 && !forked))
@@ -145,7 +140,7 @@ int main(int argc, char **argv)
 			v[b][0][r] = touch(pages, PAGE, 0, hz);
 			v[b][1][r] = touch(huge, HUGE, 1, hz);
 			if (b)
-				lat_monitor_close(&m);
+				lat_backend_close(&m);
 		}
 	}
 	printf("%zu runs interleaved, p50 per fault (median over runs), %zu x 4 KiB, %zu x 2 MiB%s\n",

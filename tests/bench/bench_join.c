@@ -14,6 +14,7 @@
 
 #include "join/join.h"
 #include "../unit/lm_event.h"
+#include "report/render.h"
 
 #define TID		1000
 #define TSC_HZ		3e9

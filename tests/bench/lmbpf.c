@@ -18,29 +18,23 @@
 
 #include "backend/backend.h"
 #include "backend/bpf/latbpf_user.h"
-#include "backend/monitor.h"
 
-static int bpf_on(struct lat_monitor *m)
+static int bpf_on(struct lat_session *s)
 {
-	memset(m, 0, sizeof(*m));
-	m->fd = -1;
-	m->reader_cpu = -1;
-	m->cap = LAT_MONITOR_DEFAULT_EVENTS;
-	m->backend = LAT_BACKEND_BPF;
-	if (lat_bpf_new(m, LAT_BPF_DEFAULT_RING) || lat_bpf_start(m, -1) ||
-	    m->backend != LAT_BACKEND_BPF) {
-		fprintf(stderr, "lmbpf: %s\n", m->backend_why);
+	if (lat_backend_open(s, "bpf", 0, 0) || lat_backend_start(s, -1) ||
+	    s->backend != LAT_BACKEND_BPF) {
+		fprintf(stderr, "lmbpf: %s\n", s->why);
 		return -1;
 	}
 	return 0;
 }
 
 /* The loss counts of the backend's JSON account, "name=value ...". */
-static void print_counts(const struct lat_monitor *m)
+static void print_counts(const struct lat_session *s)
 {
 	static const char *const keys[] = { "records_read", "lost_in_ring", "lost_records",
 					    "lost_pending_at_stop", "lost_by_latctl" };
-	cJSON *o = lat_bpf_json(m);
+	cJSON *o = lat_bpf_json(s->bpf, &s->buf);
 	size_t i;
 
 	printf("lmbpf:");
@@ -52,7 +46,7 @@ static void print_counts(const struct lat_monitor *m)
 
 int main(int argc, char **argv)
 {
-	struct lat_monitor m;
+	struct lat_session m;
 	int status = 0;
 	pid_t pid;
 
@@ -73,8 +67,8 @@ int main(int argc, char **argv)
 		perror("lmbpf: fork");
 		return 1;
 	}
-	lat_monitor_stop(&m);
+	lat_backend_stop(&m, NULL);
 	print_counts(&m);
-	lat_monitor_close(&m);
+	lat_backend_close(&m);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

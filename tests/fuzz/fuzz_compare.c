@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the path of `latctl compare` and `latctl check`. The
- * input is written to a file, read with lat_runs_read() and, when it is a
+ * input is written to a file, read with lat_runs_load() and, when it is a
  * usable result, compared with itself in every output format (text, 0-day,
  * JSON) and its environment printed (to /dev/null).
  */
@@ -9,6 +9,7 @@
 #include "compare/envdiff.h"
 #include "fuzz_file.h"
 #include "doc/runs.h"
+#include "report/render.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -25,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cJSON *doc = NULL;
 
 	fuzz_file_put("fuzz_compare", data, size);
-	if (lat_runs_read(fuzz_path, &doc))
+	if (lat_runs_load(fuzz_path, &doc))
 		return 0;
 	docs[0] = docs[1] = doc;
 	lat_env_print(fuzz_devnull, docs, names, 2);

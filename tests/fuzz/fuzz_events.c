@@ -18,6 +18,7 @@
 
 #include "join/causes.h"
 #include "join/join.h"
+#include "report/render.h"
 
 #define N_SAMPLES	64
 #define STREAM1		48		/* first sample of thread 101 */

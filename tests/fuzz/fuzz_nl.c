@@ -20,6 +20,7 @@
 #include "backend/monitor.h"
 
 static struct lat_monitor mon;
+static struct lat_evbuf buf;
 
 /*
  * libnl is not instrumented, so its getters read past a short attribute
@@ -98,8 +99,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *s;
 
 	memset(&mon, 0, sizeof(mon));
+	lat_evbuf_init(&buf, 0);
+	mon.buf = &buf;
 	mon.state = LAT_MON_ON;
-	mon.reader_cpu = -1;
 	msg = reply(LATMON_CMD_GET_INFO, data, size);
 	latmon_nl_parse_reply(msg, LATMON_CMD_GET_INFO, &mon.info);
 	nlmsg_free(msg);

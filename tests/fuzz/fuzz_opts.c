@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 	lat_opts_init(&o);
 	if (lat_opts_parse(argc, argv, &o) == 0 && lat_workload_find(o.workload))
-		lat_wl_opts_apply(lat_workload_find(o.workload), &o);
+		lat_wl_opts_apply(lat_workload_find(o.workload), o.wl_arg);
 	free(buf);
 	return 0;
 }

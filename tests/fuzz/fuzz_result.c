@@ -9,6 +9,7 @@
 #include "../unit/key_delete.h"
 #include "fuzz_file.h"
 #include "doc/result.h"
+#include "report/render.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

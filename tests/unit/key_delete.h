@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "doc/result.h"
+#include "report/render.h"
 
 struct key_delete {
 	const cJSON *doc;	/* the whole document */

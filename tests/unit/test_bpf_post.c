@@ -26,7 +26,7 @@
 #define TID	4242
 
 struct fixture {
-	struct lat_monitor m;
+	struct lat_evbuf m;
 	struct lat_run run;
 	struct lat_sample s[4];
 	struct latmon_event ev[16];
@@ -47,7 +47,6 @@ static void setup(struct fixture *f)
 	f->m.ncpus = 2;
 	f->m.cpu_dropped = f->dropped;
 	f->m.cpu_last_tsc = f->last;
-	f->m.run = &f->run;
 }
 
 static void fault(struct fixture *f, uint64_t b, uint64_t e, uint16_t mark)
@@ -73,7 +72,7 @@ static void test_clip(void **state)
 	fault(&f, 120, 180, LATBPF_REC_OPEN_END);	/* already before: kept */
 	fault(&f, 310, 700, 0);			/* ended by rss_stat: kept */
 	fault(&f, 450, 800, LATBPF_REC_OPEN_END);	/* after the last: kept */
-	open = lat_bpf_clip(&f.m, &clipped);
+	open = lat_bpf_clip(&f.m, &f.run, &clipped);
 	assert_int_equal(open, 4);
 	assert_int_equal(clipped, 2);
 	assert_int_equal(f.ev[0].tsc_end, 200);
@@ -104,7 +103,7 @@ static void test_save_events(void **state)
 	fault(&f, 160, 600, LATBPF_REC_OUT_END);
 	fault(&f, 310, 700, 0);
 	setenv("LATCTL_BPF_EVENTS", path, 1);
-	assert_int_equal(lat_bpf_clip(&f.m, &clipped), 1);
+	assert_int_equal(lat_bpf_clip(&f.m, &f.run, &clipped), 1);
 	unsetenv("LATCTL_BPF_EVENTS");
 	assert_int_equal(clipped, 1);
 	in = fopen(path, "r");
@@ -170,7 +169,7 @@ static void test_estimated_flags(void **state)
 {
 	cJSON *doc = cJSON_Parse("{\"causes\":{\"causes\":[{\"label\":\"fault\"},{\"label\":\"preemption\"}]},"
 				 "\"slow\":{\"iterations\":[{\"breakdown_ticks\":{\"thp-zero\":5,\"fault\":0,\"interrupt\":3}}]}}");
-	struct lat_monitor m = { .backend = LAT_BACKEND_BPF };
+	struct lat_session m = { .backend = LAT_BACKEND_BPF };
 	cJSON *rows, *est;
 
 	(void)state;

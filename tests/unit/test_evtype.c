@@ -14,7 +14,9 @@
 #include <cmocka.h>
 
 #include "events/evtype.h"
+#include "join/join.h"
 #include "lm_event.h"
+#include "report/render.h"
 
 #define TID	4242
 

@@ -16,6 +16,7 @@
 #include "report/describe.h"
 #include "join/join.h"
 #include "lm_event.h"
+#include "report/render.h"
 
 #define TID	4242
 #define HZ	1e9

@@ -17,6 +17,7 @@
 #include "events/evtype.h"
 #include "join/join.h"
 #include "lm_event.h"
+#include "report/render.h"
 
 #define TID	777
 #define HZ	1e9

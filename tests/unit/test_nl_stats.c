@@ -53,14 +53,16 @@ static void test_1024_cpus(void **state)
 {
 	struct nl_msg *msg = stats_reply(NCPUS);
 	struct lat_monitor mon;
+	struct lat_evbuf buf;
 	uint64_t recorded = 0, dropped = 0, read = 0, want_read = 0, want_dropped = 0;
 	cJSON *o;
 	unsigned int i;
 
 	(void)state;
 	memset(&mon, 0, sizeof(mon));
+	lat_evbuf_init(&buf, 0);
+	mon.buf = &buf;
 	mon.state = LAT_MON_ON;
-	mon.reader_cpu = -1;
 	assert_int_equal(latmon_nl_parse_reply(msg, LATMON_CMD_GET_STATS, &mon.stats), 0);
 	nlmsg_free(msg);
 	mon.have_stats = 1;

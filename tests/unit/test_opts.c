@@ -118,7 +118,7 @@ static int parse_apply(struct lat_opts *o, int argc, char **argv)
 		return ret;
 	saved = dup(2), devnull = open("/dev/null", O_WRONLY);
 	dup2(devnull, 2);
-	ret = lat_wl_opts_apply(lat_workload_find(o->workload), o);
+	ret = lat_wl_opts_apply(lat_workload_find(o->workload), o->wl_arg);
 	dup2(saved, 2);
 	close(saved);
 	close(devnull);

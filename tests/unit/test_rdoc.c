@@ -12,10 +12,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "report/breakdown.h"
 #include "report/describe.h"
 #include "key_delete.h"
 #include "lib/rdoc.h"
 #include "system/thp_size.h"
+#include "report/render.h"
 
 #define CORPUS "tests/fuzz/corpus/fuzz_result/"
 
@@ -192,14 +194,14 @@ static void test_preemptor(void **state)
 	FILE *f = open_memstream(&buf, &len);
 
 	(void)state;
-	lat_print_breakdown(it, f, &r);
+	lat_print_breakdown(it, NULL, f, &r);
 	fclose(f);
 	assert_null(r.bad);
 	assert_string_equal(buf, "preemption 60% (by pid 321 (stress-ng)), fault 40%\n");
 	free(buf);
 	cJSON_DeleteItemFromObjectCaseSensitive(it, "preemptor");
 	f = fopen("/dev/null", "w");
-	lat_print_breakdown(it, f, &r);
+	lat_print_breakdown(it, NULL, f, &r);
 	fclose(f);
 	assert_non_null(r.bad);
 	assert_string_equal(r.bad, "preemptor");

@@ -18,6 +18,7 @@
 #include "system/mmenv.h"
 #include "backend/monitor.h"
 #include "doc/result.h"
+#include "report/render.h"
 
 static char dir[] = "/tmp/latctl-result.XXXXXX";
 static int saved_err = -1;
@@ -60,6 +61,7 @@ static void add_causes(cJSON *doc)
 	static struct lat_sample smp[6];
 	static const uint64_t ticks[] = { 19, 20, 23, 1200, 315685, 20 };
 	static struct lat_monitor mon;
+	static struct lat_evbuf buf;
 	struct lat_run run = { .samples = smp, .n = 6, .tsc_hz = 1e9 };
 	struct lat_causes_in in = { .run = &run, .threshold = "p99.9", .limit_ns = 1182 };
 	size_t i;
@@ -68,6 +70,8 @@ static void add_causes(cJSON *doc)
 		smp[i] = (struct lat_sample){ 1000 * i, 1000 * i + ticks[i], 1, 1, 0 };
 	smp[4].flags = LAT_SAMPLE_F_REALLOC;
 	memset(&mon, 0, sizeof(mon));
+	lat_evbuf_init(&buf, 0);
+	mon.buf = &buf;
 	mon.state = LAT_MON_ABSENT;
 	snprintf(mon.line, sizeof(mon.line), "latmon is not loaded: causes need the module");
 	cJSON_AddItemToObject(doc, "latmon", lat_monitor_json(&mon));

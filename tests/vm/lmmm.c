@@ -19,7 +19,6 @@
 
 #include "system/mmenv.h"
 #include "sync.h"
-#include "workload/workload.h"
 
 #define ALIGN	(2UL << 20)
 
@@ -31,7 +30,7 @@ static long minflt(void)
 	return ru.ru_minflt;
 }
 
-static int parse(int argc, char **argv, struct lat_opts *o, unsigned long *step,
+static int parse(int argc, char **argv, struct lat_mm_opts *o, unsigned long *step,
 		 uint64_t *size)
 {
 	static const struct option longopts[] = {
@@ -83,7 +82,7 @@ static long touch(uint64_t size, unsigned long step)
 
 int main(int argc, char **argv)
 {
-	struct lat_opts o;
+	struct lat_mm_opts o;
 	unsigned long step = 4096;
 	uint64_t size = 0;
 	cJSON *mm;

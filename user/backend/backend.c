@@ -18,9 +18,9 @@ static const char *const backend_names[] = {
 static const char *const bpf_estimated[] = { "fault", "thp-zero", NULL };
 static const char *const none_estimated[] = { NULL };
 
-static const char *const *estimated_of(const struct lat_monitor *m)
+static const char *const *estimated_of(const struct lat_session *s)
 {
-	return m->backend == LAT_BACKEND_BPF ? bpf_estimated : none_estimated;
+	return s->backend == LAT_BACKEND_BPF ? bpf_estimated : none_estimated;
 }
 
 int lat_backend_check(const char *name)
@@ -32,31 +32,35 @@ int lat_backend_check(const char *name)
 }
 
 /* Set the backend and the sentence saying why. */
-static void choose(struct lat_monitor *m, enum lat_backend b, const char *fmt, const char *a,
+static void choose(struct lat_session *s, enum lat_backend b, const char *fmt, const char *a,
 		   const char *z)
 {
-	m->backend = b;
-	snprintf(m->backend_why, sizeof(m->backend_why), fmt, a, z);
+	s->backend = b;
+	snprintf(s->why, sizeof(s->why), fmt, a, z);
 }
 
 /* auto: latmon if it records, else BPF if allowed, else none. */
-static void choose_auto(struct lat_monitor *m, const struct lat_backend_caps *c)
+static void choose_auto(struct lat_session *s, const struct lat_backend_caps *c)
 {
-	if (m->state == LAT_MON_ON)
-		choose(m, LAT_BACKEND_LATMON, "latmon is loaded%s%s", "", "");
+	if (s->mon.state == LAT_MON_ON)
+		choose(s, LAT_BACKEND_LATMON, "latmon is loaded%s%s", "", "");
 	else if (c->bpf)
-		choose(m, LAT_BACKEND_BPF, "latmon cannot record here (%s): the BPF backend on static tracepoints (%s)",
+		choose(s, LAT_BACKEND_BPF, "latmon cannot record here (%s): the BPF backend on static tracepoints (%s)",
 		       c->latmon_why, c->bpf_why);
 	else
-		choose(m, LAT_BACKEND_NONE, "latmon: %s; BPF backend not allowed: %s", m->line, c->bpf_why);
+		choose(s, LAT_BACKEND_NONE, "latmon: %s; BPF backend not allowed: %s", s->mon.line, c->bpf_why);
 }
 
-int lat_backend_open(struct lat_monitor *m, const struct lat_opts *o)
+int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, uint64_t ring)
 {
-	const char *want = o->backend ? o->backend : "auto";
+	struct lat_monitor *m = &s->mon;
 	struct lat_backend_caps c = { 0 };
-	int ret = lat_monitor_open(m, o->events);
+	int ret;
 
+	memset(s, 0, sizeof(*s));
+	lat_evbuf_init(&s->buf, events);
+	ret = lat_monitor_open(m, &s->buf);
+	want = want ? want : "auto";
 	if (ret)
 		return ret;
 	/* Only when BPF may be chosen: reading the kernel's BTF mallocs and
@@ -64,20 +68,52 @@ int lat_backend_open(struct lat_monitor *m, const struct lat_opts *o)
 	if (strcmp(want, "latmon") && !(strcmp(want, "bpf") && m->state == LAT_MON_ON))
 		lat_backend_caps(&c);
 	if (!strcmp(want, "latmon"))
-		choose(m, m->state == LAT_MON_ON ? LAT_BACKEND_LATMON : LAT_BACKEND_NONE,
+		choose(s, m->state == LAT_MON_ON ? LAT_BACKEND_LATMON : LAT_BACKEND_NONE,
 		       "--backend latmon: %s%s", m->state == LAT_MON_ON ? "latmon is loaded" : m->line, "");
 	else if (!strcmp(want, "bpf"))
-		choose(m, c.bpf ? LAT_BACKEND_BPF : LAT_BACKEND_NONE, "--backend bpf: %s%s",
+		choose(s, c.bpf ? LAT_BACKEND_BPF : LAT_BACKEND_NONE, "--backend bpf: %s%s",
 		       c.bpf ? c.bpf_why : "this kernel does not allow it: ", c.bpf ? "" : c.bpf_why);
 	else
-		choose_auto(m, &c);
-	if (m->backend != LAT_BACKEND_BPF)
+		choose_auto(s, &c);
+	if (s->backend != LAT_BACKEND_BPF)
 		return 0;
 	if (m->state == LAT_MON_ON) {	/* loaded, but not ours this run */
 		m->state = LAT_MON_FAILED;
 		snprintf(m->line, sizeof(m->line), "latmon is loaded but not used: --backend bpf");
 	}
-	return lat_bpf_new(m, o->ring ? o->ring : LAT_BPF_DEFAULT_RING);
+	return lat_bpf_new(&s->bpf, ring ? ring : LAT_BPF_DEFAULT_RING);
+}
+
+int lat_backend_start(struct lat_session *s, int measured_cpu)
+{
+	if (s->backend != LAT_BACKEND_BPF)
+		return lat_monitor_start(&s->mon, measured_cpu);
+	if (lat_bpf_start(s->bpf, &s->buf, measured_cpu))
+		choose(s, LAT_BACKEND_NONE, "BPF backend: %s%s; causes not recorded",
+		       lat_bpf_error(s->bpf), "");
+	return 0;
+}
+
+void lat_backend_stop(struct lat_session *s, struct lat_run *run)
+{
+	if (s->bpf)
+		lat_bpf_stop(s->bpf, &s->buf, run);
+	else
+		lat_monitor_stop(&s->mon);
+}
+
+void lat_backend_close(struct lat_session *s)
+{
+	lat_bpf_close(s->bpf, &s->buf);
+	s->bpf = NULL;
+	lat_monitor_close(&s->mon);
+	lat_evbuf_free(&s->buf);
+}
+
+int lat_backend_recording(const struct lat_session *s)
+{
+	return s->backend == LAT_BACKEND_BPF ||
+	       (s->backend != LAT_BACKEND_NONE && s->mon.state == LAT_MON_ON);
 }
 
 static cJSON *names_json(const char *const *names)
@@ -89,20 +125,20 @@ static cJSON *names_json(const char *const *names)
 	return a;
 }
 
-cJSON *lat_backend_json(const struct lat_monitor *m)
+cJSON *lat_backend_json(const struct lat_session *s)
 {
 	cJSON *o = cJSON_CreateObject();
 	struct lat_backend_caps c;
 	char line[400];
-	int b = m->backend ? m->backend : LAT_BACKEND_LATMON;
+	int b = s->backend ? s->backend : LAT_BACKEND_LATMON;
 
 	lat_backend_caps(&c);
 	lat_backend_caps_line(&c, line, sizeof(line));
 	cJSON_AddStringToObject(o, "name", backend_names[b]);
-	cJSON_AddStringToObject(o, "why", m->backend_why);
+	cJSON_AddStringToObject(o, "why", s->why);
 	cJSON_AddStringToObject(o, "capabilities", line);
-	cJSON_AddItemToObject(o, "estimated_labels", names_json(estimated_of(m)));
-	cJSON_AddItemToObject(o, "bpf", m->bpf ? lat_bpf_json(m) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "estimated_labels", names_json(estimated_of(s)));
+	cJSON_AddItemToObject(o, "bpf", s->bpf ? lat_bpf_json(s->bpf, &s->buf) : cJSON_CreateNull());
 	return o;
 }
 
@@ -128,9 +164,9 @@ static void mark_iterations(cJSON *iters, const char *const *est)
 	}
 }
 
-void lat_backend_mark(cJSON *doc, const struct lat_monitor *m)
+void lat_backend_mark(cJSON *doc, const struct lat_session *s)
 {
-	const char *const *est = estimated_of(m);
+	const char *const *est = estimated_of(s);
 	cJSON *causes = cJSON_GetObjectItemCaseSensitive(doc, "causes");
 	cJSON *slow = cJSON_GetObjectItemCaseSensitive(doc, "slow");
 	cJSON *row;

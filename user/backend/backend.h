@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "backend/evbuf.h"
 #include "backend/monitor.h"
 #include "workload/workload.h"
 
@@ -27,14 +28,37 @@ enum lat_backend {
 #define LAT_BPF_DEFAULT_RING	65536U		/* records, 80 bytes each */
 #define LAT_BPF_MAX_RING	(1U << 24)
 
+struct lat_bpf;
+
+/* One run's recording: which backend and why, the buffer it fills, the
+ * latmon session (also when it is not used: its state explains why) and the
+ * BPF backend's state when that one records. */
+struct lat_session {
+	enum lat_backend backend;
+	char why[512];
+	struct lat_evbuf buf;
+	struct lat_monitor mon;
+	struct lat_bpf *bpf;
+};
+
 /* --backend's value: 0, or -EINVAL for anything but auto, latmon, bpf. */
 int lat_backend_check(const char *name);
-/* lat_monitor_open() plus the choice; 0, -ENOMEM or -EINVAL (a bad
- * LATCTL_BPF_FOLLOW_MAX, said on stderr). */
-int lat_backend_open(struct lat_monitor *m, const struct lat_opts *o);
+/* Choose the backend (want: auto, latmon, bpf; NULL = auto) for a buffer of
+ * events records (0: default) and a BPF ring of ring records (0: default).
+ * 0, -ENOMEM or -EINVAL (a bad LATCTL_BPF_FOLLOW_MAX, said on stderr). */
+int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, uint64_t ring);
+/* Start recording, the reader away from measured_cpu (-1: not pinned). A
+ * failure switches the run to no backend with the reason: 0 or -ENOMEM. */
+int lat_backend_start(struct lat_session *s, int measured_cpu);
+/* Stop and drain; run's samples bound the BPF backend's estimated fault
+ * ends, and a process it did not follow gets stream_tid 0. */
+void lat_backend_stop(struct lat_session *s, struct lat_run *run);
+void lat_backend_close(struct lat_session *s);
+/* Events are being (or were) recorded by latmon or the BPF backend. */
+int lat_backend_recording(const struct lat_session *s);
 /* The "backend" object: name, why, capabilities, estimated labels, bpf. */
-cJSON *lat_backend_json(const struct lat_monitor *m);
+cJSON *lat_backend_json(const struct lat_session *s);
 /* Flag the estimated labels in doc's cause table and slow iterations. */
-void lat_backend_mark(cJSON *doc, const struct lat_monitor *m);
+void lat_backend_mark(cJSON *doc, const struct lat_session *s);
 
 #endif /* LATCTL_BACKEND_H */

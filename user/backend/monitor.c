@@ -14,14 +14,11 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "backend/backend.h"
-#include "backend/bpf/latbpf_user.h"
 #include "backend/monitor.h"
 #include "lib/tsc.h"
 
 #define NOT_LOADED "latmon is not loaded: causes need the module; see `make load` or use `--vm`"
 #define NO_PERM "latmon is loaded but needs root (CAP_SYS_ADMIN): causes need it; run latctl as root or use `--vm`"
-#define STACK_WARM (64 * 1024)
 
 static const char *const state_names[] = {
 	[LAT_MON_ABSENT] = "absent",
@@ -69,14 +66,13 @@ static uint32_t usable_sources(const struct latmon_nl_info *info)
 	return mask;
 }
 
-int lat_monitor_open(struct lat_monitor *m, uint64_t events)
+int lat_monitor_open(struct lat_monitor *m, struct lat_evbuf *buf)
 {
 	int ret;
 
 	memset(m, 0, sizeof(*m));
 	m->fd = -1;
-	m->reader_cpu = -1;
-	m->cap = events ? events : LAT_MONITOR_DEFAULT_EVENTS;
+	m->buf = buf;
 	ret = latmon_nl_open(&m->nl);
 	if (ret == -ENOENT || (!ret && access(LATMON_DEVICE, F_OK))) {
 		set_off(m, LAT_MON_ABSENT, NOT_LOADED);
@@ -107,104 +103,12 @@ int lat_monitor_open(struct lat_monitor *m, uint64_t events)
 	return 0;
 }
 
-/* The record buffer and the per-CPU drop counts, all written now. */
-int lat_monitor_alloc(struct lat_monitor *m)
-{
-	long conf = sysconf(_SC_NPROCESSORS_CONF);
-
-	m->ncpus = conf > 0 ? (unsigned int)conf : 1;
-	m->n_lost_slots = 2 * m->ncpus;	/* latctl's, and the BPF backend's pending */
-	m->map_bytes = (m->cap + m->n_lost_slots) * sizeof(*m->ev);
-	m->ev = mmap(NULL, m->map_bytes, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m->ev == MAP_FAILED) {
-		m->ev = NULL;
-		return -ENOMEM;
-	}
-	/* no huge pages: they belong to the workload, as does AnonHugePages */
-	madvise(m->ev, m->map_bytes, MADV_NOHUGEPAGE);
-	memset(m->ev, 0, m->map_bytes);
-	m->cpu_dropped = malloc(m->ncpus * sizeof(*m->cpu_dropped));
-	m->cpu_last_tsc = malloc(m->ncpus * sizeof(*m->cpu_last_tsc));
-	if (!m->cpu_dropped || !m->cpu_last_tsc)
-		return -ENOMEM;
-	memset(m->cpu_dropped, 0, m->ncpus * sizeof(*m->cpu_dropped));
-	memset(m->cpu_last_tsc, 0, m->ncpus * sizeof(*m->cpu_last_tsc));
-	memset(m->scratch, 0, sizeof(m->scratch));
-	return 0;
-}
-
-/* Pin the calling thread to the first CPU other than avoid that takes it. */
-int lat_monitor_pin_elsewhere(int avoid)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t set;
-	int cpu;
-
-	for (cpu = 0; n > 1 && cpu < CPU_SETSIZE; cpu++) {
-		if (cpu == avoid)
-			continue;
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (!sched_setaffinity(0, sizeof(set), &set))
-			return cpu;
-	}
-	return -1;
-}
-
-/* Touch STACK_WARM bytes of stack, so reading never faults it in. */
-void __attribute__((noinline)) lat_monitor_warm_stack(void)
-{
-	volatile char buf[STACK_WARM];
-	size_t i;
-
-	for (i = 0; i < sizeof(buf); i += 4096)
-		buf[i] = 0;
-}
-
-/* Make the per-CPU tables hold CPU cpu (a CPU id past the configured
- * count: the tables follow what arrives). 0 or -ENOMEM. */
-static int cover_cpu(struct lat_monitor *m, unsigned int cpu)
-{
-	unsigned int n = m->ncpus, i;
-	uint64_t *d, *t;
-
-	if (cpu < n)
-		return 0;
-	while (n <= cpu)
-		n *= 2;
-	d = realloc(m->cpu_dropped, n * sizeof(*d));
-	if (d)
-		m->cpu_dropped = d;
-	t = d ? realloc(m->cpu_last_tsc, n * sizeof(*t)) : NULL;
-	if (!t)
-		return -ENOMEM;
-	m->cpu_last_tsc = t;
-	for (i = m->ncpus; i < n; i++)
-		d[i] = t[i] = 0;
-	m->ncpus = n;
-	return 0;
-}
-
-/* A record that did not fit: counted per CPU as lost by latctl. */
-void lat_monitor_drop(struct lat_monitor *m, const struct latmon_event *e)
-{
-	uint64_t n = e->type == LATMON_EV_LOST ? e->u.lost.count : 1;
-
-	m->dropped += n;
-	if (cover_cpu(m, e->cpu))
-		return;		/* counted in dropped, not per CPU */
-	m->cpu_dropped[e->cpu] += n;
-	if (e->tsc_end > m->cpu_last_tsc[e->cpu])
-		m->cpu_last_tsc[e->cpu] = e->tsc_end;
-}
-
 static void drop_scratch(struct lat_monitor *m, size_t count)
 {
 	size_t i;
 
 	for (i = 0; i < count; i++)
-		lat_monitor_drop(m, &m->scratch[i]);
+		lat_evbuf_drop(m->buf, &m->buf->scratch[i]);
 }
 
 /* Read whole records until EOF (after STOP): into the buffer, then scratch. */
@@ -214,20 +118,20 @@ static int read_all(struct lat_monitor *m)
 	size_t count;
 
 	for (;;) {
-		if (m->n < m->cap)
-			r = read(m->fd, m->ev + m->n, (m->cap - m->n) * sizeof(*m->ev));
+		if (m->buf->n < m->buf->cap)
+			r = read(m->fd, m->buf->ev + m->buf->n, (m->buf->cap - m->buf->n) * sizeof(*m->buf->ev));
 		else
-			r = read(m->fd, m->scratch, sizeof(m->scratch));
+			r = read(m->fd, m->buf->scratch, sizeof(m->buf->scratch));
 		if (r == 0)
 			return 0;
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return -errno;
-		count = (size_t)r / sizeof(*m->ev);
-		m->read_records += count;
-		if (m->n < m->cap)
-			m->n += count;
+		count = (size_t)r / sizeof(*m->buf->ev);
+		m->buf->read_records += count;
+		if (m->buf->n < m->buf->cap)
+			m->buf->n += count;
 		else
 			drop_scratch(m, count);
 	}
@@ -239,9 +143,9 @@ static void *reader_main(void *arg)
 	struct lat_monitor *m = arg;
 
 	pthread_setname_np(pthread_self(), "latctl-reader");	/* in sched events */
-	if (m->reader_cpu >= 0)
-		m->reader_cpu = lat_monitor_pin_elsewhere(m->reader_cpu);
-	lat_monitor_warm_stack();
+	if (m->buf->reader_cpu >= 0)
+		m->buf->reader_cpu = lat_evbuf_pin_elsewhere(m->buf->reader_cpu);
+	lat_evbuf_warm_stack();
 	sem_post(&m->ready);
 	m->reader_err = read_all(m);
 	return NULL;
@@ -306,18 +210,16 @@ int lat_monitor_start(struct lat_monitor *m, int measured_cpu)
 {
 	int ret;
 
-	if (m->bpf)
-		return lat_bpf_start(m, measured_cpu);
 	if (m->state != LAT_MON_ON)
 		return 0;
-	ret = lat_monitor_alloc(m);
+	ret = lat_evbuf_alloc(m->buf);
 	if (ret) {
-		set_off(m, LAT_MON_FAILED, "latmon: no memory for %zu records (--events); causes not recorded", m->cap);
+		set_off(m, LAT_MON_FAILED, "latmon: no memory for %zu records (--events); causes not recorded", m->buf->cap);
 		return 0;
 	}
 	if (open_device(m) || start_session(m))
 		return 0;
-	m->reader_cpu = measured_cpu;	/* the reader picks another one */
+	m->buf->reader_cpu = measured_cpu;	/* the reader picks another one */
 	sem_init(&m->ready, 0, 0);
 	ret = pthread_create(&m->reader, NULL, reader_main, m);
 	if (ret) {
@@ -332,43 +234,10 @@ int lat_monitor_start(struct lat_monitor *m, int measured_cpu)
 	return 0;
 }
 
-/* After the drain: one lost record per CPU where latctl's buffer dropped. */
-void lat_monitor_add_own_lost(struct lat_monitor *m)
-{
-	uint64_t *next = calloc(m->ncpus, sizeof(*next));
-	size_t i;
-	unsigned int cpu;
-
-	for (i = 0; next && i < m->n; i++)
-		if (m->ev[i].cpu < m->ncpus && m->ev[i].seq + 1 > next[m->ev[i].cpu])
-			next[m->ev[i].cpu] = m->ev[i].seq + 1;
-	for (cpu = 0; cpu < m->ncpus && m->n < m->cap + m->n_lost_slots; cpu++) {
-		struct latmon_event *e = &m->ev[m->n];
-
-		if (!m->cpu_dropped[cpu])
-			continue;
-		memset(e, 0, sizeof(*e));
-		e->type = LATMON_EV_LOST;
-		e->size = sizeof(*e);
-		e->cpu = cpu;
-		e->pid = e->tid = (uint32_t)getpid();
-		e->seq = next ? next[cpu] : 0;
-		e->tsc_begin = e->tsc_end = m->cpu_last_tsc[cpu];
-		e->u.lost.count = m->cpu_dropped[cpu];
-		e->u.lost.cpu = cpu;
-		m->n++;
-	}
-	free(next);
-}
-
 void lat_monitor_stop(struct lat_monitor *m)
 {
 	int ret;
 
-	if (m->bpf) {
-		lat_bpf_stop(m);
-		return;
-	}
 	if (!m->running)
 		return;
 	ret = latmon_nl_stop(m->nl);
@@ -384,30 +253,18 @@ void lat_monitor_stop(struct lat_monitor *m)
 		set_off(m, LAT_MON_FAILED, "latmon: reading %s failed: %s; causes not recorded",
 			LATMON_DEVICE, strerror(-m->reader_err));
 	m->have_stats = !latmon_nl_stats(m->nl, &m->stats);
-	lat_monitor_add_own_lost(m);
-}
-
-int lat_monitor_recording(const struct lat_monitor *m)
-{
-	return m->backend == LAT_BACKEND_BPF || (m->backend != LAT_BACKEND_NONE && m->state == LAT_MON_ON);
+	lat_evbuf_add_own_lost(m->buf);
 }
 
 void lat_monitor_close(struct lat_monitor *m)
 {
-	lat_bpf_close(m);
 	if (m->running)
 		lat_monitor_stop(m);
 	if (m->fd >= 0)
 		close(m->fd);
-	if (m->ev)
-		munmap(m->ev, m->map_bytes);
 	latmon_nl_stats_free(&m->stats);
-	free(m->cpu_dropped);
-	free(m->cpu_last_tsc);
 	latmon_nl_close(m->nl);
 	m->fd = -1;
-	m->ev = NULL;
-	m->cpu_dropped = m->cpu_last_tsc = NULL;
 	m->nl = NULL;
 }
 
@@ -467,6 +324,21 @@ static cJSON *cpus_json(const struct lat_monitor *m, double *dropped, double *re
 	return a;
 }
 
+
+/* Its "threads" member: the targets latmon followed. */
+static cJSON *lat_monitor_threads_json(const struct lat_monitor *m)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o || !m->have_stats)
+		return o ? (cJSON_Delete(o), cJSON_CreateNull()) : NULL;
+	cJSON_AddNumberToObject(o, "max", m->info.threads_max);
+	cJSON_AddNumberToObject(o, "live_at_stop", m->stats.threads);
+	cJSON_AddNumberToObject(o, "followed", (double)m->stats.threads_followed);
+	cJSON_AddNumberToObject(o, "refused", (double)m->stats.threads_refused);
+	return o;
+}
+
 cJSON *lat_monitor_json(const struct lat_monitor *m)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -481,14 +353,14 @@ cJSON *lat_monitor_json(const struct lat_monitor *m)
 	cJSON_AddItemToObject(o, "sources", sources_json(m));
 	cJSON_AddItemToObject(o, "cpus", cpus_json(m, &dropped, &delivered));
 	cJSON_AddBoolToObject(o, "have_stats", m->have_stats);
-	cJSON_AddNumberToObject(o, "buffer_events", (double)m->cap);
-	cJSON_AddNumberToObject(o, "records_read", (double)m->read_records);
+	cJSON_AddNumberToObject(o, "buffer_events", (double)m->buf->cap);
+	cJSON_AddNumberToObject(o, "records_read", (double)m->buf->read_records);
 	cJSON_AddNumberToObject(o, "records_delivered", delivered);
 	cJSON_AddNumberToObject(o, "lost_by_latmon", dropped);
-	cJSON_AddNumberToObject(o, "lost_by_latctl", (double)m->dropped);
+	cJSON_AddNumberToObject(o, "lost_by_latctl", (double)m->buf->dropped);
 	cJSON_AddNumberToObject(o, "stale_session_stopped", m->stale_tgid);
-	cJSON_AddItemToObject(o, "reader_cpu", m->reader_cpu >= 0 && m->ev ?
-			      cJSON_CreateNumber(m->reader_cpu) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "reader_cpu", m->buf->reader_cpu >= 0 && m->buf->ev ?
+			      cJSON_CreateNumber(m->buf->reader_cpu) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "threads", lat_monitor_threads_json(m));
 	return o;
 }

@@ -31,11 +31,9 @@
 #include <cjson/cJSON.h>
 
 #include "latmon.h"
+#include "backend/evbuf.h"
 #include "backend/latmon_nl.h"
 
-#define LAT_MONITOR_DEFAULT_EVENTS	1048576U	/* 72 MiB of records */
-#define LAT_MONITOR_MAX_EVENTS		(1U << 27)
-#define LAT_MONITOR_SCRATCH		64
 
 enum lat_monitor_state {
 	LAT_MON_ABSENT = 1,	/* module not loaded */
@@ -53,57 +51,27 @@ struct lat_monitor {
 	int have_stats;
 	uint32_t mask;			/* sources started */
 	int fd;				/* /dev/latmon */
-	struct latmon_event *ev;	/* cap + n_lost_slots records, pre-faulted */
-	size_t cap, n, map_bytes;
-	unsigned int ncpus;		/* size of the per-CPU drop counts: the
-					 * configured CPUs, more if records say so */
-	unsigned int n_lost_slots;	/* room for latctl's own lost records */
-	uint64_t *cpu_dropped;		/* latctl dropped (buffer full), per CPU */
-	uint64_t *cpu_last_tsc;		/* ... and the latest such record's end */
-	uint64_t dropped;		/* sum of cpu_dropped */
-	uint64_t read_records;		/* every record read, kept or not */
-	int reader_cpu;			/* -1: not pinned */
+	struct lat_evbuf *buf;		/* what the reader fills */
 	int reader_err;			/* -errno of the reader's read() */
 	int running, reader_up;
 	uint32_t stale_tgid;		/* a gone process's session we stopped */
 	pthread_t reader;
 	sem_t ready;
-	struct latmon_event scratch[LAT_MONITOR_SCRATCH];
-	/* the backend that records (backend.h): latmon, BPF or none */
-	int backend;			/* enum lat_backend */
-	char backend_why[512];
-	struct lat_bpf *bpf;		/* the BPF backend's state, or NULL */
-	struct lat_run *run;		/* its samples bound estimated fault ends; the
-				 * BPF backend zeroes the stream_tid of a process
-				 * it did not follow */
 };
 
 /* Connect and GET_INFO: sets state and line, and latmon's tsc_khz as the
- * TSC frequency. Never fails the run: 0, or -ENOMEM. */
-int lat_monitor_open(struct lat_monitor *m, uint64_t events);
+ * TSC frequency; records go to buf. Never fails the run: 0, or -ENOMEM. */
+int lat_monitor_open(struct lat_monitor *m, struct lat_evbuf *buf);
 /* Buffer, /dev/latmon, START for this process, reader thread on another CPU
- * than measured_cpu (-1: not pinned, not pinned either). On failure state becomes FAILED
- * (and the run goes on): 0 or -ENOMEM. */
+ * than measured_cpu (-1: not pinned, not pinned either). On failure state
+ * becomes FAILED (and the run goes on): 0 or -ENOMEM. */
 int lat_monitor_start(struct lat_monitor *m, int measured_cpu);
 /* STOP, the final drain, GET_STATS, latctl's lost records. */
 void lat_monitor_stop(struct lat_monitor *m);
 void lat_monitor_close(struct lat_monitor *m);
-/* Events are being (or were) recorded by latmon or the BPF backend. */
-int lat_monitor_recording(const struct lat_monitor *m);
-
-/* Shared with the BPF backend's reader: the record buffer (cap + n_lost_slots
- * slots, all written), one record that did not fit (counted per CPU), the
- * reader's CPU and stack, and latctl's lost records after the drain. */
-int lat_monitor_alloc(struct lat_monitor *m);
-void lat_monitor_drop(struct lat_monitor *m, const struct latmon_event *e);
-int lat_monitor_pin_elsewhere(int avoid);
-void lat_monitor_warm_stack(void);
-void lat_monitor_add_own_lost(struct lat_monitor *m);
 
 /* The "latmon" object of the result: state, line, version, sources with
  * their misses, per-CPU counts, records read, lost by latmon and latctl. */
 cJSON *lat_monitor_json(const struct lat_monitor *m);
-/* Its "threads" member: the targets latmon followed (procs.c). */
-cJSON *lat_monitor_threads_json(const struct lat_monitor *m);
 
 #endif /* LATCTL_MONITOR_H */

@@ -16,6 +16,7 @@
 #include "run/opts.h"
 #include "compare/pair.h"
 #include "doc/runs.h"
+#include "report/render.h"
 
 #define CHECK_GOOD	0
 #define CHECK_BAD	1
@@ -351,7 +352,7 @@ static int load(struct check_opts *o, const char *path, cJSON **doc)
 		snprintf(o->why, sizeof(o->why), "no result in %s: the run failed or timed out", path);
 		return -1;
 	}
-	if (lat_runs_read(path, doc)) {	/* it printed why */
+	if (lat_runs_load(path, doc)) {	/* it printed why */
 		snprintf(o->why, sizeof(o->why), "%s is not a usable result (see above)", path);
 		return -1;
 	}

@@ -13,6 +13,7 @@
 #include "lib/latctl.h"
 #include "doc/result.h"
 #include "doc/runs.h"
+#include "report/render.h"
 
 #define MAX_FILES	64
 
@@ -185,7 +186,7 @@ int cmd_compare(int argc, char **argv)
 		return ret > 0 ? LAT_EXIT_OK : LAT_EXIT_USAGE;
 	ret = LAT_EXIT_USAGE;
 	for (i = 0; i < o.n; i++)
-		if (lat_runs_read(o.files[i], &o.docs[i]))
+		if (lat_runs_load(o.files[i], &o.docs[i]))
 			goto out;
 	ret = compare(&o);
 	if (ret == LAT_EXIT_OK && o.json_path && write_json(&o, lat_main_argc, lat_main_argv))

@@ -5,6 +5,7 @@
 
 #include "lib/latctl.h"
 #include "doc/result.h"
+#include "report/render.h"
 
 int cmd_report(int argc, char **argv)
 {

@@ -25,13 +25,14 @@
 #include "lib/tsc.h"
 #include "run/vm.h"
 #include "workload/workload.h"
+#include "report/render.h"
 
 struct run_ctx {
 	struct lat_opts opts;
 	struct lat_run run;
 	struct lat_result_file file;
 	struct lat_counters before, after;
-	struct lat_monitor mon;
+	struct lat_session sess;
 	uint64_t tsc_before, tsc_after;	/* around the counter reads */
 	long long free_2m;
 	double pair_ns;
@@ -42,7 +43,7 @@ struct run_ctx {
 /* Reject options the workload does not take, and unknown modes. */
 static int check_applicable(const struct workload_ops *ops, const struct lat_opts *o)
 {
-	if (lat_wl_opts_apply(ops, o))
+	if (lat_wl_opts_apply(ops, o->wl_arg))
 		return -EINVAL;
 	if (o->mode && !ops->modes) {
 		fprintf(stderr, "latctl: %s has no modes; drop --mode\n", ops->name);
@@ -142,7 +143,7 @@ static cJSON *run_json(const struct lat_run *run)
 	cJSON_AddItemToObject(j, "mode", run->mode[0] ? cJSON_CreateString(run->mode) : cJSON_CreateNull());
 	cJSON_AddStringToObject(j, "unit", run->ops->unit_name);
 	cJSON_AddNumberToObject(j, "iterations", (double)run->n);
-	cJSON_AddBoolToObject(j, "pinned", run->opts->cpu >= 0);
+	cJSON_AddBoolToObject(j, "pinned", run->cpu >= 0);
 	cJSON_AddNumberToObject(j, "cpu_first", run->samples[0].cpu_begin);
 	cJSON_AddNumberToObject(j, "cpu_last", run->samples[run->n - 1].cpu_end);
 	return j;
@@ -179,19 +180,19 @@ static int add_causes(struct run_ctx *c, const double *sorted)
 	int ret;
 	struct lat_causes_in in = {
 		.run = &c->run,
-		.events = c->mon.ev,
-		.n_events = c->mon.n,
-		.have_events = lat_monitor_recording(&c->mon),
+		.events = c->sess.buf.ev,
+		.n_events = c->sess.buf.n,
+		.have_events = lat_backend_recording(&c->sess),
 		.threshold = slow,
 		.limit_ns = slow_limit(&c->run, slow, sorted),
 		.tsc_before = c->tsc_before,
 		.tsc_after = c->tsc_after,
 	};
 
-	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->mon));
-	cJSON_AddItemToObject(c->doc, "backend", lat_backend_json(&c->mon));
+	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->sess.mon));
+	cJSON_AddItemToObject(c->doc, "backend", lat_backend_json(&c->sess));
 	ret = lat_causes_add(c->doc, &in);
-	lat_backend_mark(c->doc, &c->mon);
+	lat_backend_mark(c->doc, &c->sess);
 	return ret;
 }
 
@@ -244,7 +245,8 @@ static int prepare(struct run_ctx *c, int argc, char **argv, char *mode, size_t 
 	}
 	if (check_applicable(ops, &c->opts) || resolve_mode(ops, c->opts.mode, mode, len))
 		return LAT_EXIT_USAGE;
-	c->run.opts = &c->opts;
+	c->run.cpu = c->opts.cpu;
+	c->run.seed = c->opts.seed;
 	c->run.ops = ops;
 	c->run.mode = mode;
 	c->run.iters = c->opts.iters ? c->opts.iters : ops->default_iters;
@@ -262,7 +264,7 @@ static int prepare_system(struct run_ctx *c)
 		return LAT_EXIT_FAIL;
 	if (c->opts.no_thp && lat_thp_disable_self())
 		return LAT_EXIT_FAIL;
-	if (lat_mm_env_prepare(&c->opts))
+	if (lat_mm_env_prepare(&c->opts.mm))
 		return LAT_EXIT_FAIL;
 	return 0;
 }
@@ -302,10 +304,10 @@ static int measure(struct run_ctx *c)
 	uint16_t cpu;
 	int ret;
 
-	ret = lat_backend_open(&c->mon, &c->opts);	/* latmon's tsc_khz first */
+	ret = lat_backend_open(&c->sess, c->opts.backend, c->opts.events, c->opts.ring);
+	/* latmon's tsc_khz first */
 	if (ret)
 		return ret == -EINVAL ? LAT_EXIT_USAGE : LAT_EXIT_FAIL;
-	c->mon.run = run;
 	run->tsc_hz = lat_tsc_hz();
 	c->pair_ns = (double)lat_tsc_pair_cost() * 1e9 / run->tsc_hz;
 	c->free_2m = lat_buddy_free_2m_blocks();
@@ -313,7 +315,7 @@ static int measure(struct run_ctx *c)
 	if (ret)
 		return ret;
 	run->stream_tid[0] = (uint32_t)gettid();
-	if (lat_monitor_start(&c->mon, c->opts.cpu))
+	if (lat_backend_start(&c->sess, c->opts.cpu))
 		return LAT_EXIT_FAIL;
 	show_timing(run);
 	c->tsc_before = lat_tsc(&cpu);
@@ -322,7 +324,7 @@ static int measure(struct run_ctx *c)
 	lat_counters_read(&c->after);
 	c->tsc_after = lat_tsc(&cpu);
 	lat_progress_done();
-	lat_monitor_stop(&c->mon);
+	lat_backend_stop(&c->sess, run);
 	if (ret == -EINVAL)
 		return LAT_EXIT_USAGE;
 	if (ret || run->n == 0) {
@@ -365,7 +367,7 @@ static void cleanup(struct run_ctx *c)
 		c->run.ops->teardown(&c->run);
 	if (c->run.samples)
 		munmap(c->run.samples, c->run.cap * sizeof(*c->run.samples));
-	lat_monitor_close(&c->mon);
+	lat_backend_close(&c->sess);
 	lat_result_abort(&c->file);
 	lat_mm_env_restore();
 	lat_thp_restore();
@@ -380,7 +382,7 @@ int cmd_run(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	c.file.fd = -1;
-	c.mon.fd = -1;
+	c.sess.mon.fd = -1;
 	/* before getopt permutes argv; start_time is now */
 	c.doc = lat_result_new(lat_main_argc, lat_main_argv);
 	ret = prepare(&c, argc, argv, mode, sizeof(mode));

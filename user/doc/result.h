@@ -54,8 +54,4 @@ int lat_json_read(const char *path, cJSON **doc);
 /* Read and check a result file; one line on stderr on failure. */
 int lat_result_read(const char *path, cJSON **doc);
 
-/* The text report of a document. origin names it in error messages.
- * Nothing is printed unless the whole document renders: -EINVAL. */
-int lat_result_render(const cJSON *doc, FILE *out, const char *origin);
-
 #endif /* LATCTL_RESULT_H */

@@ -58,9 +58,9 @@ void lat_runs_cause_labels(const cJSON *doc, cJSON *list);
  * stderr naming the first missing or mistyped key: -EINVAL. */
 int lat_runs_check(const cJSON *doc, const char *path);
 
-/* Read and check a result file: lat_result_read, then the whole document
- * through the report's strict reader (rendered to /dev/null), then
- * lat_runs_check; one line on stderr when any refuses it. */
+/* Read and check a result file: lat_result_read, then lat_runs_check; one
+ * line on stderr when either refuses it. The whole document through the
+ * report's reader: lat_runs_load (report/render.h). */
 int lat_runs_read(const char *path, cJSON **doc);
 
 #endif /* LATCTL_RUNS_H */

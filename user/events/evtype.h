@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "join/join.h"
+#include "events/iter.h"
 #include "latmon.h"
 #include "lib/rdoc.h"
 

@@ -14,7 +14,6 @@
 #include "join/causes.h"
 #include "events/evtype.h"
 #include "join/join.h"
-#include "join/procs.h"
 
 struct own_med {
 	uint64_t median, n;
@@ -30,6 +29,36 @@ static uint32_t stream_tid(const struct lat_run *run, size_t k)
 {
 	return k < LAT_MAX_STREAMS ? run->stream_tid[k] : 0;
 }
+
+/* Fault events of thread tid that getrusage counts (not retried, not failed). */
+static uint64_t fault_events_of(const struct latmon_event *ev, size_t n, uint32_t tid)
+{
+	uint64_t count = 0;
+
+	for (size_t i = 0; i < n; i++)
+		count += ev[i].type == LATMON_EV_FAULT && ev[i].tid == tid &&
+			 !(ev[i].u.fault.flags & (LATMON_FAULT_F_RETRY | LATMON_FAULT_F_ERROR |
+						  LATMON_FAULT_F_MAJOR));
+	return count;
+}
+
+static cJSON *stream_faults_json(const struct lat_run *run, const struct latmon_event *ev,
+			      size_t n_events, size_t streams)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t k = 0; a && k < streams && k < LAT_MAX_STREAMS; k++) {
+		cJSON *o = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(a, o))
+			break;
+		cJSON_AddNumberToObject(o, "tid", run->stream_tid[k]);
+		cJSON_AddNumberToObject(o, "fault_events", run->stream_tid[k] ?
+					(double)fault_events_of(ev, n_events, run->stream_tid[k]) : 0);
+	}
+	return a;
+}
+
 
 /* How many streams the samples hold. */
 static size_t count_streams(const struct lat_run *run)
@@ -234,7 +263,7 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 		cJSON_AddNumberToObject(o, "streams_joined", (double)joined_streams);
 		cJSON_AddNumberToObject(o, "faults_in_loop", (double)all);
 		cJSON_AddNumberToObject(o, "faults_in_loop_joined", (double)joined);
-		cJSON_AddItemToObject(o, "stream_faults", lat_stream_faults_json(in->run,
+		cJSON_AddItemToObject(o, "stream_faults", stream_faults_json(in->run,
 				      in->have_events ? in->events : NULL,
 				      in->have_events ? in->n_events : 0, streams));
 	}

@@ -18,6 +18,7 @@
 #include "plot/plot_int.h"
 #include "doc/result.h"
 #include "doc/runs.h"
+#include "report/render.h"
 
 struct job {
 	cJSON *cmp;			/* one comparison */
@@ -39,7 +40,7 @@ static int job_of_pair(struct job *j, const char *const in[2])
 	int i;
 
 	for (i = 0; i < 2; i++)
-		if (lat_runs_read(in[i], &j->docs[i]))
+		if (lat_runs_load(in[i], &j->docs[i]))
 			return -EINVAL;
 	j->cmp = lat_compare_json(j->docs[0], j->docs[1]);
 	if (!j->cmp)
@@ -57,12 +58,12 @@ static int find_result(const char *cmp_path, const char *name, cJSON **doc)
 	char dir[PATH_MAX], path[PATH_MAX * 2 + 2];
 
 	if (!access(name, R_OK))
-		return lat_runs_read(name, doc);
+		return lat_runs_load(name, doc);
 	snprintf(dir, sizeof(dir), "%s", cmp_path);
 	snprintf(path, sizeof(path), "%s/%s", dirname(dir), name);
 	if (name[0] == '/' || access(path, R_OK))
 		return -ENOENT;
-	return lat_runs_read(path, doc);
+	return lat_runs_load(path, doc);
 }
 
 /* COMPARISON.json: its one comparison, and the two results it names when

@@ -3,69 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/breakdown.h"
 #include "report/describe.h"
 #include "lib/json.h"
 #include "lib/rdoc.h"
-
-/* " (by pid 321 (stress-ng))": the task of the longest preemption. Time
- * labelled preemption comes only from a preempted switch-out, whose task
- * the writer always names, so a breakdown with it lacks no "preemptor". */
-static void preemption_note(const cJSON *it, FILE *out, struct lat_rd *r)
-{
-	const cJSON *p = lat_rd_get(r, it, "preemptor", cJSON_Object);
-
-	if (p)
-		fprintf(out, " (by pid %.0f (%s))", lat_rd_num(r, p, "pid"), lat_rd_str(r, p, "comm"));
-}
-
-/* " (timer LOC x3, ipi call_function x1)": the interrupts inside; none
- * when the interrupt work was an interrupt thread's (ev_sched.c). */
-static void interrupt_note(const cJSON *it, FILE *out, struct lat_rd *r)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "interrupts"), *x;
-
-	cJSON_ArrayForEach(x, a)
-		fprintf(out, "%s%s %s x%.0f", x == a->child ? " (" : ", ", lat_rd_str(r, x, "kind"),
-			lat_rd_str(r, x, "name"), lat_rd_num(r, x, "count"));
-	if (a && a->child)
-		fputc(')', out);
-}
-
-/* " (waiting for mmap_lock, woken by ...)": each part only when its
- * source (lock, wake) recorded it, so either may be absent. */
-static void blocked_note(const cJSON *it, FILE *out, struct lat_rd *r)
-{
-	const cJSON *lock = cJSON_GetObjectItemCaseSensitive(it, "waited_for");
-	const cJSON *w = cJSON_GetObjectItemCaseSensitive(it, "woken_by");
-
-	if (!lock && !w)
-		return;
-	fputs(" (", out);
-	if (lock)
-		fprintf(out, "waiting for %s%s", lat_rd_str(r, lock, "lock"), w ? ", " : "");
-	if (w && lat_rd_bool(r, w, "from_interrupt"))
-		fprintf(out, "woken from an interrupt on CPU %.0f", lat_rd_num(r, w, "cpu"));
-	else if (w)
-		fprintf(out, "woken by pid %.0f (%s) on CPU %.0f", lat_rd_num(r, w, "pid"),
-			lat_rd_str(r, w, "comm"), lat_rd_num(r, w, "cpu"));
-	fputc(')', out);
-}
-
-void lat_label_note(const cJSON *it, const char *label, FILE *out, struct lat_rd *r)
-{
-	static const struct {
-		const char *label;
-		void (*note)(const cJSON *it, FILE *out, struct lat_rd *r);
-	} notes[] = {
-		{ "blocked", blocked_note },
-		{ "preemption", preemption_note },
-		{ "interrupt", interrupt_note },
-	};
-
-	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
-		if (!strcmp(label, notes[i].label))
-			notes[i].note(it, out, r);
-}
 
 /* "munmap 12.1 ms: " when a system call is inside, else "12.1 ms: ". */
 static void print_what(const cJSON *it, FILE *out, struct lat_rd *r)
@@ -91,7 +32,7 @@ char *lat_iter_cause(const cJSON *it)
 	if (!mem)
 		return NULL;
 	print_what(it, mem, &r);
-	lat_print_breakdown(it, mem, &r);
+	lat_print_breakdown(it, NULL, mem, &r);
 	if (fclose(mem) != 0) {
 		free(buf);
 		return NULL;

@@ -13,12 +13,6 @@
 
 struct lat_rd;
 
-/* What a label's share was, after it in the breakdown: blocked " (waiting
- * for mmap_lock, woken by pid 812 (lmprocs) on CPU 1)", preemption " (by pid
- * 321 (stress-ng))", interrupt " (timer LOC x3)"; nothing if unknown. */
-void lat_label_note(const cJSON *it, const char *label, FILE *out, struct lat_rd *r);
-/* The breakdown of one iteration with its notes (render_causes.c). */
-void lat_print_breakdown(const cJSON *it, FILE *out, struct lat_rd *r);
 /* The phrase for one iteration, malloc'd; NULL: no memory. */
 char *lat_iter_cause(const cJSON *it);
 /* To each member of extras' "slow_ops" array add its "cause": the phrase

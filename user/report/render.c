@@ -8,13 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/bpf/latbpf_user.h"
 #include "lib/hist.h"
-#include "join/join.h"
+#include "events/iter.h"
 #include "lib/rdoc.h"
-#include "run/repeat.h"
-#include "join/procs.h"
+#include "report/render.h"
 #include "doc/result.h"
+#include "doc/runs.h"
 #include "system/mmenv.h"
 #include "workload/workload.h"
 
@@ -316,7 +315,8 @@ static int render_doc(const cJSON *doc, FILE *out, const char *origin)
 		free(buf);
 		return -EINVAL;
 	}
-	fwrite(buf, 1, len, out);
+	if (out)
+		fwrite(buf, 1, len, out);
 	free(buf);
 	return 0;
 }
@@ -338,5 +338,22 @@ int lat_result_render(const cJSON *doc, FILE *out, const char *origin)
 		fprintf(stderr, "latctl: %s: out of memory while rendering the report\n", origin);
 	cJSON_Delete(saved);
 	free(text);
+	return ret;
+}
+
+int lat_result_check(const cJSON *doc, const char *origin)
+{
+	return render_doc(doc, NULL, origin);
+}
+
+int lat_runs_load(const char *path, cJSON **doc)
+{
+	int ret = lat_runs_read(path, doc);
+
+	if (!ret && lat_result_check(*doc, path)) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		ret = -EINVAL;
+	}
 	return ret;
 }

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/describe.h"
+#include "report/breakdown.h"
+#include "report/render.h"
 #include "events/evtype.h"
 #include "join/join.h"
 #include "lib/rdoc.h"
@@ -25,24 +26,6 @@ static const char *fmt_ns(double ns, char *buf, size_t len)
 	return buf;
 }
 
-/* The JSON array of strings list holds s. */
-static bool is_listed(const cJSON *list, const char *s)
-{
-	const cJSON *e;
-
-	cJSON_ArrayForEach(e, list)
-		if (cJSON_IsString(e) && !strcmp(e->valuestring, s))
-			return true;
-	return false;
-}
-
-/* "fault~" for a label whose times the backend estimated. */
-static const char *mark_label(const char *label, bool estimated, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s%s", label, estimated ? "~" : "");
-	return buf;
-}
-
 static void print_cause_row(const cJSON *row, const cJSON *est, FILE *out, struct lat_rd *r)
 {
 	char med[24], max[24], own[64], label[24];
@@ -51,31 +34,10 @@ static void print_cause_row(const cJSON *row, const cJSON *est, FILE *out, struc
 		 fmt_ns(lat_rd_num(r, row, "own_median_ns"), med, sizeof(med)),
 		 fmt_ns(lat_rd_num(r, row, "own_max_ns"), max, sizeof(max)));
 	fprintf(out, "  %-13s %8.0f %8.0f %8.1f%%   %s\n",
-		mark_label(lat_rd_str(r, row, "label"), is_listed(est, lat_rd_str(r, row, "label")),
+		lat_mark_label(lat_rd_str(r, row, "label"), lat_is_listed(est, lat_rd_str(r, row, "label")),
 			   label, sizeof(label)),
 		lat_rd_num(r, row, "primary"), lat_rd_num(r, row, "present"),
 		100 * lat_rd_num(r, row, "share"), lat_rd_num(r, row, "own_count") ? own : "-");
-}
-
-/* The numbers of object o (at most JOIN_NR_LABELS) into v, largest first;
- * their sum into *sum. Anything but a number there is refused as key. */
-static int by_value(struct lat_rd *r, const cJSON *o, const char *key,
-		    const cJSON **v, double *sum)
-{
-	const cJSON *x;
-	int n = 0, j;
-
-	*sum = 0;
-	cJSON_ArrayForEach(x, o) {
-		lat_rd_expect(r, cJSON_IsNumber(x) && n < JOIN_NR_LABELS, key);
-		if (n == JOIN_NR_LABELS || !cJSON_IsNumber(x))
-			continue;
-		*sum += x->valuedouble;
-		for (j = n++; j > 0 && v[j - 1]->valuedouble < x->valuedouble; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-	return n;
 }
 
 /* "thp-zero twice in 11 of 11 slow iterations (allocator 58%, clear
@@ -92,7 +54,7 @@ static void print_twice(const cJSON *row, FILE *out, struct lat_rd *r)
 	if (!twice)
 		return;
 	total = lat_rd_num(r, row, "total_ns");
-	n = by_value(r, lat_rd_obj(r, row, "parts_ns"), "parts_ns", v, &sum);
+	n = lat_by_value(r, lat_rd_obj(r, row, "parts_ns"), "parts_ns", v, &sum);
 	fprintf(out, "%s twice in %.0f of %.0f slow iterations (", lat_rd_str(r, row, "label"),
 		twice, lat_rd_num(r, row, "present"));
 	for (i = 0; i < n; i++)
@@ -168,32 +130,6 @@ static int cmp_iter_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* "thp-zero 97%, fault 2%, unexplained <1%": the breakdown, largest first;
- * the labels in est marked "~". Its ticks sum to the duration (join.h): a
- * missing share is refused. */
-static void print_breakdown(const cJSON *it, const cJSON *est, FILE *out, struct lat_rd *r)
-{
-	const cJSON *v[JOIN_NR_LABELS];
-	double d = lat_rd_num(r, it, "duration_ticks"), sum;
-	int n = by_value(r, lat_rd_obj(r, it, "breakdown_ticks"), "breakdown_ticks", v, &sum), i;
-
-	lat_rd_expect(r, sum == d, "breakdown_ticks");
-	for (i = 0; i < n; i++) {
-		double pct = d > 0 ? 100 * v[i]->valuedouble / d : 0;
-		char label[24];
-
-		fprintf(out, pct < 0.5 ? "%s%s <1%%" : "%s%s %.0f%%", i ? ", " : "",
-			mark_label(v[i]->string, is_listed(est, v[i]->string), label, sizeof(label)),
-			pct);
-		lat_label_note(it, v[i]->string, out, r);
-	}
-	fputc('\n', out);
-}
-
-void lat_print_breakdown(const cJSON *it, FILE *out, struct lat_rd *r)
-{
-	print_breakdown(it, NULL, out, r);
-}
 
 /* The details line of one iteration: each record type's part, then the
  * iteration's own; nothing when there is nothing to say. */
@@ -233,7 +169,7 @@ static void print_iter(const cJSON *it, const cJSON *est, FILE *out, struct lat_
 		fprintf(out, "->%.0f", cpu_end);
 	fprintf(out, "  %s%s: ", lat_rd_str(r, it, "primary"), lat_rd_bool(r, it, "incomplete") ?
 		" (events lost: breakdown not trusted)" : "");
-	print_breakdown(it, est, out, r);
+	lat_print_breakdown(it, est, out, r);
 	print_detail(it, out, r);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* getopt_long parsing of `latctl run` and strict number parsers. */
+/* getopt_long parsing of `latctl run`. */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -13,94 +13,18 @@
 #include "run/opts.h"
 #include "system/thp.h"
 #include "system/mmenv.h"
-#include "run/vm.h"
+#include "lib/parse.h"
 
-int lat_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+
+const char *const lat_vm_kernels[] = { "6.1", "6.12", "7.3", NULL };
+
+int lat_vm_kernel_valid(const char *name)
 {
-	unsigned long long v;
-	char *end;
+	int i;
 
-	if (!s || !isdigit((unsigned char)s[0]))
-		return -EINVAL;		/* also "-1", "+1", " 1" and "" */
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || v < min || v > max)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-int lat_parse_double(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end || end == s)
-		return -EINVAL;
-	if (errno == ERANGE || !isfinite(v) || v <= 0)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-/* ns per unit for a suffix, 0 if unknown. */
-static double unit_ns(const char *u)
-{
-	static const struct { const char *name; double ns; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(u, units[i].name))
-			return units[i].ns;
-	return 0;
-}
-
-int lat_parse_duration_ns(const char *s, double bare_unit_ns, double *ns)
-{
-	double v, unit;
-	char *end;
-
-	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s)
-		return -EINVAL;
-	unit = *end ? unit_ns(end) : bare_unit_ns;
-	if (unit == 0)
-		return -EINVAL;
-	if (errno == ERANGE || !isfinite(v * unit) || v <= 0 || v * unit > 1e15)
-		return -ERANGE;
-	*ns = v * unit;
-	return 0;
-}
-
-int lat_parse_threshold(const char *s, struct lat_threshold *t)
-{
-	double v;
-	int ret;
-
-	if (s && s[0] == 'p') {
-		ret = lat_parse_double(s + 1, &v);
-		if (ret || v >= 100)
-			return -EINVAL;
-		t->is_percentile = 1;
-		t->value = v;
-		return 0;
-	}
-	ret = lat_parse_duration_ns(s, 0, &v);
-	if (ret)
-		return ret;
-	t->is_percentile = 0;
-	t->value = v;
+	for (i = 0; lat_vm_kernels[i]; i++)
+		if (!strcmp(name, lat_vm_kernels[i]))
+			return 1;
 	return 0;
 }
 
@@ -229,32 +153,6 @@ const struct option *lat_opts_table(const char **shortopts)
 	return long_opts;
 }
 
-/* One line for a rejected value, naming the option and what to give. */
-int lat_opt_bad_value(const char *opt, const char *arg, int err, const char *want)
-{
-	const char *why = "is not valid";
-
-	if (arg[0] == '-')
-		why = "is negative";
-	else if (err == -ERANGE)
-		why = "is out of range";
-	fprintf(stderr, "latctl: %s '%s' %s; give %s\n", opt, arg, why, want);
-	return -EINVAL;
-}
-
-int lat_opt_parse_count(const char *opt, const char *arg, uint64_t min,
-			uint64_t max, uint64_t *out)
-{
-	char want[96];
-	int ret;
-
-	ret = lat_parse_u64(arg, min, max, out);
-	if (!ret)
-		return 0;
-	snprintf(want, sizeof(want), "a whole number from %llu to %llu",
-		 (unsigned long long)min, (unsigned long long)max);
-	return lat_opt_bad_value(opt, arg, ret, want);
-}
 
 /* A workload's option: its value checked by the first workload that
  * declares it (bad values say so at once), kept for lat_wl_opts_apply(). */
@@ -289,7 +187,7 @@ static int parse_numeric(struct lat_opts *o, int c, const char *arg)
 	case OPT_REPEAT:
 		return lat_opt_parse_count("--repeat", arg, 1, LAT_MAX_REPEAT, &o->repeat);
 	case OPT_EVENTS:
-		return lat_opt_parse_count("--events", arg, 16, LAT_MONITOR_MAX_EVENTS, &o->events);
+		return lat_opt_parse_count("--events", arg, 16, LAT_EVBUF_MAX_EVENTS, &o->events);
 	case OPT_RING:
 		return lat_opt_parse_count("--ring", arg, 1, LAT_BPF_MAX_RING, &o->ring);
 	}
@@ -320,13 +218,13 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 			return lat_opt_bad_value("--thp", arg, -EINVAL, "always, madvise or never");
 		return 0;
 	case OPT_THP_SIZE:
-		if (o->n_thp_size == LAT_THP_SIZE_MAX) {
+		if (o->mm.n_thp_size == LAT_THP_SIZE_MAX) {
 			fprintf(stderr, "latctl: --thp-size given more than %d times\n", LAT_THP_SIZE_MAX);
 			return -EINVAL;
 		}
-		return lat_thp_size_parse(arg, &o->thp_size[o->n_thp_size++]);
+		return lat_thp_size_parse(arg, &o->mm.thp_size[o->mm.n_thp_size++]);
 	case OPT_MEMCG:
-		return lat_mm_parse_size("--memcg", arg, &o->memcg_bytes);
+		return lat_mm_parse_size("--memcg", arg, &o->mm.memcg_bytes);
 	case OPT_BACKEND:
 		o->backend = arg;
 		return lat_backend_check(arg) ? -EINVAL : 0;
@@ -388,7 +286,7 @@ int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
 		} else if (c == OPT_VM) {
 			o->vm = 1;
 		} else if (c == OPT_FRAGMENT) {
-			o->fragment = 1;
+			o->mm.fragment = 1;
 		} else if (c == '?' || c == ':') {
 			return getopt_error(c, argv);
 		} else if (parse_word(o, c, optarg)) {

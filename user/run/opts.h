@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Command-line options of `latctl run` and the number parsers behind them. */
+/* Command-line options of `latctl run`: struct lat_opts and its parser. */
 #ifndef LATCTL_OPTS_H
 #define LATCTL_OPTS_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/parse.h"
+#include "system/mmenv.h"
 #include "workload/workload.h"
 
 #define LAT_DEFAULT_SLOW	"p99.9"
@@ -13,37 +15,41 @@
 #define LAT_MAX_ITERS		1000000000ULL
 #define LAT_MAX_REPEAT		1000ULL
 
-/* --slow: a percentile (p99.9) or an absolute time in ns. */
-struct lat_threshold {
-	int is_percentile;
-	double value;		/* percent (0 < p < 100) or ns */
+/* The whole `run` command line; lower layers get only the parts they use. */
+struct lat_opts {
+	const char *workload;
+	const char *mode;	/* NULL = the workload's default mode */
+	uint64_t iters;		/* 0 = the workload's default */
+	int cpu;		/* -1 = not pinned */
+	const char *thp;	/* --thp always|madvise|never, NULL = leave */
+	int no_thp;		/* --no-thp: PR_SET_THP_DISABLE */
+	const char *slow;	/* --slow THRESHOLD as given, NULL = default */
+	const char *json_path;	/* --json FILE */
+	int quiet;
+	uint64_t seed;		/* --seed, fixed default for reproducible runs */
+	int vm;			/* --vm: run it in the QEMU test bed (vm.c) */
+	const char *kernel;	/* --kernel SERIES for --vm, NULL = newest */
+	uint64_t events;	/* --events: latmon records latctl keeps, 0 = default */
+	struct lat_mm_opts mm;	/* --thp-size, --fragment, --memcg */
+	const char *backend;	/* --backend auto|latmon|bpf, NULL = auto */
+	uint64_t ring;		/* --ring: BPF ring buffer records, 0 = default */
+	uint64_t repeat;	/* --repeat N: runs in fresh processes, 0 = one */
+	/* Workload options as given, by lat_wl_opt_at() index ("" for a
+	 * flag, NULL = not given); lat_wl_opts_apply() parses them into the
+	 * chosen workload's config. */
+	const char *wl_arg[LAT_WL_OPT_MAX];
 };
 
-/* Whole decimal number in [min, max]. Rejects "-1", "abc", "12x", "",
- * overflow. 0, -EINVAL (not a number) or -ERANGE (outside [min, max]). */
-int lat_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
-
-/* Positive finite decimal ("1000", "2.5"). 0 or -EINVAL / -ERANGE. */
-int lat_parse_double(const char *s, double *out);
-
-/* "250ns", "5us", "1.5ms", "2s"; a bare number uses bare_unit_ns, or is
- * rejected when bare_unit_ns is 0. 0 or -EINVAL / -ERANGE. */
-int lat_parse_duration_ns(const char *s, double bare_unit_ns, double *ns);
-
-/* "p99.9" (0 < p < 100) or a duration with a unit ("5us"). 0 or -EINVAL. */
-int lat_parse_threshold(const char *s, struct lat_threshold *t);
+/* Kernel series the test bed can boot (--kernel), oldest first; the last is
+ * the default. lat_vm_kernel_valid: 1 if name is one of them. */
+extern const char *const lat_vm_kernels[];
+int lat_vm_kernel_valid(const char *name);
 
 void lat_opts_init(struct lat_opts *o);
 
 /* Parse `run` options into o. 0 = run, 1 = --help printed, -EINVAL = one
  * line already printed on stderr (exit 2). */
 int lat_opts_parse(int argc, char **argv, struct lat_opts *o);
-
-/* One line for a rejected value of opt ("--rate"), naming what to give
- * (want); -EINVAL. A count in [min, max] or that line. */
-int lat_opt_bad_value(const char *opt, const char *arg, int err, const char *want);
-int lat_opt_parse_count(const char *opt, const char *arg, uint64_t min,
-			uint64_t max, uint64_t *out);
 
 void lat_opts_usage(FILE *out);
 

@@ -12,18 +12,11 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "workload/workload.h"
+#include "run/opts.h"
 
 /* Run the command N = o->repeat times; doc: this process's new document
  * (its command line and start time are kept). LAT_EXIT_*; a failed run
  * stops the series with its exit status and nothing is written. */
 int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc);
-
-struct lat_rd;
-
-/* The per-run spread of a --repeat document (median and range of p50..max
- * over the runs); nothing for a single run. Read strictly: the section and
- * options.repeat come together, and every run has the summary figures. */
-void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *r);
 
 #endif /* LATCTL_REPEAT_H */

@@ -26,6 +26,7 @@
 #include "lib/progress.h"
 #include "doc/result.h"
 #include "run/vm.h"
+#include "report/render.h"
 
 #define GUEST_RESULT	"result.json"
 #define VM_TIMEOUT_S	"1800"
@@ -35,8 +36,6 @@
 #define MAX_NAME	32
 
 /* Oldest first: the last one, the newest, is the default. */
-const char *const lat_vm_kernels[] = { "6.1", "6.12", "7.3", NULL };
-
 /* Paths of one --vm run. */
 struct vm_ctx {
 	const char *series;
@@ -46,16 +45,6 @@ struct vm_ctx {
 	char release[128];		/* guest kernel release */
 	char accel[16];			/* kvm or tcg */
 };
-
-int lat_vm_kernel_valid(const char *name)
-{
-	int i;
-
-	for (i = 0; lat_vm_kernels[i]; i++)
-		if (!strcmp(name, lat_vm_kernels[i]))
-			return 1;
-	return 0;
-}
 
 static const char *default_kernel(void)
 {

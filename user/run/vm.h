@@ -9,13 +9,9 @@
 
 #include <stddef.h>
 
-#include "workload/workload.h"
+#include <cjson/cJSON.h>
 
-/* Kernel series the test bed can boot, oldest first; the last is the default. */
-extern const char *const lat_vm_kernels[];
-
-/* 1 if name is one of lat_vm_kernels. */
-int lat_vm_kernel_valid(const char *name);
+#include "run/opts.h"
 
 /* The directory of the test bed's scripts: $LATCTL_SCRIPTS, else ../scripts
  * or ../lib/latctl/scripts from this executable. 0, or -ENOENT with the last

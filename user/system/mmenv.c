@@ -11,7 +11,6 @@
 #include "lib/rdoc.h"
 #include "system/sysset.h"
 #include "system/thp_size.h"
-#include "workload/workload.h"
 
 static struct lat_fragment frag;
 static int fragmented;
@@ -42,7 +41,7 @@ int lat_mm_parse_size(const char *opt, const char *arg, uint64_t *bytes)
 	return 0;
 }
 
-int lat_mm_env_prepare(const struct lat_opts *o)
+int lat_mm_env_prepare(const struct lat_mm_opts *o)
 {
 	int ret = lat_thp_size_apply(o->thp_size, o->n_thp_size);
 

@@ -11,16 +11,24 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
+#include "system/thp_size.h"
+
 struct lat_rd;
 
-struct lat_opts;
+/* What a run asks of the memory environment. */
+struct lat_mm_opts {
+	struct lat_thp_size thp_size[LAT_THP_SIZE_MAX];	/* --thp-size, in order */
+	int n_thp_size;
+	int fragment;		/* --fragment: no free 2 MiB block (fragment.h) */
+	uint64_t memcg_bytes;	/* --memcg SIZE (memcg.h), 0 = none */
+};
 
 /* "64M", "1G", "512K" or bytes into *bytes (at least 1 MiB). One line on
  * stderr and -EINVAL when invalid. */
 int lat_mm_parse_size(const char *opt, const char *arg, uint64_t *bytes);
 
 /* Apply the options; one line and -errno on failure (then undone). */
-int lat_mm_env_prepare(const struct lat_opts *o);
+int lat_mm_env_prepare(const struct lat_mm_opts *o);
 
 /* The "mm" object: thp_sizes, fragment, memcg (null when not used). */
 cJSON *lat_mm_env_json(void);

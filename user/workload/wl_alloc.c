@@ -206,9 +206,9 @@ static int alloc_prepare(struct lat_run *run)
 			a->nthreads, online, online);
 		return -EINVAL;
 	}
-	if (a->nthreads > 1 && run->opts->cpu >= 0) {
+	if (a->nthreads > 1 && run->cpu >= 0) {
 		fprintf(stderr, "alloc: --threads %d pins each thread to its own CPU; drop --cpu %d\n",
-			a->nthreads, run->opts->cpu);
+			a->nthreads, run->cpu);
 		return -EINVAL;
 	}
 	a->n_small = run->iters;

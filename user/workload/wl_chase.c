@@ -167,7 +167,7 @@ static int chase_run(struct lat_run *run)
 {
 	struct chase *c = run->priv;
 	volatile uint32_t *t = c->table;
-	uint64_t seed = run->opts->seed, sink = 0;
+	uint64_t seed = run->seed, sink = 0;
 	size_t n = run->iters < run->cap ? run->iters : run->cap;
 
 	c->resident_before = chase_resident(c);

@@ -182,7 +182,7 @@ static void mmap_worker(struct mmap_wl *m, int k, struct live *live)
 {
 	struct mmap_proc *pr = &m->procs[k];
 	struct lat_sample *s = m->run->samples + (size_t)k * m->per_proc;
-	uint64_t seed = m->run->opts->seed + (uint64_t)k, t;
+	uint64_t seed = m->run->seed + (uint64_t)k, t;
 	uint64_t deadline = lat_tsc(&s->cpu_begin) + (uint64_t)(m->seconds * m->run->tsc_hz);
 	size_t i;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/opts.h"
+#include "lib/parse.h"
 #include "workload/workload.h"
 
 static int parse_flag(const char *opt, const char *arg, void *dst)
@@ -120,7 +120,7 @@ int lat_wl_opt_parse(const struct lat_wl_opt *opt, const char *arg, void *dst)
 	return types[opt->type].parse(name, arg, dst) ? -EINVAL : 0;
 }
 
-int lat_wl_opts_apply(const struct workload_ops *ops, const struct lat_opts *o)
+int lat_wl_opts_apply(const struct workload_ops *ops, const char *const wl_arg[LAT_WL_OPT_MAX])
 {
 	const struct lat_wl_opt *opt, *mine;
 	size_t i;
@@ -128,7 +128,7 @@ int lat_wl_opts_apply(const struct workload_ops *ops, const struct lat_opts *o)
 	if (ops->config)
 		memset(ops->config, 0, ops->config_size);
 	for (i = 0; (opt = lat_wl_opt_at(i)); i++) {
-		if (!o->wl_arg[i])
+		if (!wl_arg[i])
 			continue;
 		mine = declared(ops, opt->name);
 		if (!mine) {
@@ -136,7 +136,7 @@ int lat_wl_opts_apply(const struct workload_ops *ops, const struct lat_opts *o)
 				opt->name, ops->name);
 			return -EINVAL;
 		}
-		if (lat_wl_opt_parse(mine, o->wl_arg[i], (char *)ops->config + mine->offset))
+		if (lat_wl_opt_parse(mine, wl_arg[i], (char *)ops->config + mine->offset))
 			return -EINVAL;
 	}
 	return 0;

@@ -81,7 +81,7 @@ static void request_teardown(struct lat_run *run);
 static int request_prepare(struct lat_run *run)
 {
 	struct request *r = calloc(1, sizeof(*r));
-	uint64_t seed = run->opts->seed;
+	uint64_t seed = run->seed;
 
 	if (!r)
 		return -ENOMEM;

@@ -82,40 +82,13 @@ struct lat_wl_opt {
 /* Distinct workload option names over all workloads. */
 #define LAT_WL_OPT_MAX	32
 
-/* Options common to every workload, parsed by the core. */
-struct lat_opts {
-	const char *workload;
-	const char *mode;	/* NULL = the workload's default mode */
-	uint64_t iters;		/* 0 = the workload's default */
-	int cpu;		/* -1 = not pinned */
-	const char *thp;	/* --thp always|madvise|never, NULL = leave */
-	int no_thp;		/* --no-thp: PR_SET_THP_DISABLE */
-	const char *slow;	/* --slow THRESHOLD as given, NULL = default */
-	const char *json_path;	/* --json FILE */
-	int quiet;
-	uint64_t seed;		/* --seed, fixed default for reproducible runs */
-	int vm;			/* --vm: run it in the QEMU test bed (vm.c) */
-	const char *kernel;	/* --kernel SERIES for --vm, NULL = newest */
-	uint64_t events;	/* --events: latmon records latctl keeps, 0 = default */
-	struct lat_thp_size thp_size[LAT_THP_SIZE_MAX];	/* --thp-size, in order */
-	int n_thp_size;
-	int fragment;		/* --fragment: no free 2 MiB block (fragment.h) */
-	uint64_t memcg_bytes;	/* --memcg SIZE (memcg.h), 0 = none */
-	const char *backend;	/* --backend auto|latmon|bpf, NULL = auto */
-	uint64_t ring;		/* --ring: BPF ring buffer records, 0 = default */
-	uint64_t repeat;	/* --repeat N: runs in fresh processes, 0 = one */
-	/* Workload options as given, by lat_wl_opt_at() index ("" for a
-	 * flag, NULL = not given); lat_wl_opts_apply() parses them into the
-	 * chosen workload's config. */
-	const char *wl_arg[LAT_WL_OPT_MAX];
-};
-
 /* Streams of samples (LAT_SAMPLE_F_NEWSTREAM boundaries) a run can name. */
 #define LAT_MAX_STREAMS	1025
 
 /* What a run holds while it runs. */
 struct lat_run {
-	const struct lat_opts *opts;
+	int cpu;			/* --cpu, -1 = not pinned */
+	uint64_t seed;			/* --seed */
 	const struct workload_ops *ops;
 	const char *mode;		/* resolved mode name */
 	uint64_t iters;			/* resolved iteration count */
@@ -180,7 +153,7 @@ int lat_wl_opt_has_value(const struct lat_wl_opt *opt);
 int lat_wl_opt_parse(const struct lat_wl_opt *opt, const char *arg, void *dst);
 /* Zero ops->config and parse the given options into it; an option of
  * another workload: one line, -EINVAL. */
-int lat_wl_opts_apply(const struct workload_ops *ops, const struct lat_opts *o);
+int lat_wl_opts_apply(const struct workload_ops *ops, const char *const wl_arg[LAT_WL_OPT_MAX]);
 /* The "options of one workload" part of `run --help`; one workload's
  * option lines, each prefixed by indent (`latctl list`). */
 void lat_wl_opts_usage(FILE *out);

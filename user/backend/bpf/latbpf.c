@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,9 @@ struct lat_bpf {
 	unsigned int programs, missing;
 	char missing_names[256];
 	char err[200];
+	struct lat_evbuf *buf;		/* what the reader fills */
+	int running;
+	sem_t ready;
 };
 
 /* A power of two of at least one page holding events records. */
@@ -58,43 +62,43 @@ static uint64_t ring_bytes(uint64_t events)
 	return b;
 }
 
-/* One record: kept in the monitor's buffer or counted as dropped. */
-static void keep(struct lat_monitor *m, const struct latmon_event *e)
+/* One record: kept in the buffer or counted as dropped. */
+static void keep(struct lat_bpf *b, const struct latmon_event *e)
 {
-	m->read_records++;
-	if (m->n < m->cap)
-		memcpy(&m->ev[m->n++], e, sizeof(*e));
+	b->buf->read_records++;
+	if (b->buf->n < b->buf->cap)
+		memcpy(&b->buf->ev[b->buf->n++], e, sizeof(*e));
 	else
-		lat_monitor_drop(m, e);
+		lat_evbuf_drop(b->buf, e);
 }
 
 /* One ring entry: a record or a batch of them. */
 static int on_record(void *ctx, void *data, size_t size)
 {
-	struct lat_monitor *m = ctx;
+	struct lat_bpf *b = ctx;
 	const struct latmon_event *e = data;
 	size_t i;
 
 	if (!size || size % sizeof(*e))
-		m->bpf->short_records++;
+		b->short_records++;
 	for (i = 0; i < size / sizeof(*e); i++)
-		keep(m, &e[i]);
+		keep(b, &e[i]);
 	return 0;
 }
 
 static void *reader_main(void *arg)
 {
-	struct lat_monitor *m = arg;
+	struct lat_bpf *b = arg;
 	struct timespec ts = { 0, LAT_BPF_POLL_NS };
 
 	pthread_setname_np(pthread_self(), "latctl-reader");
-	if (m->reader_cpu >= 0)
-		m->reader_cpu = lat_monitor_pin_elsewhere(m->reader_cpu);
-	lat_monitor_warm_stack();
-	sem_post(&m->ready);
-	while (!m->bpf->stop) {
-		ring_buffer__consume(m->bpf->rb);
-		lat_ktime_mid(&m->bpf->clock);
+	if (b->buf->reader_cpu >= 0)
+		b->buf->reader_cpu = lat_evbuf_pin_elsewhere(b->buf->reader_cpu);
+	lat_evbuf_warm_stack();
+	sem_post(&b->ready);
+	while (!b->stop) {
+		ring_buffer__consume(b->rb);
+		lat_ktime_mid(&b->clock);
 		nanosleep(&ts, NULL);
 	}
 	return NULL;
@@ -156,59 +160,58 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return level == LIBBPF_WARN && getenv("LATCTL_BPF_DEBUG") ? vfprintf(stderr, fmt, ap) : 0;
 }
 
-int lat_bpf_start(struct lat_monitor *m, int measured_cpu)
+/* Fail the start with the reason in b->err: -1. */
+static int fail(struct lat_bpf *b, const char *why)
 {
-	struct lat_bpf *b = m->bpf;
-	int ret;
+	if (why != b->err)
+		snprintf(b->err, sizeof(b->err), "%s", why);
+	return -1;
+}
 
+int lat_bpf_start(struct lat_bpf *b, struct lat_evbuf *buf, int measured_cpu)
+{
 	libbpf_set_print(libbpf_quiet);
-	ret = lat_monitor_alloc(m);
-	if (ret) {
-		lat_bpf_fail(m, "no memory for the record buffer (--events)");
-		return 0;
-	}
-	if (load_attach(b, b->ring_events)) {
-		lat_bpf_fail(m, b->err);
-		return 0;
-	}
-	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.rb), on_record, m, NULL);
-	if (!b->rb) {
-		lat_bpf_fail(m, "cannot map the BPF ring buffer");
-		return 0;
-	}
-	if (lat_ktime_begin(&b->clock, lat_tsc_hz())) {
-		lat_bpf_fail(m, "no memory for the clock checkpoints");
-		return 0;
-	}
-	m->reader_cpu = measured_cpu;
-	sem_init(&m->ready, 0, 0);
-	ret = pthread_create(&b->reader, NULL, reader_main, m);
-	if (ret) {
-		lat_bpf_fail(m, "cannot start the reader thread");
-		return 0;
-	}
+	b->buf = buf;
+	if (lat_evbuf_alloc(buf))
+		return fail(b, "no memory for the record buffer (--events)");
+	if (load_attach(b, b->ring_events))
+		return fail(b, b->err);
+	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.rb), on_record, b, NULL);
+	if (!b->rb)
+		return fail(b, "cannot map the BPF ring buffer");
+	if (lat_ktime_begin(&b->clock, lat_tsc_hz()))
+		return fail(b, "no memory for the clock checkpoints");
+	buf->reader_cpu = measured_cpu;
+	sem_init(&b->ready, 0, 0);
+	if (pthread_create(&b->reader, NULL, reader_main, b))
+		return fail(b, "cannot start the reader thread");
 	b->reader_up = 1;
-	sem_wait(&m->ready);
-	m->running = 1;
+	sem_wait(&b->ready);
+	b->running = 1;
 	return 0;
 }
 
+const char *lat_bpf_error(const struct lat_bpf *b)
+{
+	return b->err;
+}
+
 /* The records left in each CPU's batch, numbered after the CPU's last. */
-static void read_batches(struct lat_monitor *m, const struct latbpf_cpu *c, unsigned int n)
+static void read_batches(struct lat_bpf *b, const struct latbpf_cpu *c, unsigned int n)
 {
 	struct latbpf_batch *v = calloc(n, sizeof(*v));
 	uint32_t zero = 0, i;
 	unsigned int cpu;
 
-	if (!v || bpf_map_lookup_elem(bpf_map__fd(m->bpf->skel->maps.batches), &zero, v)) {
+	if (!v || bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.batches), &zero, v)) {
 		free(v);
 		return;
 	}
 	for (cpu = 0; cpu < n; cpu++) {
 		for (i = 0; i < v[cpu].n && i < LATBPF_BATCH; i++) {
 			v[cpu].ev[i].seq = c[cpu].seq + !!c[cpu].lost + i;
-			m->bpf->leftover++;
-			keep(m, &v[cpu].ev[i]);
+			b->leftover++;
+			keep(b, &v[cpu].ev[i]);
 		}
 	}
 	free(v);
@@ -217,9 +220,8 @@ static void read_batches(struct lat_monitor *m, const struct latbpf_cpu *c, unsi
 /* Per-CPU counters after detaching; drops still pending become lost records
  * (folded into latctl's own when its buffer dropped that CPU's records);
  * then the partial batches. */
-static void read_cpus(struct lat_monitor *m)
+static void read_cpus(struct lat_bpf *b)
 {
-	struct lat_bpf *b = m->bpf;
 	unsigned int n = (unsigned int)libbpf_num_possible_cpus(), cpu, t;
 	struct latbpf_cpu *v = calloc(n, sizeof(*v));
 	uint32_t zero = 0;
@@ -235,52 +237,50 @@ static void read_cpus(struct lat_monitor *m)
 		b->lost_records += v[cpu].lost_records;
 		b->pending += v[cpu].lost;
 		if (v[cpu].lost)
-			lat_bpf_pending_lost(m, cpu, &v[cpu]);
+			lat_bpf_pending_lost(b->buf, cpu, &v[cpu]);
 	}
-	read_batches(m, v, n);
+	read_batches(b, v, n);
 	free(v);
 }
 
-void lat_bpf_stop(struct lat_monitor *m)
+void lat_bpf_stop(struct lat_bpf *b, struct lat_evbuf *buf, struct lat_run *run)
 {
-	struct lat_bpf *b = m->bpf;
-
-	if (!m->running)
+	if (!b->running)
 		return;
-	m->running = 0;
+	b->running = 0;
 	latbpf__detach(b->skel);
 	b->stop = 1;
 	pthread_join(b->reader, NULL);
 	b->reader_up = 0;
-	sem_destroy(&m->ready);
+	sem_destroy(&b->ready);
 	ring_buffer__consume(b->rb);
 	lat_ktime_end(&b->clock);
-	read_cpus(m);
-	lat_bpf_to_tsc(m, &b->clock);
-	lat_monitor_add_own_lost(m);
-	b->open_ends = lat_bpf_clip(m, &b->clipped);
+	read_cpus(b);
+	lat_bpf_to_tsc(buf, &b->clock);
+	lat_evbuf_add_own_lost(buf);
+	b->open_ends = lat_bpf_clip(buf, run, &b->clipped);
 	lat_bpf_follow_read(&b->follow, &b->skel->bss->follow, bpf_map__fd(b->skel->maps.follow_log));
-	b->other_process = lat_bpf_follow_other(&b->follow, m->ev, m->n);
-	lat_bpf_follow_streams(&b->follow, m->run);
+	b->other_process = lat_bpf_follow_other(&b->follow, buf->ev, buf->n);
+	lat_bpf_follow_streams(&b->follow, run);
 }
 
-int lat_bpf_new(struct lat_monitor *m, uint64_t ring_events)
+int lat_bpf_new(struct lat_bpf **bp, uint64_t ring_events)
 {
-	m->bpf = calloc(1, sizeof(*m->bpf));
-	if (!m->bpf)
+	struct lat_bpf *b = calloc(1, sizeof(*b));
+
+	*bp = b;
+	if (!b)
 		return -ENOMEM;
-	m->bpf->ring_events = ring_events;
-	return lat_bpf_follow_max(&m->bpf->follow.max);
+	b->ring_events = ring_events;
+	return lat_bpf_follow_max(&b->follow.max);
 }
 
-void lat_bpf_close(struct lat_monitor *m)
+void lat_bpf_close(struct lat_bpf *b, struct lat_evbuf *buf)
 {
-	struct lat_bpf *b = m->bpf;
-
 	if (!b)
 		return;
-	if (m->running)
-		lat_bpf_stop(m);
+	if (b->running)
+		lat_bpf_stop(b, buf, NULL);
 	if (b->reader_up) {
 		b->stop = 1;
 		pthread_join(b->reader, NULL);
@@ -290,7 +290,6 @@ void lat_bpf_close(struct lat_monitor *m)
 	latbpf__destroy(b->skel);
 	lat_bpf_follow_free(&b->follow);
 	free(b);
-	m->bpf = NULL;
 }
 
 /* Record counts by type: what the programs tried to write. */
@@ -310,29 +309,28 @@ static cJSON *tries_json(const struct lat_bpf *b)
 	return o;
 }
 
-cJSON *lat_bpf_json(const struct lat_monitor *m)
+cJSON *lat_bpf_json(const struct lat_bpf *b, const struct lat_evbuf *buf)
 {
-	const struct lat_bpf *b = m->bpf;
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(o, "programs", b->programs - b->missing);
 	cJSON_AddStringToObject(o, "missing_tracepoints", b->missing_names);
 	cJSON_AddNumberToObject(o, "ring_bytes", (double)b->ring_bytes);
-	cJSON_AddNumberToObject(o, "buffer_events", (double)m->cap);
-	cJSON_AddNumberToObject(o, "records_read", (double)m->read_records);
+	cJSON_AddNumberToObject(o, "buffer_events", (double)buf->cap);
+	cJSON_AddNumberToObject(o, "records_read", (double)buf->read_records);
 	cJSON_AddItemToObject(o, "tried", tries_json(b));
 	cJSON_AddNumberToObject(o, "lost_in_ring", (double)b->dropped);
 	cJSON_AddNumberToObject(o, "lost_records", (double)b->lost_records);
 	cJSON_AddNumberToObject(o, "lost_pending_at_stop", (double)b->pending);
-	cJSON_AddNumberToObject(o, "lost_by_latctl", (double)m->dropped);
+	cJSON_AddNumberToObject(o, "lost_by_latctl", (double)buf->dropped);
 	cJSON_AddNumberToObject(o, "short_records", (double)b->short_records);
 	cJSON_AddNumberToObject(o, "batch_leftover", (double)b->leftover);
 	cJSON_AddNumberToObject(o, "other_process_records", (double)b->other_process);
 	cJSON_AddItemToObject(o, "followed", lat_bpf_follow_json(&b->follow));
 	cJSON_AddNumberToObject(o, "fault_ends_open", (double)b->open_ends);
 	cJSON_AddNumberToObject(o, "fault_ends_clipped", (double)b->clipped);
-	cJSON_AddItemToObject(o, "reader_cpu", m->reader_cpu >= 0 && m->ev ?
-			      cJSON_CreateNumber(m->reader_cpu) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "reader_cpu", buf->reader_cpu >= 0 && buf->ev ?
+			      cJSON_CreateNumber(buf->reader_cpu) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "clock", lat_ktime_json(&b->clock));
 	return o;
 }

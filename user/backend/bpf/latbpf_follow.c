@@ -16,7 +16,7 @@
 
 #include "backend/bpf/latbpf.h"
 #include "backend/bpf/latbpf_user.h"
-#include "run/opts.h"
+#include "lib/parse.h"
 
 #define FOLLOW_MAX_LIMIT	65536
 

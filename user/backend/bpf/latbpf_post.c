@@ -9,20 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/backend.h"
+#include "backend/evbuf.h"
 #include "backend/bpf/latbpf.h"
 #include "backend/bpf/latbpf_user.h"
 #include "backend/bpf/ktime_tsc.h"
 #include "workload/workload.h"
 
-void lat_bpf_fail(struct lat_monitor *m, const char *why)
-{
-	m->backend = LAT_BACKEND_NONE;
-	snprintf(m->backend_why, sizeof(m->backend_why),
-		 "BPF backend: %s; causes not recorded", why);
-}
-
-void lat_bpf_pending_lost(struct lat_monitor *m, unsigned int cpu, const struct latbpf_cpu *c)
+void lat_bpf_pending_lost(struct lat_evbuf *m, unsigned int cpu, const struct latbpf_cpu *c)
 {
 	struct latmon_event *e;
 
@@ -47,7 +40,7 @@ void lat_bpf_pending_lost(struct lat_monitor *m, unsigned int cpu, const struct 
 	e->u.lost.cpu = cpu;
 }
 
-void lat_bpf_to_tsc(struct lat_monitor *m, const struct lat_ktime_map *clock)
+void lat_bpf_to_tsc(struct lat_evbuf *m, const struct lat_ktime_map *clock)
 {
 	size_t i;
 	unsigned int cpu;
@@ -121,7 +114,7 @@ static uint64_t fault_bound(const struct lat_run *run, const struct stream *v, s
  * TSC, fault ends bounded; an open end still marked LATBPF_REC_OPEN_END in
  * the reserved field) into FILE, in /dev/latmon's format, for the tests to
  * hold against latmon's (`lmtool read --events FILE` prints them). */
-static void save_events(const struct lat_monitor *m)
+static void save_events(const struct lat_evbuf *m)
 {
 	const char *path = getenv("LATCTL_BPF_EVENTS");
 	FILE *f = path && *path ? fopen(path, "w") : NULL;
@@ -136,11 +129,11 @@ static void save_events(const struct lat_monitor *m)
 		fprintf(stderr, "latctl: LATCTL_BPF_EVENTS: cannot write %s\n", path);
 }
 
-uint64_t lat_bpf_clip(struct lat_monitor *m, uint64_t *clipped)
+uint64_t lat_bpf_clip(struct lat_evbuf *m, const struct lat_run *run, uint64_t *clipped)
 {
 	uint64_t open = 0, bound;
 	size_t i, n;
-	struct stream *v = streams_of(m->run, &n);
+	struct stream *v = streams_of(run, &n);
 
 	*clipped = 0;
 	for (i = 0; i < m->n; i++) {
@@ -148,7 +141,7 @@ uint64_t lat_bpf_clip(struct lat_monitor *m, uint64_t *clipped)
 
 		if (e->type == LATMON_EV_FAULT && e->reserved == LATBPF_REC_OPEN_END) {
 			open++;
-			bound = v ? fault_bound(m->run, v, n, e->tid, e->tsc_begin) : UINT64_MAX;
+			bound = v ? fault_bound(run, v, n, e->tid, e->tsc_begin) : UINT64_MAX;
 			if (bound < e->tsc_end && bound >= e->tsc_begin) {
 				e->tsc_end = bound;
 				(*clipped)++;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The BPF backend seen from the monitor (monitor.h): the same record buffer,
- * the same reader design, records in include/latmon.h's format, on the TSC.
- * lat_bpf_new() before lat_monitor_start(); start, stop and close are called
- * by lat_monitor_start/stop/close when m->bpf is set. A failure switches the
- * run to no backend with the reason (the run goes on, as without latmon).
+ * The BPF backend (backend.h dispatches to it): programs on static
+ * tracepoints write records in include/latmon.h's format into a ring
+ * buffer; a reader thread copies them into the run's record buffer (evbuf.h),
+ * with the same design as latmon's reader; after the drain their times move
+ * to the TSC and fault ends are bounded by the iterations.
  */
 #ifndef LATCTL_LATBPF_USER_H
 #define LATCTL_LATBPF_USER_H
@@ -13,34 +13,33 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "backend/monitor.h"
+#include "backend/evbuf.h"
+#include "workload/workload.h"
 
+struct lat_bpf;
 struct lat_ktime_map;
-struct lat_rd;
 struct latbpf_cpu;
 
-/* The backend's state for a ring buffer of ring_events records; -EINVAL
- * (said on stderr) for a bad LATCTL_BPF_FOLLOW_MAX. */
-int lat_bpf_new(struct lat_monitor *m, uint64_t ring_events);
-/* Buffer, open -> load -> attach, reader thread, clock start point. */
-int lat_bpf_start(struct lat_monitor *m, int measured_cpu);
+/* The backend's state for a ring buffer of ring_events records; -ENOMEM, or
+ * -EINVAL (said on stderr) for a bad LATCTL_BPF_FOLLOW_MAX. */
+int lat_bpf_new(struct lat_bpf **b, uint64_t ring_events);
+/* Buffer, open -> load -> attach, reader thread, clock start point. 0, or -1
+ * with the reason in lat_bpf_error(). */
+int lat_bpf_start(struct lat_bpf *b, struct lat_evbuf *buf, int measured_cpu);
+const char *lat_bpf_error(const struct lat_bpf *b);
 /* Detach, final drain, loss counts, clock end point, records on the TSC,
- * fault ends bounded by the iterations. */
-void lat_bpf_stop(struct lat_monitor *m);
-void lat_bpf_close(struct lat_monitor *m);
-cJSON *lat_bpf_json(const struct lat_monitor *m);
-/* render_bpf.c: the backend's account in the report, from the "backend"
- * object of a result (what was read and lost, the clock, the estimates),
- * through the strict reader. */
-void lat_bpf_render(FILE *out, struct lat_rd *r, const cJSON *backend);
+ * fault ends bounded by run's iterations (run may be NULL). */
+void lat_bpf_stop(struct lat_bpf *b, struct lat_evbuf *buf, struct lat_run *run);
+void lat_bpf_close(struct lat_bpf *b, struct lat_evbuf *buf);
+cJSON *lat_bpf_json(const struct lat_bpf *b, const struct lat_evbuf *buf);
 
 /* latbpf_post.c: the steps after the drain. */
-void lat_bpf_fail(struct lat_monitor *m, const char *why);
-void lat_bpf_pending_lost(struct lat_monitor *m, unsigned int cpu, const struct latbpf_cpu *c);
-void lat_bpf_to_tsc(struct lat_monitor *m, const struct lat_ktime_map *clock);
-/* Bound open fault ends by the thread's next TSC read; returns how many were
- * open, *clipped how many that shortened. Clears the BPF-only marks. */
-uint64_t lat_bpf_clip(struct lat_monitor *m, uint64_t *clipped);
+void lat_bpf_pending_lost(struct lat_evbuf *buf, unsigned int cpu, const struct latbpf_cpu *c);
+void lat_bpf_to_tsc(struct lat_evbuf *buf, const struct lat_ktime_map *clock);
+/* Bound open fault ends by the thread's next TSC read in run's samples;
+ * returns how many were open, *clipped how many that shortened. Clears the
+ * BPF-only marks. */
+uint64_t lat_bpf_clip(struct lat_evbuf *buf, const struct lat_run *run, uint64_t *clipped);
 
 /* latbpf_follow.c: the processes the programs followed. */
 struct latbpf_follow;

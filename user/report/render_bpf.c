@@ -3,8 +3,8 @@
 #include <stdio.h>
 
 #include "backend/bpf/latbpf.h"
-#include "backend/bpf/latbpf_user.h"
 #include "lib/rdoc.h"
+#include "report/render.h"
 
 /* Records read and lost, where. */
 static void render_counts(FILE *out, struct lat_rd *r, const cJSON *b)

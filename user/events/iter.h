@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The labels of a slow iteration and the iteration as the join fills it:
+ * what every record type (evtype.h) notes into, what the join sweeps and
+ * what the report prints. Labels and their precedence are in label.c:
+ *   interrupt > blocked > preemption > thp-zero > fault, the allocator's
+ *   zeroing and compaction and reclaim as parts, syscall; then the remainder
+ *   labels realloc > migration > unexplained | unattributed; incomplete is a
+ *   primary label only (join/join.h says when each applies).
+ */
+#ifndef LATCTL_ITER_H
+#define LATCTL_ITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "latmon.h"
+
+enum join_label {
+	JOIN_FAULT,
+	JOIN_THP_ZERO,
+	JOIN_PREEMPTION,
+	JOIN_BLOCKED,
+	JOIN_INTERRUPT,
+	JOIN_COMPACTION,
+	JOIN_RECLAIM,
+	JOIN_ZERO_ALLOC,	/* a part of thp-zero, folded into it after the sweep */
+	JOIN_SYSCALL,
+	JOIN_MIGRATION,
+	JOIN_REALLOC,
+	JOIN_UNEXPLAINED,
+	JOIN_UNATTRIBUTED,
+	JOIN_INCOMPLETE,	/* primary label only, never in a breakdown */
+	JOIN_NR_LABELS
+};
+
+/*
+ * One label: its name (also its key in the JSON), what its own duration
+ * measures, and its rank. Event labels (rank > 0, declared by the record
+ * types in user/ev_*.c) compete for each tick: the highest rank wins. All
+ * ranks break a tie for the largest share (the primary label).
+ */
+struct join_label_desc {
+	enum join_label id;
+	const char *name;
+	const char *own;
+	int rank;
+	/*
+	 * Parts of one label: a label with part set is where (part) the ticks of
+	 * label into were spent; after the sweep its ticks fold into into's and
+	 * stay apart in join_iter.parts (into itself names its own part too).
+	 * twice: into's note when an iteration has ticks in two of its parts.
+	 */
+	const char *part;
+	enum join_label into;
+	const char *twice;
+};
+
+/* Labels by rank, highest first: event labels only, or all but incomplete. */
+struct join_prec {
+	enum join_label order[JOIN_NR_LABELS];
+	size_t n;
+};
+
+#define JOIN_MAX_ADDRS	4	/* fault addresses kept per iteration */
+#define JOIN_MAX_IRQS	4	/* distinct interrupts kept per iteration */
+#define JOIN_MAX_WAKES	4	/* wake-ups kept per iteration (the last) */
+#define JOIN_MAX_SYSCALLS 4	/* distinct system calls kept per iteration */
+
+struct join_irq {
+	uint32_t kind;		/* enum latmon_irq_kind */
+	uint32_t number;
+	uint32_t count;		/* how many of this one in the iteration */
+	char name[17];
+};
+
+struct join_wake {		/* the thread was woken at t by pid on cpu */
+	uint64_t t;
+	uint32_t pid, cpu, flags;	/* flags: LATMON_WAKE_F_* */
+	char comm[17];
+};
+
+struct join_iter {
+	size_t index;		/* index_base + position in samples */
+	uint64_t tsc_begin;
+	uint64_t duration;	/* ticks, tsc_end - tsc_begin (0 if negative) */
+	uint16_t cpu_begin, cpu_end;
+	uint32_t sample_flags;
+	enum join_label primary;
+	bool incomplete;	/* overlaps a lost-events window */
+	bool migrated;
+	bool thp;		/* a THP clear or a huge-page fault inside */
+	uint64_t ticks[JOIN_NR_LABELS];	/* net; sums exactly to duration */
+	uint64_t parts[JOIN_NR_LABELS];	/* net ticks of each part (label with
+					 * .part) before the fold; they sum
+					 * to ticks[into] */
+	uint32_t zero_flags;	/* LATMON_ZERO_F_* of the allocator's zeroing */
+	uint64_t zeroed_bytes;	/* bytes the allocator zeroed */
+	uint32_t reclaimed_pages;	/* pages reclaimed inside */
+	uint32_t memcg_reclaims;	/* reclaims for the memory cgroup */
+	uint32_t n_events;	/* events of this iteration that were used */
+	uint32_t n_type[__LATMON_EV_MAX];	/* ... by record type */
+	uint32_t n_addrs;
+	uint64_t fault_addr[JOIN_MAX_ADDRS];
+	uint32_t n_irq_kinds;
+	struct join_irq irq[JOIN_MAX_IRQS];
+	uint32_t other_pid;	/* task that ran while the thread was out, */
+	char other_comm[17];	/* of the longest switch-out; 0 / "" if none */
+	uint64_t longest_out;	/* ticks of that switch-out */
+	uint64_t preempt_longest;	/* the longest preempted switch-out */
+	uint32_t preempt_pid;	/* ... and the task that ran instead */
+	char preempt_comm[17];
+	uint64_t blocked_begin;	/* the longest blocked switch-out, */
+	uint64_t blocked_end;	/* 0 / 0 if none */
+	uint32_t n_wakes;	/* wake-ups of the thread, the last kept */
+	struct join_wake wake[JOIN_MAX_WAKES];
+	uint64_t sys_longest;	/* ticks of the longest system call inside */
+	uint32_t sys_nr, sys_flags;	/* ... its number and LATMON_SYSCALL_F_* */
+	uint32_t n_sys_kinds;	/* distinct calls (number, flags), in order */
+	struct { uint32_t nr, flags, count; } sys[JOIN_MAX_SYSCALLS];
+	uint64_t lock_ticks;	/* lock waits that slept (overlapping it) */
+	uint32_t lock_kind;	/* enum latmon_lock_kind of the longest */
+	uint64_t lock_longest;
+	uint32_t tlb_sent, tlb_received;	/* TLB shoot-downs */
+	uint64_t lost;		/* events reported lost in overlapping windows */
+};
+
+/* The descriptor of a label; NULL for an out-of-range one. */
+const struct join_label_desc *join_label_desc(enum join_label l);
+/* The label named name that is no part of another; -1 if none. */
+int join_label_by_name(const char *name);
+/* Fold the parts' ticks of it into the labels they are parts of. */
+void join_fold_parts(struct join_iter *it);
+/* Fill *p with the event labels (events_only) or all ranked labels. */
+void join_precedence(struct join_prec *p, bool events_only);
+/* "fault", "thp-zero", ...; NULL for an out-of-range label. */
+const char *join_label_name(enum join_label l);
+/* What a label's own duration measures: "fault", "clear", "off-CPU", ... */
+const char *join_label_own(enum join_label l);
+/* TSC ticks to nanoseconds. */
+double join_ticks_to_ns(uint64_t ticks, double tsc_hz);
+
+#endif /* LATCTL_ITER_H */
