@@ -22,12 +22,12 @@ static int folded(int l)
 
 static void every_label_has_a_style(void **state)
 {
-	const struct svg_style *s;
+	const struct lat_style *s;
 	int l;
 
 	(void)state;
 	for (l = 0; l < NLAB; l++) {
-		s = &lat_plot_styles[l];
+		s = lat_plot_style(l);
 		assert_non_null(s->colour);
 		assert_int_equal(strlen(s->colour), 7);
 		assert_int_equal(s->colour[0], '#');
@@ -46,8 +46,8 @@ static void colours_differ(void **state)
 	for (a = 0; a < NLAB; a++)
 		for (b = a + 1; b < NLAB; b++)
 			if (!folded(a) && !folded(b) &&
-			    !strcasecmp(lat_plot_styles[a].colour, lat_plot_styles[b].colour))
-				fail_msg("labels %d and %d share %s", a, b, lat_plot_styles[a].colour);
+			    !strcasecmp(lat_plot_style(a)->colour, lat_plot_style(b)->colour))
+				fail_msg("labels %d and %d share %s", a, b, lat_plot_style(a)->colour);
 }
 
 /* Output of fn(out) as a string (malloc'd). */

@@ -13,7 +13,8 @@
 
 static const struct join_label_desc labels[] = {
 	{ .id = JOIN_ZERO_ALLOC, .name = "thp-zero", .own = "zeroing", .rank = 20, .part = "allocator",
-	  .into = JOIN_THP_ZERO },
+	  .into = JOIN_THP_ZERO,
+	  .style = { "#D55E00", HATCH_CROSS, MARK_SQUARE } },
 };
 
 static void note(struct join_iter *it, const struct latmon_event *ev)

@@ -8,7 +8,8 @@
 
 /* Above the zeroing it may enclose (a captured page), below sleeping in it. */
 static const struct join_label_desc labels[] = {
-	{ .id = JOIN_COMPACTION, .name = "compaction", .own = "zone compaction", .rank = 25 },
+	{ .id = JOIN_COMPACTION, .name = "compaction", .own = "zone compaction", .rank = 25,
+	  .style = { "#882255", HATCH_GRID, MARK_TRIANGLE_DOWN } },
 };
 
 /* "2 zone compaction(s) for an order-9 page" */

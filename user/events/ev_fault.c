@@ -7,7 +7,8 @@
 #include "lib/rdoc.h"
 
 static const struct join_label_desc labels[] = {
-	{ .id = JOIN_FAULT, .name = "fault", .own = "fault", .rank = 10 },
+	{ .id = JOIN_FAULT, .name = "fault", .own = "fault", .rank = 10,
+	  .style = { "#E69F00", HATCH_DIAG, MARK_CIRCLE } },
 };
 
 static void note(struct join_iter *it, const struct latmon_event *ev)

@@ -7,7 +7,8 @@
 #include "lib/rdoc.h"
 
 static const struct join_label_desc labels[] = {
-	{ .id = JOIN_INTERRUPT, .name = "interrupt", .own = "handler", .rank = 50 },
+	{ .id = JOIN_INTERRUPT, .name = "interrupt", .own = "handler", .rank = 50,
+	  .style = { "#009E73", HATCH_DOTS, MARK_TRIANGLE_DOWN } },
 };
 
 /* "hardirq", "softirq", ...; dflt for an unknown kind. */

@@ -9,7 +9,8 @@
 /* Below compaction (they never overlap), above the zeroing; sleeping in it
  * is blocked. */
 static const struct join_label_desc labels[] = {
-	{ .id = JOIN_RECLAIM, .name = "reclaim", .own = "reclaim", .rank = 24 },
+	{ .id = JOIN_RECLAIM, .name = "reclaim", .own = "reclaim", .rank = 24,
+	  .style = { "#44AA99", HATCH_CROSS, MARK_PLUS } },
 };
 
 static void note(struct join_iter *it, const struct latmon_event *ev)

@@ -8,8 +8,10 @@
 
 /* runnable when switched out, or asleep */
 static const struct join_label_desc labels[] = {
-	{ .id = JOIN_PREEMPTION, .name = "preemption", .own = "off-CPU", .rank = 30 },
-	{ .id = JOIN_BLOCKED, .name = "blocked", .own = "asleep", .rank = 40 },
+	{ .id = JOIN_PREEMPTION, .name = "preemption", .own = "off-CPU", .rank = 30,
+	  .style = { "#0072B2", HATCH_HORIZ, MARK_TRIANGLE } },
+	{ .id = JOIN_BLOCKED, .name = "blocked", .own = "asleep", .rank = 40,
+	  .style = { "#CC79A7", HATCH_VERT, MARK_DIAMOND } },
 };
 
 /* A threaded interrupt handler (PREEMPT_RT, threadirqs): "irq/N-name". */

@@ -12,7 +12,8 @@
 #include "events/syscalls.h"
 
 static const struct join_label_desc labels[] = {
-	{ .id = JOIN_SYSCALL, .name = "syscall", .own = "call", .rank = 5 },
+	{ .id = JOIN_SYSCALL, .name = "syscall", .own = "call", .rank = 5,
+	  .style = { "#DDCC77", HATCH_VERT, MARK_SQUARE } },
 };
 
 /* Count one call in the iteration's short list of distinct ones. */

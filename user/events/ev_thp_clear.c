@@ -9,7 +9,8 @@
 /* Huge-page zeroing; its parts: here the clear, the page allocator's in ev_alloc_zero.c. */
 static const struct join_label_desc labels[] = {
 	{ .id = JOIN_THP_ZERO, .name = "thp-zero", .own = "zeroing", .rank = 20, .part = "clear", .into = JOIN_THP_ZERO,
-	  .twice = "the page allocator zeroed each huge page (init_on_alloc=1, Debian's default) and the THP clear zeroed it again; boot with init_on_alloc=0, or use Linux 6.13 or later, which skips the second zeroing" },
+	  .twice = "the page allocator zeroed each huge page (init_on_alloc=1, Debian's default) and the THP clear zeroed it again; boot with init_on_alloc=0, or use Linux 6.13 or later, which skips the second zeroing",
+	  .style = { "#D55E00", HATCH_CROSS, MARK_SQUARE } },
 };
 
 static void note(struct join_iter *it, const struct latmon_event *ev)

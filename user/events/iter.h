@@ -36,6 +36,24 @@ enum join_label {
 };
 
 /*
+ * How a label is drawn by `latctl plot`: a colour (Okabe-Ito, and Paul
+ * Tol's muted scheme for compaction, reclaim and syscall, safe for
+ * colour-blind readers), a hatching and a marker shape, so that the causes
+ * stay apart in a greyscale print too. Two labels never share a colour,
+ * but a part shares its whole's.
+ */
+enum lat_hatch { HATCH_NONE = 1, HATCH_DIAG, HATCH_BACKDIAG, HATCH_CROSS,
+		 HATCH_HORIZ, HATCH_VERT, HATCH_DOTS, HATCH_GRID };
+enum lat_marker { MARK_CIRCLE = 1, MARK_SQUARE, MARK_TRIANGLE, MARK_DIAMOND,
+		  MARK_CROSS, MARK_PLUS, MARK_TRIANGLE_DOWN };
+
+struct lat_style {
+	const char *colour;		/* "#rrggbb" */
+	enum lat_hatch hatch;
+	enum lat_marker marker;
+};
+
+/*
  * One label: its name (also its key in the JSON), what its own duration
  * measures, and its rank. Event labels (rank > 0, declared by the record
  * types in user/ev_*.c) compete for each tick: the highest rank wins. All
@@ -55,6 +73,7 @@ struct join_label_desc {
 	const char *part;
 	enum join_label into;
 	const char *twice;
+	struct lat_style style;	/* how the plot draws it */
 };
 
 /* Labels by rank, highest first: event labels only, or all but incomplete. */

@@ -9,11 +9,16 @@
 
 /* What user space knows of uncovered ticks, most specific first. */
 static const struct join_label_desc rest_labels[] = {
-	{ .id = JOIN_REALLOC, .name = "realloc", .own = "net", .rank = -1 },
-	{ .id = JOIN_MIGRATION, .name = "migration", .own = "net", .rank = -2 },
-	{ .id = JOIN_UNEXPLAINED, .name = "unexplained", .own = "net", .rank = -3 },
-	{ .id = JOIN_UNATTRIBUTED, .name = "unattributed", .own = "net", .rank = -4 },
-	{ .id = JOIN_INCOMPLETE, .name = "incomplete", .own = "iteration", .rank = -100 },	/* primary only */
+	{ .id = JOIN_REALLOC, .name = "realloc", .own = "net", .rank = -1,
+	  .style = { "#56B4E9", HATCH_GRID, MARK_DIAMOND } },
+	{ .id = JOIN_MIGRATION, .name = "migration", .own = "net", .rank = -2,
+	  .style = { "#F0E442", HATCH_BACKDIAG, MARK_PLUS } },
+	{ .id = JOIN_UNEXPLAINED, .name = "unexplained", .own = "net", .rank = -3,
+	  .style = { "#ffffff", HATCH_DOTS, MARK_CIRCLE } },
+	{ .id = JOIN_UNATTRIBUTED, .name = "unattributed", .own = "net", .rank = -4,
+	  .style = { "#999999", HATCH_NONE, MARK_SQUARE } },
+	{ .id = JOIN_INCOMPLETE, .name = "incomplete", .own = "iteration", .rank = -100,
+	  .style = { "#000000", HATCH_NONE, MARK_CROSS } },	/* primary only */
 };
 
 const struct join_label_desc *join_label_desc(enum join_label l)

@@ -13,6 +13,7 @@
 #define LATCTL_JOIN_INT_H
 
 #include "join/join.h"
+#include "join/vec.h"
 
 struct join_point {		/* one clipped boundary of one event */
 	uint64_t t;
@@ -33,15 +34,6 @@ struct join_windows {
 	size_t n_active;
 };
 
-struct join_u64vec {
-	uint64_t *v;
-	size_t n, cap;
-};
-
-int join_vec_push(struct join_u64vec *vec, uint64_t x);
-/* Grow *arr (of elem-sized items) so that it holds at least need items. */
-int join_grow(void **arr, size_t *cap, size_t need, size_t elem);
-int join_cmp_u64(const void *a, const void *b);
 
 /* The lost windows of events[0..n) (counted in *st), sorted by begin. */
 int join_windows_build(const struct latmon_event *evs, size_t n, struct join_windows *w,

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "join/join.h"
+#include "events/iter.h"
 #include "plot/svg.h"
 
 #define W		1000
@@ -54,7 +54,9 @@ struct plot {
 };
 
 /* Cause styles by label; [JOIN_NR_LABELS] is a label this latctl does not know. */
-extern const struct svg_style lat_plot_styles[NLAB];
+/* The style of label l (0 .. NLAB - 1, the last: a label this latctl does
+ * not know), from its descriptor. */
+const struct lat_style *lat_plot_style(int l);
 
 /* The label of a cause name; JOIN_NR_LABELS for one this latctl does not know. */
 int lat_plot_label(const char *name);

@@ -46,7 +46,7 @@ static const char *const hatch_paths[] = {
 	[HATCH_GRID] = "M0,4 L8,4 M4,0 L4,8",
 };
 
-void svg_pattern(FILE *out, int id, const struct svg_style *s)
+void svg_pattern(FILE *out, int id, const struct lat_style *s)
 {
 	fprintf(out, "<pattern id=\"p%d\" patternUnits=\"userSpaceOnUse\" width=\"8\" height=\"8\">"
 		"<rect width=\"8\" height=\"8\" fill=\"%s\"/>", id, s->colour);
@@ -97,7 +97,7 @@ static void strokes(FILE *out, const double p[8], const char *fill)
 			colour[k], width[k]);
 }
 
-void svg_marker(FILE *out, enum svg_marker m, double x, double y, double r, const char *fill)
+void svg_marker(FILE *out, enum lat_marker m, double x, double y, double r, const char *fill)
 {
 	switch (m) {
 	case MARK_CIRCLE:

@@ -12,24 +12,14 @@
 
 #include <stdio.h>
 
-/* How one cause is drawn: a colour of the Okabe-Ito palette (safe for
- * colour-blind readers) plus a hatching and a marker shape, so that the
- * causes stay apart in a greyscale print too. */
-enum svg_hatch { HATCH_NONE = 1, HATCH_DIAG, HATCH_BACKDIAG, HATCH_CROSS,
-		 HATCH_HORIZ, HATCH_VERT, HATCH_DOTS, HATCH_GRID };
-enum svg_marker { MARK_CIRCLE = 1, MARK_SQUARE, MARK_TRIANGLE, MARK_DIAMOND,
-		  MARK_CROSS, MARK_PLUS, MARK_TRIANGLE_DOWN };
+#include "events/iter.h"
 
-struct svg_style {
-	const char *colour;		/* "#rrggbb" */
-	enum svg_hatch hatch;
-	enum svg_marker marker;
-};
+/* A label's style (colour, hatch, marker) is in its descriptor: events/iter.h. */
 
 void svg_begin(FILE *out, int width, int height, const char *title);
 void svg_end(FILE *out);
 /* A <pattern> with id "p<id>" filled with the style's colour and hatch. */
-void svg_pattern(FILE *out, int id, const struct svg_style *s);
+void svg_pattern(FILE *out, int id, const struct lat_style *s);
 /* Text with &, <, >, " escaped; anchor "start", "middle" or "end". */
 void svg_text(FILE *out, double x, double y, int size, const char *anchor,
 	      const char *weight, const char *text);
@@ -37,6 +27,6 @@ void svg_rect(FILE *out, double x, double y, double w, double h, const char *fil
 void svg_line(FILE *out, double x1, double y1, double x2, double y2,
 	      const char *stroke, double width, const char *dash);
 /* A marker of size r centred on (x, y), filled with fill, outlined black. */
-void svg_marker(FILE *out, enum svg_marker m, double x, double y, double r, const char *fill);
+void svg_marker(FILE *out, enum lat_marker m, double x, double y, double r, const char *fill);
 
 #endif /* LATCTL_SVG_H */
