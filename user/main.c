@@ -5,6 +5,7 @@
 
 #include <latmon.h>
 
+#include "cmd/cmd.h"
 #include "lib/latctl.h"
 
 int lat_main_argc;

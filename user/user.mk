@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
 # latctl, the user-space controller. Included by the top Makefile.
-USER_LAYERS := lib system events workload join backend doc report compare plot run cmd
+# The layers of user/, lowest first: a file of user/LAYER/ includes headers
+# of its own folder and of the folders before it only (user/main.c: any).
+# tests/cli/layers.t checks it with scripts/dev/layers.pl.
+USER_LAYERS := lib system events workload join backend doc compare report plot run cmd
 USER_SRCS := user/main.c $(foreach d,$(USER_LAYERS),$(wildcard user/$(d)/*.c))
 USER_OBJS := $(USER_SRCS:.c=.o)
 USER_PKGS := libnl-genl-3.0 libcjson libbpf zlib
@@ -8,7 +11,11 @@ USER_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(USER_PKGS))
 USER_LIBS = $(shell $(PKG_CONFIG) --libs $(USER_PKGS)) -lm
 include user/backend/bpf/bpf.mk
 
-.PHONY: user user-clean
+.PHONY: user user-clean layers
+
+# The layer rule and the include circles, as tests/cli/layers.t checks them.
+layers:
+	@scripts/dev/layers.pl user $(USER_LAYERS) && scripts/dev/layers.pl module
 
 user: user/latctl
 

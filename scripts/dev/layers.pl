@@ -5,9 +5,12 @@
 #                             own folder and of the folders named before it;
 #                             user/main.c may include any
 #   layers.pl module          no layer rule (one folder)
-# and in both, no circle between files: x.c and x.h are one node "x", and
-# "x" -> "y" when either of them includes y.h. Prints one line per fault and
-# exits 1 if there is any; prints the depth of the file graph otherwise.
+# and in both, no circle between files: x.c, x.h and x_int.h are one node
+# "x", and "x" -> "y" when any of them includes y.h; and every function a
+# header declares is defined in a .c file of the header's own folder (a
+# header that declares another folder's function hides an include).
+# Prints one line per fault and exits 1 if there is any; prints the depth
+# of the file graph otherwise.
 use strict;
 use warnings;
 use File::Find;
@@ -15,7 +18,7 @@ use File::Find;
 my ($top, @layers) = @ARGV;
 die "usage: layers.pl user|module [LAYER...]\n" unless $top && -d $top;
 my %rank = map { $layers[$_] => $_ } 0 .. $#layers;
-my (%edges, %nodes, @faults);
+my (%edges, %nodes, @faults, %declared, %defined);
 
 sub layer_of {
 	my ($rel) = @_;
@@ -31,7 +34,10 @@ sub scan {
 	$nodes{$node} = 1;
 	my $dir = $rel =~ m{^(.*)/} ? "$1/" : '';
 	open(my $fh, '<', $path) or die "$path: $!\n";
-	while (<$fh>) {
+	my @lines = <$fh>;
+	close $fh;
+	functions($rel, @lines);
+	for (@lines) {
 		next unless /^\s*#\s*include\s+"([^"]+)"/;
 		my $inc = $1;
 		my $target = -e "$top/$inc" ? $inc : -e "$top/$dir$inc" ? "$dir$inc" : undef;
@@ -40,7 +46,35 @@ sub scan {
 		check_rank($rel, $target) if @layers;
 		$edges{$node}{$to} = 1 if $to ne $node;
 	}
-	close $fh;
+}
+
+# Prototypes of a header and definitions of a .c file: a line at column 0
+# naming a function, ended by ";" (declared) or not (defined).
+sub functions {
+	my ($rel, @lines) = @_;
+	for my $l (@lines) {
+		next if $l =~ /^(static|typedef|extern|#|\s|\/|\*|struct \w+ \{|enum|union)/;
+		next unless $l =~ /^[A-Za-z_][\w\s\*]*?\b([a-z_]\w*)\s*\(/;
+		my $name = $1;
+		if ($rel =~ /\.h$/) {
+			$declared{$name}{$rel} = 1;
+		} elsif ($l !~ /;\s*$/) {
+			$defined{$name} = $rel;
+		}
+	}
+}
+
+sub check_declarations {
+	for my $name (sort keys %declared) {
+		my $c = $defined{$name};
+		next unless defined $c;
+		my $cd = $c =~ m{^(.*)/} ? $1 : '';
+		for my $h (sort keys %{ $declared{$name} }) {
+			my $hd = $h =~ m{^(.*)/} ? $1 : '';
+			push @faults, "$top/$h declares $name, defined in $top/$c (another folder)"
+				if $hd ne $cd;
+		}
+	}
 }
 
 sub check_rank {
@@ -77,6 +111,7 @@ sub visit {
 }
 
 find({ no_chdir => 1, wanted => sub { scan($_) if /\.[ch]$/ && -f $_ } }, $top);
+check_declarations();
 my $max = 0;
 for my $n (sort keys %nodes) {
 	my $d = visit($n);

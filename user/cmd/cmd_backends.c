@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "backend/backend_caps.h"
+#include "cmd/cmd.h"
 #include "lib/latctl.h"
 
 int cmd_backends(int argc, char **argv)

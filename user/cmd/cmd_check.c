@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "compare/envdiff.h"
+#include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "run/opts.h"
 #include "compare/pair.h"

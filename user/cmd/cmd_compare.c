@@ -10,6 +10,7 @@
 
 #include "compare/compare.h"
 #include "compare/envdiff.h"
+#include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "doc/result.h"
 #include "doc/runs.h"

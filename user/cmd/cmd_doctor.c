@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "backend/backend_caps.h"
+#include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "doc/result.h"
 #include "system/sysinfo.h"

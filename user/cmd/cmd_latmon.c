@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "events/evtype.h"
+#include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "backend/latmon_nl.h"
 #include "run/opts.h"

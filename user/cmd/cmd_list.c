@@ -2,6 +2,7 @@
 /* `latctl list`: the workloads, their modes, default size and options. */
 #include <stdio.h>
 
+#include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "run/opts.h"
 #include "workload/workload.h"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "doc/result.h"
+#include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "plot/plot.h"
 #include "plot/plot_int.h"

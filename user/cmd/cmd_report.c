@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "doc/result.h"
 #include "report/render.h"

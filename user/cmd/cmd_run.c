@@ -14,6 +14,7 @@
 #include "join/causes.h"
 #include "report/describe.h"
 #include "system/counters.h"
+#include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "system/mmenv.h"
 #include "backend/monitor.h"

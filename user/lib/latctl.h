@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Subcommands of latctl and its exit codes. */
+/* What every layer of latctl shares: its exit codes, the help test of a
+ * command line, the whole command line, the version. */
 #ifndef LATCTL_LATCTL_H
 #define LATCTL_LATCTL_H
 
@@ -19,15 +20,6 @@ static inline int lat_is_help(int argc, char **argv)
 extern int lat_main_argc;
 extern char **lat_main_argv;
 
-int cmd_run(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_plot(int argc, char **argv);
-int cmd_doctor(int argc, char **argv);
-int cmd_latmon(int argc, char **argv);
-int cmd_backends(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_check(int argc, char **argv);
 
 /* Set by the Makefile from the module's version (module/latmon.h). */
 #ifndef LATCTL_VERSION

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The layering of user/ and module/ as the READMEs state it: a folder of
+# user/ includes only its own headers and those of the layers below it (the
+# order in user/user.mk), no include circle between files, every function
+# declared in the folder that defines it, no .c file directly in user/ but
+# main.c, no folder over 20 files; and the checker itself refuses a tree
+# that breaks each rule.
+. "$(dirname "$0")/engine.sh"
+
+command -v perl >/dev/null || skip_all "perl is not installed; scripts/deps.sh installs it"
+R=$TESTS_DIR
+CHK=$R/scripts/dev/layers.pl
+LAYERS=$(sed -n 's/^USER_LAYERS := //p' "$R/user/user.mk")
+ok "user/user.mk names the layers" test -n "$LAYERS"
+check "user/: no include upward, no circle, functions where declared" \
+	"cd '$R' && '$CHK' user $LAYERS" 0 '^user: [0-9]+ files, no include circle'
+check "module/: no include circle" "cd '$R' && '$CHK' module" 0 '^module: [0-9]+ files, no include circle'
+for d in "$R"/user/*/; do
+	name=${d%/}; name=${name##*/}
+	ok "user/$name is a layer of the rule" bash -c "printf '%s\n' $LAYERS | grep -qx '$name'"
+done
+ok "no .c file directly in user/ but main.c" \
+	bash -c "[ \"\$(cd '$R/user' && ls *.c)\" = main.c ]"
+for d in $(cd "$R" && find user module -type d); do
+	n=$(find "$R/$d" -maxdepth 1 -type f -name '*.[ch]' ! -name '*.skel.h' ! -name vmlinux.h ! -name '*.mod.c' | wc -l)
+	ok "$d holds $n source files (at most 20)" test "$n" -le 20
+done
+
+# The checker fails on each fault, so the checks above can fail.
+fake() {	# dir files... : a tiny user tree
+	rm -rf "$TMPD/$1"; mkdir -p "$TMPD/$1/lo" "$TMPD/$1/hi"
+	printf '#include "lo/a.h"\nint b(void);\n' > "$TMPD/$1/hi/b.h"
+	printf 'int a(void);\n' > "$TMPD/$1/lo/a.h"
+	printf '#include "lo/a.h"\nint a(void)\n{\n\treturn 0;\n}\n' > "$TMPD/$1/lo/a.c"
+	printf '#include "hi/b.h"\nint b(void)\n{\n\treturn a();\n}\n' > "$TMPD/$1/hi/b.c"
+}
+fake good
+check "a tree that keeps the rule passes" "cd '$TMPD' && '$CHK' good lo hi" 0 'no include circle'
+fake up
+printf '#include "hi/b.h"\nint a(void);\n' > "$TMPD/up/lo/a.h"
+check "an include of a higher layer fails" "cd '$TMPD' && '$CHK' up lo hi" 1 "layer 'lo' may not include 'hi'"
+fake circle
+printf '#include "lo/c.h"\nint a(void);\n' > "$TMPD/circle/lo/a.h"
+printf '#include "lo/a.h"\nint c(void);\n' > "$TMPD/circle/lo/c.h"
+check "a circle of two files fails" "cd '$TMPD' && '$CHK' circle lo hi" 1 'include circle: lo/a -> lo/c -> lo/a'
+fake decl
+printf 'int a(void);\nint b(void);\n' > "$TMPD/decl/lo/a.h"
+check "a header declaring another folder's function fails" "cd '$TMPD' && '$CHK' decl lo hi" 1 \
+	'lo/a.h declares b, defined in decl/hi/b.c'
+done_testing
