@@ -27,6 +27,8 @@ struct latmon_source_status {
 };
 
 /* One event source; the const table in main.c is what start/stop loop over. */
+struct latmon_tp_source;
+
 struct latmon_source_ops {
 	const char *name;
 	u32 id;				/* enum latmon_source_id */
@@ -36,7 +38,15 @@ struct latmon_source_ops {
 	void (*detach)(void);		/* STOP: caller then synchronises */
 	void (*release)(void);		/* unload: undo resolve (may be NULL) */
 	u64 (*misses)(void);		/* probe misses, e.g. kretprobe nmissed */
+	/* A source made of tracepoints only (tp.c) sets tp and leaves
+	 * resolve, attach and detach NULL: the table drives them. */
+	const struct latmon_tp_source *tp;
 };
+
+/* Resolve, attach and detach of any source: its own or the table's. */
+int latmon_source_resolve(const struct latmon_source_ops *src);
+int latmon_source_attach(const struct latmon_source_ops *src);
+void latmon_source_detach(const struct latmon_source_ops *src);
 
 extern const struct latmon_source_ops latmon_src_fault;
 extern const struct latmon_source_ops latmon_src_thp;
@@ -175,6 +185,18 @@ struct latmon_tp {
 	void *data;
 	struct tracepoint *tp;		/* NULL if this kernel lacks it */
 	bool registered;
+};
+
+/*
+ * A source of tracepoints: its table, and which of them it needs to be
+ * available (NULL: any one). A kernel without some of them names them in
+ * the source's reason; a group that only works together (start and end of
+ * one span) is dropped whole by its own rule.
+ */
+struct latmon_tp_source {
+	struct latmon_tp *tps;
+	unsigned int n;
+	bool (*available)(struct latmon_tp *tps);
 };
 
 u32 latmon_tp_lookup(struct latmon_tp *tps, unsigned int n,

@@ -144,7 +144,7 @@ static void sources_detach(u32 mask)
 
 		if (!(mask & LATMON_SRC_BIT(src->id)))
 			continue;
-		src->detach();
+		latmon_source_detach(src);
 		src->status->attached = false;
 	}
 	tracepoint_synchronize_unregister();
@@ -164,7 +164,7 @@ static int sources_attach(u32 mask)
 		if (!(mask & LATMON_SRC_BIT(src->id)))
 			continue;
 		atomic64_set(&src->status->misses, 0);
-		ret = src->attach();
+		ret = latmon_source_attach(src);
 		if (ret) {
 			pr_warn("latmon: attaching source %s: %d\n",
 				src->name, ret);
@@ -352,7 +352,7 @@ static int sources_resolve(void)
 
 		ret = init_step(i + 1, src->name, NULL);
 		if (!ret)
-			ret = src->resolve(src->status);
+			ret = latmon_source_resolve(src);
 		if (ret) {
 			sources_release(i);
 			return ret;

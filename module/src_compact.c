@@ -85,29 +85,20 @@ static void __maybe_unused compact_check_types(void)
 }
 
 /* Needs begin and end; without try_to_compact_pages the order is unknown. */
-static int compact_resolve(struct latmon_source_status *st)
+static bool compact_available(struct latmon_tp *tps)
 {
-	st->missing = latmon_tp_lookup(compact_tps, ARRAY_SIZE(compact_tps),
-				       st->reason, sizeof(st->reason));
-	st->available = compact_tps[0].tp && compact_tps[1].tp;
-	return 0;
+	return tps[0].tp && tps[1].tp;
 }
 
-static int compact_attach(void)
-{
-	return latmon_tp_register(compact_tps, ARRAY_SIZE(compact_tps));
-}
-
-static void compact_detach(void)
-{
-	latmon_tp_unregister(compact_tps, ARRAY_SIZE(compact_tps));
-}
+static const struct latmon_tp_source compact_source = {
+	.tps = compact_tps,
+	.n = ARRAY_SIZE(compact_tps),
+	.available = compact_available,
+};
 
 const struct latmon_source_ops latmon_src_compact = {
 	.name = "compaction",
 	.id = LATMON_SRC_COMPACTION,
 	.status = &compact_status,
-	.resolve = compact_resolve,
-	.attach = compact_attach,
-	.detach = compact_detach,
+	.tp = &compact_source,
 };

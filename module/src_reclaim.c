@@ -96,30 +96,20 @@ static void __maybe_unused reclaim_check_types(void)
 }
 
 /* Available with either pair; the reason names a missing one. */
-static int reclaim_resolve(struct latmon_source_status *st)
+static bool reclaim_available(struct latmon_tp *tps)
 {
-	st->missing = latmon_tp_lookup(reclaim_tps, ARRAY_SIZE(reclaim_tps),
-				       st->reason, sizeof(st->reason));
-	st->available = (reclaim_tps[0].tp && reclaim_tps[1].tp) ||
-			(reclaim_tps[2].tp && reclaim_tps[3].tp);
-	return 0;
+	return (tps[0].tp && tps[1].tp) || (tps[2].tp && tps[3].tp);
 }
 
-static int reclaim_attach(void)
-{
-	return latmon_tp_register(reclaim_tps, ARRAY_SIZE(reclaim_tps));
-}
-
-static void reclaim_detach(void)
-{
-	latmon_tp_unregister(reclaim_tps, ARRAY_SIZE(reclaim_tps));
-}
+static const struct latmon_tp_source reclaim_source = {
+	.tps = reclaim_tps,
+	.n = ARRAY_SIZE(reclaim_tps),
+	.available = reclaim_available,
+};
 
 const struct latmon_source_ops latmon_src_reclaim = {
 	.name = "reclaim",
 	.id = LATMON_SRC_RECLAIM,
 	.status = &reclaim_status,
-	.resolve = reclaim_resolve,
-	.attach = reclaim_attach,
-	.detach = reclaim_detach,
+	.tp = &reclaim_source,
 };

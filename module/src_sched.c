@@ -83,29 +83,21 @@ static struct latmon_tp sched_tps[] = {
 	{ .name = "sched_migrate_task", .probe = sched_migrate_probe },
 };
 
-static int sched_resolve(struct latmon_source_status *st)
+/* sched_switch is the source; sched_migrate_task adds migrations. */
+static bool sched_available(struct latmon_tp *tps)
 {
-	st->missing = latmon_tp_lookup(sched_tps, ARRAY_SIZE(sched_tps),
-				       st->reason, sizeof(st->reason));
-	st->available = sched_tps[0].tp != NULL;
-	return 0;
+	return tps[0].tp != NULL;
 }
 
-static int sched_attach(void)
-{
-	return latmon_tp_register(sched_tps, ARRAY_SIZE(sched_tps));
-}
-
-static void sched_detach(void)
-{
-	latmon_tp_unregister(sched_tps, ARRAY_SIZE(sched_tps));
-}
+static const struct latmon_tp_source sched_source = {
+	.tps = sched_tps,
+	.n = ARRAY_SIZE(sched_tps),
+	.available = sched_available,
+};
 
 const struct latmon_source_ops latmon_src_sched = {
 	.name = "sched",
 	.id = LATMON_SRC_SCHED,
 	.status = &sched_status,
-	.resolve = sched_resolve,
-	.attach = sched_attach,
-	.detach = sched_detach,
+	.tp = &sched_source,
 };

@@ -64,29 +64,20 @@ static struct latmon_tp syscall_tps[] = {
 };
 
 /* Available only with both tracepoints (CONFIG_HAVE_SYSCALL_TRACEPOINTS). */
-static int syscall_resolve(struct latmon_source_status *st)
+static bool syscall_available(struct latmon_tp *tps)
 {
-	st->missing = latmon_tp_lookup(syscall_tps, ARRAY_SIZE(syscall_tps),
-				       st->reason, sizeof(st->reason));
-	st->available = !st->missing;
-	return 0;
+	return tps[0].tp && tps[1].tp;
 }
 
-static int syscall_attach(void)
-{
-	return latmon_tp_register(syscall_tps, ARRAY_SIZE(syscall_tps));
-}
-
-static void syscall_detach(void)
-{
-	latmon_tp_unregister(syscall_tps, ARRAY_SIZE(syscall_tps));
-}
+static const struct latmon_tp_source syscall_source = {
+	.tps = syscall_tps,
+	.n = ARRAY_SIZE(syscall_tps),
+	.available = syscall_available,
+};
 
 const struct latmon_source_ops latmon_src_syscall = {
 	.name = "syscall",
 	.id = LATMON_SRC_SYSCALL,
 	.status = &syscall_status,
-	.resolve = syscall_resolve,
-	.attach = syscall_attach,
-	.detach = syscall_detach,
+	.tp = &syscall_source,
 };

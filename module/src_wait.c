@@ -106,31 +106,24 @@ static struct latmon_tp wait_tps[] = {
 };
 
 /* Available if any tracepoint exists; the two mmap_lock ones go together. */
-static int wait_resolve(struct latmon_source_status *st)
+static bool wait_available(struct latmon_tp *tps)
 {
-	st->missing = latmon_tp_lookup(wait_tps, ARRAY_SIZE(wait_tps),
-				       st->reason, sizeof(st->reason));
-	if (!wait_tps[1].tp || !wait_tps[2].tp)
-		wait_tps[1].tp = wait_tps[2].tp = NULL;
-	st->available = st->missing < ARRAY_SIZE(wait_tps);
-	return 0;
+	bool any = tps[0].tp || tps[1].tp || tps[2].tp || tps[3].tp;
+
+	if (!tps[1].tp || !tps[2].tp)
+		tps[1].tp = tps[2].tp = NULL;
+	return any;
 }
 
-static int wait_attach(void)
-{
-	return latmon_tp_register(wait_tps, ARRAY_SIZE(wait_tps));
-}
-
-static void wait_detach(void)
-{
-	latmon_tp_unregister(wait_tps, ARRAY_SIZE(wait_tps));
-}
+static const struct latmon_tp_source wait_source = {
+	.tps = wait_tps,
+	.n = ARRAY_SIZE(wait_tps),
+	.available = wait_available,
+};
 
 const struct latmon_source_ops latmon_src_wait = {
 	.name = "wait",
 	.id = LATMON_SRC_WAIT,
 	.status = &wait_status,
-	.resolve = wait_resolve,
-	.attach = wait_attach,
-	.detach = wait_detach,
+	.tp = &wait_source,
 };

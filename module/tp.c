@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tracepoints that are not exported to modules, found by name with
- * for_each_kernel_tracepoint() and attached with tracepoint_probe_register().
+ * for_each_kernel_tracepoint() and attached with tracepoint_probe_register(),
+ * and the generic source they make: a table of tracepoints and probes
+ * (struct latmon_tp_source) resolved, attached and detached here for every
+ * source that has one.
  */
 #include <linux/tracepoint.h>
 #include <linux/string.h>
@@ -82,4 +85,32 @@ void latmon_tp_unregister(struct latmon_tp *tps, unsigned int n)
 					    tps[i].data);
 		tps[i].registered = false;
 	}
+}
+
+static int tp_source_resolve(const struct latmon_source_ops *src)
+{
+	const struct latmon_tp_source *s = src->tp;
+	struct latmon_source_status *st = src->status;
+
+	st->missing = latmon_tp_lookup(s->tps, s->n, st->reason, sizeof(st->reason));
+	st->available = s->available ? s->available(s->tps) : st->missing < s->n;
+	return 0;
+}
+
+int latmon_source_resolve(const struct latmon_source_ops *src)
+{
+	return src->tp ? tp_source_resolve(src) : src->resolve(src->status);
+}
+
+int latmon_source_attach(const struct latmon_source_ops *src)
+{
+	return src->tp ? latmon_tp_register(src->tp->tps, src->tp->n) : src->attach();
+}
+
+void latmon_source_detach(const struct latmon_source_ops *src)
+{
+	if (src->tp)
+		latmon_tp_unregister(src->tp->tps, src->tp->n);
+	else
+		src->detach();
 }

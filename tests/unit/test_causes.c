@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "join/causes.h"
-#include "lm_event.h"
+#include "join_fixture.h"
 
 #define T0	1000	/* tid of stream 0 */
 #define T1	2000	/* tid of stream 1 */
@@ -23,28 +23,28 @@
 
 struct fixture {
 	struct lat_run run;
-	struct lat_sample s[16];
-	struct latmon_event ev[16];
-	size_t nev;
-	uint64_t seq;
+	struct jf_run j;	/* its samples and the records */
 	cJSON *doc;
 };
 
 static void sample(struct fixture *f, uint64_t b, uint64_t e, uint32_t flags)
 {
-	f->s[f->run.n++] = (struct lat_sample){ b, e, 0, 0, flags };
+	jf_sample(&f->j, b, e, 0, 0, flags);
+	f->run.n = f->j.ns;
 }
 
+/* A record of thread tid of this process (latctl's own pid). */
 static void event(struct fixture *f, int type, uint32_t tid, uint64_t b, uint64_t e)
 {
-	lm_event_fill(&f->ev[f->nev++], type, 0, (uint32_t)getpid(), tid, f->seq++, b, e);
+	jf_event(&f->j, type, 0, tid, b, e);
 }
 
 /* Two streams of 4 samples; the second and the sixth are slow (1000 ticks). */
 static void two_streams(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->run.samples = f->s;
+	f->run.samples = f->j.s;
+	f->j.pid = (uint32_t)getpid();
 	f->run.tsc_hz = 1e9;
 	f->run.stream_tid[0] = T0;
 	f->run.stream_tid[1] = T1;
@@ -87,7 +87,7 @@ static double num(const cJSON *o, const char *key)
 static cJSON *run_causes(struct fixture *f, bool events)
 {
 	struct lat_causes_in in = {
-		.run = &f->run, .events = f->ev, .n_events = f->nev,
+		.run = &f->run, .events = f->j.ev, .n_events = f->j.nev,
 		.have_events = events, .threshold = "500ns", .limit_ns = 500,
 		.tsc_before = 0, .tsc_after = 10000,
 	};
@@ -172,7 +172,7 @@ static void test_no_module(void **state)
 
 	(void)state;
 	two_streams(&f);
-	f.s[5].flags |= LAT_SAMPLE_F_REALLOC;
+	f.j.s[5].flags |= LAT_SAMPLE_F_REALLOC;
 	doc = run_causes(&f, false);
 	assert_false(cJSON_IsTrue(path(doc, "causes", "module")));
 	assert_int_equal(num(row(doc, "unattributed"), "primary"), 1);

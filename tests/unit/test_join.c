@@ -15,52 +15,31 @@
 
 #include "report/describe.h"
 #include "join/join.h"
-#include "lm_event.h"
+#include "join_fixture.h"
 #include "report/render.h"
 
-#define TID	4242
-#define HZ	1e9
+#define TID	JF_TID
+#define HZ	JF_HZ
 
-/* A small run under construction. */
-struct run {
-	struct lat_sample s[64];
-	size_t ns;
-	struct latmon_event ev[64];
-	size_t nev;
-	uint64_t seq[4];	/* next seq per CPU ring */
-	struct join_result r;
-};
-
-static void sample(struct run *t, uint64_t b, uint64_t e, int cb, int ce, uint32_t flags)
+static void fault(struct jf_run *t, uint64_t b, uint64_t e, uint64_t addr)
 {
-	t->s[t->ns++] = (struct lat_sample){ b, e, (uint16_t)cb, (uint16_t)ce, flags };
+	jf_event(t, LATMON_EV_FAULT, 0, TID, b, e)->u.fault.address = addr;
 }
 
-static struct latmon_event *event(struct run *t, int type, int cpu, uint32_t tid,
-				  uint64_t b, uint64_t e)
-{
-	return lm_event_fill(&t->ev[t->nev++], type, cpu, TID, tid, t->seq[cpu]++, b, e);
-}
-
-static void fault(struct run *t, uint64_t b, uint64_t e, uint64_t addr)
-{
-	event(t, LATMON_EV_FAULT, 0, TID, b, e)->u.fault.address = addr;
-}
-
-static void irq(struct run *t, int cpu, uint32_t tid, uint64_t b, uint64_t e,
+static void irq(struct jf_run *t, int cpu, uint32_t tid, uint64_t b, uint64_t e,
 		uint32_t kind, const char *name)
 {
-	struct latmon_event *ev = event(t, LATMON_EV_IRQ, cpu, tid, b, e);
+	struct latmon_event *ev = jf_event(t, LATMON_EV_IRQ, cpu, tid, b, e);
 
 	ev->u.irq.kind = kind;
 	ev->u.irq.number = 236;
 	strncpy(ev->u.irq.name, name, sizeof(ev->u.irq.name) - 1);
 }
 
-static void sched(struct run *t, int out_cpu, int in_cpu, uint64_t b, uint64_t e,
+static void sched(struct jf_run *t, int out_cpu, int in_cpu, uint64_t b, uint64_t e,
 		  bool preempted, uint32_t pid, const char *comm)
 {
-	struct latmon_event *ev = event(t, LATMON_EV_SCHED, in_cpu, TID, b, e);
+	struct latmon_event *ev = jf_event(t, LATMON_EV_SCHED, in_cpu, TID, b, e);
 
 	ev->u.sched.flags = preempted ? LATMON_SCHED_F_PREEMPTED : 0;
 	ev->u.sched.other_pid = pid;
@@ -68,55 +47,32 @@ static void sched(struct run *t, int out_cpu, int in_cpu, uint64_t b, uint64_t e
 	strncpy(ev->u.sched.other_comm, comm, sizeof(ev->u.sched.other_comm) - 1);
 }
 
-static void lost(struct run *t, int cpu, uint64_t tsc, uint64_t count)
+static void lost(struct jf_run *t, int cpu, uint64_t tsc, uint64_t count)
 {
-	struct latmon_event *ev = event(t, LATMON_EV_LOST, cpu, 0, tsc, tsc);
+	struct latmon_event *ev = jf_event(t, LATMON_EV_LOST, cpu, 0, tsc, tsc);
 
 	ev->u.lost.cpu = (uint32_t)cpu;
 	ev->u.lost.count = count;
 }
 
-/* Join with every sample slow (threshold 0). */
-static void join(struct run *t, bool have_events)
-{
-	struct join_input in = {
-		.samples = t->s, .n_samples = t->ns, .slow_ticks = 0, .tid = TID,
-		.events = t->ev, .n_events = t->nev, .have_events = have_events,
-		.tsc_hz = HZ,
-	};
-
-	assert_int_equal(join_run(&in, &t->r), 0);
-	assert_int_equal(t->r.n_iters, t->ns);
-}
-
-static uint64_t sum_ticks(const struct join_iter *it)
-{
-	uint64_t sum = 0;
-	int l;
-
-	for (l = 0; l < JOIN_NR_LABELS; l++)
-		sum += it->ticks[l];
-	return sum;
-}
-
 /* THP clear inside a fault inside the iteration, a timer inside the clear. */
 static void test_nesting(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_iter *it;
 
 	(void)state;
-	sample(&t, 1000, 11000, 0, 0, 0);
+	jf_sample(&t, 1000, 11000, 0, 0, 0);
 	fault(&t, 2000, 10000, 0x7f0000200000ULL);
-	event(&t, LATMON_EV_THP_CLEAR, 0, TID, 3000, 9000)->u.thp.size = 2 << 20;
+	jf_event(&t, LATMON_EV_THP_CLEAR, 0, TID, 3000, 9000)->u.thp.size = 2 << 20;
 	irq(&t, 0, TID, 4000, 4500, LATMON_IRQ_TIMER, "LOC");
-	join(&t, true);
+	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->ticks[JOIN_THP_ZERO], 5500);
 	assert_int_equal(it->ticks[JOIN_INTERRUPT], 500);
 	assert_int_equal(it->ticks[JOIN_FAULT], 2000);
 	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 2000);
-	assert_int_equal(sum_ticks(it), 10000);
+	assert_int_equal(jf_sum_ticks(it), 10000);
 	assert_int_equal(it->primary, JOIN_THP_ZERO);
 	assert_true(it->thp);
 	assert_int_equal(it->n_type[LATMON_EV_FAULT], 1);
@@ -130,14 +86,14 @@ static void test_nesting(void **state)
 /* A timer interrupt inside a fault is counted once, as interrupt. */
 static void test_irq_inside_fault(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_iter *it;
 
 	(void)state;
-	sample(&t, 1000, 9000, 0, 0, 0);
+	jf_sample(&t, 1000, 9000, 0, 0, 0);
 	fault(&t, 2000, 8000, 0x1000);
 	irq(&t, 0, TID, 3000, 3100, LATMON_IRQ_TIMER, "LOC");
-	join(&t, true);
+	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->ticks[JOIN_INTERRUPT], 100);
 	assert_int_equal(it->ticks[JOIN_FAULT], 5900);
@@ -150,16 +106,16 @@ static void test_irq_inside_fault(void **state)
 /* Events straddling the iteration's edges are clipped; outside ones unused. */
 static void test_edges(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_iter *it;
 
 	(void)state;
-	sample(&t, 1000, 2000, 0, 0, 0);
+	jf_sample(&t, 1000, 2000, 0, 0, 0);
 	fault(&t, 100, 999, 0x1);		/* ends before */
 	fault(&t, 500, 1500, 0x2);		/* starts before */
 	sched(&t, 0, 0, 1800, 2600, true, 77, "hog");	/* ends after */
 	fault(&t, 2000, 2500, 0x3);		/* starts at the end */
-	join(&t, true);
+	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->ticks[JOIN_FAULT], 500);
 	assert_int_equal(it->ticks[JOIN_PREEMPTION], 200);
@@ -176,14 +132,14 @@ static void test_edges(void **state)
 /* Switched out while sleeping: blocked, with the task that ran instead. */
 static void test_blocked(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_iter *it;
 
 	(void)state;
-	sample(&t, 0, 10000, 1, 1, 0);
+	jf_sample(&t, 0, 10000, 1, 1, 0);
 	fault(&t, 1000, 9000, 0x5000);
 	sched(&t, 1, 1, 2000, 8000, false, 0, "swapper/1");
-	join(&t, true);
+	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->ticks[JOIN_BLOCKED], 6000);
 	assert_int_equal(it->ticks[JOIN_FAULT], 2000);
@@ -201,32 +157,32 @@ static char *render(const cJSON *causes, const cJSON *iters);
  */
 static void test_syscall_wait(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_iter *it;
 	struct latmon_event *ev;
 	cJSON *iters, *j;
 	char *text, *cause;
 
 	(void)state;
-	sample(&t, 0, 12000, 1, 1, 0);
-	ev = event(&t, LATMON_EV_SYSCALL, 1, TID, 1000, 11000);
+	jf_sample(&t, 0, 12000, 1, 1, 0);
+	ev = jf_event(&t, LATMON_EV_SYSCALL, 1, TID, 1000, 11000);
 	ev->u.syscall.nr = 11;	/* munmap */
-	event(&t, LATMON_EV_SYSCALL, 1, TID, 11200, 11300)->u.syscall.nr = 110;
+	jf_event(&t, LATMON_EV_SYSCALL, 1, TID, 11200, 11300)->u.syscall.nr = 110;
 	fault(&t, 2000, 3000, 0x9000);
 	sched(&t, 1, 1, 4000, 9000, false, 0, "swapper/1");
-	event(&t, LATMON_EV_LOCK, 1, TID, 3500, 9100)->u.lock.kind = LATMON_LOCK_MMAP;
-	ev = event(&t, LATMON_EV_WAKE, 0, TID, 8900, 8900);
+	jf_event(&t, LATMON_EV_LOCK, 1, TID, 3500, 9100)->u.lock.kind = LATMON_LOCK_MMAP;
+	ev = jf_event(&t, LATMON_EV_WAKE, 0, TID, 8900, 8900);
 	ev->u.wake.waker_pid = 812;
 	ev->u.wake.waker_cpu = 0;
 	strcpy(ev->u.wake.waker_comm, "mprotector");
-	event(&t, LATMON_EV_WAKE, 0, TID, 500, 500)->u.wake.waker_pid = 1;	/* not in it */
-	join(&t, true);
+	jf_event(&t, LATMON_EV_WAKE, 0, TID, 500, 500)->u.wake.waker_pid = 1;	/* not in it */
+	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->ticks[JOIN_BLOCKED], 5000);
 	assert_int_equal(it->ticks[JOIN_FAULT], 1000);
 	assert_int_equal(it->ticks[JOIN_SYSCALL], 4100);
 	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 1900);
-	assert_int_equal(sum_ticks(it), 12000);
+	assert_int_equal(jf_sum_ticks(it), 12000);
 	assert_int_equal(it->primary, JOIN_BLOCKED);
 	assert_int_equal(it->sys_nr, 11);
 	assert_int_equal(it->n_type[LATMON_EV_SYSCALL], 2);
@@ -252,21 +208,21 @@ static void test_syscall_wait(void **state)
 /* A lost record on the iteration's CPU makes it incomplete, not guessed. */
 static void test_lost_window(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 
 	(void)state;
-	sample(&t, 1000, 2000, 0, 0, 0);	/* inside [200, 5000] */
-	sample(&t, 6000, 8000, 0, 0, 0);	/* after the window */
-	sample(&t, 9000, 9500, 1, 1, 0);	/* other CPU, its window */
+	jf_sample(&t, 1000, 2000, 0, 0, 0);	/* inside [200, 5000] */
+	jf_sample(&t, 6000, 8000, 0, 0, 0);	/* after the window */
+	jf_sample(&t, 9000, 9500, 1, 1, 0);	/* other CPU, its window */
 	fault(&t, 100, 200, 0xa);
 	lost(&t, 0, 5000, 7);
 	fault(&t, 6500, 7000, 0xb);
 	lost(&t, 1, 9200, 3);			/* first record of ring 1 */
-	join(&t, true);
+	jf_join(&t, true);
 	assert_true(t.r.iters[0].incomplete);
 	assert_int_equal(t.r.iters[0].primary, JOIN_INCOMPLETE);
 	assert_int_equal(t.r.iters[0].lost, 7);
-	assert_int_equal(sum_ticks(&t.r.iters[0]), 1000);	/* still shown */
+	assert_int_equal(jf_sum_ticks(&t.r.iters[0]), 1000);	/* still shown */
 	assert_false(t.r.iters[1].incomplete);
 	assert_int_equal(t.r.iters[1].primary, JOIN_UNEXPLAINED);
 	assert_int_equal(t.r.iters[1].ticks[JOIN_FAULT], 500);
@@ -286,13 +242,13 @@ static void test_lost_window(void **state)
 /* A lost window on another CPU does not touch the iteration. */
 static void test_lost_other_cpu(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 
 	(void)state;
-	sample(&t, 1000, 2000, 0, 0, 0);
+	jf_sample(&t, 1000, 2000, 0, 0, 0);
 	irq(&t, 1, TID, 100, 200, LATMON_IRQ_HARD, "eth0");
 	lost(&t, 1, 5000, 2);
-	join(&t, true);
+	jf_join(&t, true);
 	assert_false(t.r.iters[0].incomplete);
 	assert_int_equal(t.r.iters[0].primary, JOIN_UNEXPLAINED);
 	join_result_free(&t.r);
@@ -301,14 +257,14 @@ static void test_lost_other_cpu(void **state)
 /* A hole in a ring's seq is treated as lost events (and counted). */
 static void test_seq_gap(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 
 	(void)state;
-	sample(&t, 1000, 2000, 0, 0, 0);
+	jf_sample(&t, 1000, 2000, 0, 0, 0);
 	fault(&t, 100, 500, 0xa);
 	t.seq[0] += 3;				/* three records never read */
 	fault(&t, 2500, 3000, 0xb);
-	join(&t, true);
+	jf_join(&t, true);
 	assert_true(t.r.iters[0].incomplete);
 	assert_int_equal(t.r.stats.seq_gaps, 1);
 	assert_int_equal(t.r.stats.lost_events, 3);
@@ -318,16 +274,16 @@ static void test_seq_gap(void **state)
 /* cpu_end != cpu_begin, or a switch-out on one CPU and in on another. */
 static void test_migration(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 
 	(void)state;
-	sample(&t, 1000, 2000, 0, 1, 0);	/* rdtscp aux differs */
-	sample(&t, 3000, 5000, 1, 1, 0);	/* moved and back: event */
-	sample(&t, 6000, 8000, 0, 0, 0);	/* out on 1, in on 0 */
+	jf_sample(&t, 1000, 2000, 0, 1, 0);	/* rdtscp aux differs */
+	jf_sample(&t, 3000, 5000, 1, 1, 0);	/* moved and back: event */
+	jf_sample(&t, 6000, 8000, 0, 0, 0);	/* out on 1, in on 0 */
 	sched(&t, 0, 1, 1200, 1800, true, 9, "kworker/1:1");
-	event(&t, LATMON_EV_MIGRATE, 1, TID, 3500, 3500)->u.migrate.to_cpu = 0;
+	jf_event(&t, LATMON_EV_MIGRATE, 1, TID, 3500, 3500)->u.migrate.to_cpu = 0;
 	sched(&t, 1, 0, 6500, 7500, true, 9, "stress");
-	join(&t, true);
+	jf_join(&t, true);
 	assert_true(t.r.iters[0].migrated);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_PREEMPTION], 600);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_MIGRATION], 400);
@@ -343,13 +299,13 @@ static void test_migration(void **state)
 /* A reallocating push: what no event covers is realloc. */
 static void test_realloc_remainder(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_iter *it;
 
 	(void)state;
-	sample(&t, 0, 10000, 0, 0, LAT_SAMPLE_F_REALLOC);
+	jf_sample(&t, 0, 10000, 0, 0, LAT_SAMPLE_F_REALLOC);
 	fault(&t, 1000, 3000, 0x1000);
-	join(&t, true);
+	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->ticks[JOIN_FAULT], 2000);
 	assert_int_equal(it->ticks[JOIN_REALLOC], 8000);
@@ -361,13 +317,13 @@ static void test_realloc_remainder(void **state)
 /* Without the module: only migration and realloc, the rest unattributed. */
 static void test_no_events(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 
 	(void)state;
-	sample(&t, 0, 1000, 0, 0, 0);
-	sample(&t, 2000, 3000, 0, 1, 0);
-	sample(&t, 4000, 5000, 1, 1, LAT_SAMPLE_F_REALLOC);
-	join(&t, false);
+	jf_sample(&t, 0, 1000, 0, 0, 0);
+	jf_sample(&t, 2000, 3000, 0, 1, 0);
+	jf_sample(&t, 4000, 5000, 1, 1, LAT_SAMPLE_F_REALLOC);
+	jf_join(&t, false);
 	assert_int_equal(t.r.iters[0].primary, JOIN_UNATTRIBUTED);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_UNATTRIBUTED], 1000);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_UNEXPLAINED], 0);
@@ -381,16 +337,16 @@ static void test_no_events(void **state)
 /* Events of another thread and interrupts on another CPU are ignored. */
 static void test_ignored(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 
 	(void)state;
-	sample(&t, 1000, 2000, 0, 0, 0);
-	event(&t, LATMON_EV_FAULT, 0, TID + 1, 1100, 1900);
-	event(&t, LATMON_EV_SCHED, 0, TID + 1, 1100, 1900);
+	jf_sample(&t, 1000, 2000, 0, 0, 0);
+	jf_event(&t, LATMON_EV_FAULT, 0, TID + 1, 1100, 1900);
+	jf_event(&t, LATMON_EV_SCHED, 0, TID + 1, 1100, 1900);
 	irq(&t, 1, TID, 1200, 1800, LATMON_IRQ_HARD, "nvme0q1");
 	irq(&t, 0, TID + 1, 1200, 1800, LATMON_IRQ_TIMER, "LOC");
 	irq(&t, 0, 0, 1300, 1400, LATMON_IRQ_SOFT, "RCU");	/* tid 0: ours */
-	join(&t, true);
+	jf_join(&t, true);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_UNEXPLAINED], 900);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_INTERRUPT], 100);
 	assert_int_equal(t.r.iters[0].n_events, 1);
@@ -401,14 +357,14 @@ static void test_ignored(void **state)
 /* Samples out of time order (a caller's mistake) still join correctly. */
 static void test_out_of_order(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 
 	(void)state;
-	sample(&t, 5000, 6000, 0, 0, 0);
-	sample(&t, 1000, 2000, 0, 0, 0);
+	jf_sample(&t, 5000, 6000, 0, 0, 0);
+	jf_sample(&t, 1000, 2000, 0, 0, 0);
 	fault(&t, 1200, 1500, 0x1);
 	fault(&t, 5100, 5900, 0x2);
-	join(&t, true);
+	jf_join(&t, true);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_FAULT], 800);
 	assert_int_equal(t.r.iters[1].ticks[JOIN_FAULT], 300);
 	assert_int_equal(t.r.iters[1].fault_addr[0], 0x1);
@@ -419,16 +375,16 @@ static void test_out_of_order(void **state)
 /* The primary label is the largest share, even when it is not innermost. */
 static void test_primary_largest(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 
 	(void)state;
-	sample(&t, 0, 1000, 0, 0, 0);
+	jf_sample(&t, 0, 1000, 0, 0, 0);
 	fault(&t, 0, 700, 0x1);
 	irq(&t, 0, TID, 100, 400, LATMON_IRQ_TIMER, "LOC");	/* 300 */
-	sample(&t, 2000, 3000, 0, 0, 0);
+	jf_sample(&t, 2000, 3000, 0, 0, 0);
 	fault(&t, 2000, 2300, 0x2);
 	irq(&t, 0, TID, 2100, 2200, LATMON_IRQ_TIMER, "LOC");	/* 100 */
-	join(&t, true);
+	jf_join(&t, true);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_FAULT], 400);
 	assert_int_equal(t.r.iters[0].primary, JOIN_FAULT);
 	assert_int_equal(t.r.iters[1].ticks[JOIN_UNEXPLAINED], 700);
@@ -440,7 +396,7 @@ static void test_primary_largest(void **state)
 static void test_cause_table(void **state)
 {
 	static const uint64_t clear[3] = { 250000, 320000, 280000 };
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_cause *k;
 	int i;
 
@@ -448,12 +404,12 @@ static void test_cause_table(void **state)
 	for (i = 0; i < 3; i++) {
 		uint64_t b = 1000000ULL * (uint64_t)(i + 1);
 
-		sample(&t, b, b + clear[i] + 10000, 0, 0, 0);
+		jf_sample(&t, b, b + clear[i] + 10000, 0, 0, 0);
 		fault(&t, b + 1000, b + clear[i] + 9000, 0x200000ULL * (uint64_t)(i + 1));
-		event(&t, LATMON_EV_THP_CLEAR, 0, TID, b + 2000, b + 2000 + clear[i]);
+		jf_event(&t, LATMON_EV_THP_CLEAR, 0, TID, b + 2000, b + 2000 + clear[i]);
 	}
-	sample(&t, 9000000, 9001000, 0, 0, 0);	/* nothing: unexplained */
-	join(&t, true);
+	jf_sample(&t, 9000000, 9001000, 0, 0, 0);	/* nothing: unexplained */
+	jf_join(&t, true);
 	k = &t.r.causes[JOIN_THP_ZERO];
 	assert_int_equal(k->n_primary, 3);
 	assert_int_equal(k->n_any, 3);
@@ -473,16 +429,16 @@ static void test_cause_table(void **state)
 /* Slow by threshold = slow by index list; bad input is refused. */
 static void test_selection_and_bad_input(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	struct join_input in = { .tid = TID, .tsc_hz = HZ };
 	struct join_result r;
 	size_t idx[2] = { 1, 3 }, bad[2] = { 3, 1 }, far[1] = { 9 };
 
 	(void)state;
-	sample(&t, 0, 10, 0, 0, 0);
-	sample(&t, 20, 520, 0, 0, 0);
-	sample(&t, 600, 610, 0, 0, 0);
-	sample(&t, 700, 1700, 0, 0, 0);
+	jf_sample(&t, 0, 10, 0, 0, 0);
+	jf_sample(&t, 20, 520, 0, 0, 0);
+	jf_sample(&t, 600, 610, 0, 0, 0);
+	jf_sample(&t, 700, 1700, 0, 0, 0);
 	in.samples = t.s;
 	in.n_samples = t.ns;
 	in.slow_ticks = 100;
@@ -602,7 +558,7 @@ static void check_against_oracle(const struct lat_sample *s, const struct latmon
 		if (want[l] > max)
 			max = want[l];
 	}
-	assert_int_equal(sum_ticks(it), x->tsc_end - x->tsc_begin);
+	assert_int_equal(jf_sum_ticks(it), x->tsc_end - x->tsc_begin);
 	assert_int_equal(it->duration, x->tsc_end - x->tsc_begin);
 	assert_int_equal(it->ticks[it->primary], max);
 }
@@ -655,18 +611,18 @@ static char *render(const cJSON *causes, const cJSON *iters)
 /* The JSON carries the breakdown; the text from a saved copy is the same. */
 static void test_json_and_text(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	cJSON *iters, *causes, *it, *bd, *x, *back_i, *back_c;
 	char *text, *text2, *si, *sc;
 	double sum = 0;
 
 	(void)state;
-	sample(&t, 1000, 301000, 0, 0, 0);
+	jf_sample(&t, 1000, 301000, 0, 0, 0);
 	fault(&t, 2000, 299000, 0x7f1234600000ULL);
-	event(&t, LATMON_EV_THP_CLEAR, 0, TID, 3000, 283000);
+	jf_event(&t, LATMON_EV_THP_CLEAR, 0, TID, 3000, 283000);
 	irq(&t, 0, TID, 4000, 5000, LATMON_IRQ_TIMER, "LOC");
 	sched(&t, 0, 0, 290000, 295000, true, 321, "stress-ng");
-	join(&t, true);
+	jf_join(&t, true);
 	iters = join_to_json(&t.r);
 	causes = cause_table_to_json(&t.r);
 	assert_non_null(iters);
@@ -712,14 +668,14 @@ static void test_json_and_text(void **state)
 static void test_json_max(void **state)
 {
 	static const uint64_t d[6] = { 50, 400, 300, 400, 100, 200 };
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	cJSON *a;
 	int i;
 
 	(void)state;
 	for (i = 0; i < 6; i++)
-		sample(&t, 1000 * (uint64_t)i, 1000 * (uint64_t)i + d[i], 0, 0, 0);
-	join(&t, false);
+		jf_sample(&t, 1000 * (uint64_t)i, 1000 * (uint64_t)i + d[i], 0, 0, 0);
+	jf_join(&t, false);
 	a = join_to_json_max(&t.r, 3);
 	assert_int_equal(cJSON_GetArraySize(a), 3);
 	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(a, 0), "index")->valueint, 1);
@@ -739,16 +695,16 @@ static void test_json_max(void **state)
 /* The report says when there was no module and when events were lost. */
 static void test_text_lost_and_no_module(void **state)
 {
-	struct run t = { 0 }, u = { 0 };
+	struct jf_run t = { 0 }, u = { 0 };
 	cJSON *c1, *c2;
 	char *s1, *s2;
 
 	(void)state;
-	sample(&t, 1000, 2000, 0, 0, 0);
+	jf_sample(&t, 1000, 2000, 0, 0, 0);
 	lost(&t, 0, 5000, 12);
-	join(&t, true);
-	sample(&u, 1000, 2000, 0, 0, 0);
-	join(&u, false);
+	jf_join(&t, true);
+	jf_sample(&u, 1000, 2000, 0, 0, 0);
+	jf_join(&u, false);
 	c1 = cause_table_to_json(&t.r);
 	c2 = cause_table_to_json(&u.r);
 	s1 = render(c1, NULL);
@@ -769,19 +725,19 @@ static void test_text_lost_and_no_module(void **state)
  * names the thread; other preempters and a sleep stay what they were. */
 static void test_irq_thread(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_iter *it;
 	cJSON *iters, *causes;
 	char *text;
 
 	(void)state;
-	sample(&t, 0, 10000, 0, 0, 0);
+	jf_sample(&t, 0, 10000, 0, 0, 0);
 	sched(&t, 0, 0, 2000, 8000, true, 77, "irq/24-virtio0");
-	sample(&t, 20000, 30000, 0, 0, 0);
+	jf_sample(&t, 20000, 30000, 0, 0, 0);
 	sched(&t, 0, 0, 22000, 28000, true, 78, "irqbalance");
-	sample(&t, 40000, 50000, 0, 0, 0);
+	jf_sample(&t, 40000, 50000, 0, 0, 0);
 	sched(&t, 0, 0, 42000, 48000, false, 77, "irq/24-virtio0");
-	join(&t, true);
+	jf_join(&t, true);
 	it = t.r.iters;
 	assert_int_equal(it[0].ticks[JOIN_INTERRUPT], 6000);
 	assert_int_equal(it[0].ticks[JOIN_PREEMPTION], 0);

@@ -16,32 +16,20 @@
 
 #include "events/evtype.h"
 #include "join/join.h"
-#include "lm_event.h"
 #include "report/render.h"
 
-#define TID	777
-#define HZ	1e9
+#define JF_TID	777
+#include "join_fixture.h"
 
-struct run {
-	struct lat_sample s[8];
-	size_t ns;
-	struct latmon_event ev[32];
-	size_t nev;
-	uint64_t seq;
-	struct join_result r;
-};
+#define TID	JF_TID
 
-static struct latmon_event *event(struct run *t, int type, uint64_t b, uint64_t e)
+/* Records of the measured thread on CPU 0. */
+static struct latmon_event *event(struct jf_run *t, int type, uint64_t b, uint64_t e)
 {
-	return lm_event_fill(&t->ev[t->nev++], type, 0, TID, TID, t->seq++, b, e);
+	return jf_event(t, type, 0, TID, b, e);
 }
 
-static void sample(struct run *t, uint64_t b, uint64_t e)
-{
-	t->s[t->ns++] = (struct lat_sample){ b, e, 0, 0, 0 };
-}
-
-static void zero(struct run *t, uint64_t b, uint64_t e, uint32_t flags)
+static void zero(struct jf_run *t, uint64_t b, uint64_t e, uint32_t flags)
 {
 	struct latmon_event *ev = event(t, LATMON_EV_ALLOC_ZERO, b, e);
 
@@ -50,32 +38,12 @@ static void zero(struct run *t, uint64_t b, uint64_t e, uint32_t flags)
 	ev->u.zero.flags = flags;
 }
 
-static void join(struct run *t)
-{
-	struct join_input in = {
-		.samples = t->s, .n_samples = t->ns, .tid = TID, .events = t->ev,
-		.n_events = t->nev, .have_events = true, .tsc_hz = HZ,
-	};
-
-	assert_int_equal(join_run(&in, &t->r), 0);
-}
-
-static uint64_t sum_ticks(const struct join_iter *it)
-{
-	uint64_t sum = 0;
-	int l;
-
-	for (l = 0; l < JOIN_NR_LABELS; l++)
-		sum += it->ticks[l];
-	return sum;
-}
-
 /* A fault zeroed twice, an interrupt inside the allocator's zeroing. */
-static void build_twice(struct run *t)
+static void build_twice(struct jf_run *t)
 {
 	struct latmon_event *ev;
 
-	sample(t, 0, 10000);
+	jf_sample(t, 0, 10000, 0, 0, 0);
 	event(t, LATMON_EV_FAULT, 500, 9900)->u.fault.flags = LATMON_FAULT_F_HUGE;
 	zero(t, 1000, 6000, LATMON_ZERO_F_INIT_ON_ALLOC);
 	ev = event(t, LATMON_EV_IRQ, 2000, 2400);
@@ -86,12 +54,12 @@ static void build_twice(struct run *t)
 /* One label; its parts add up to it exactly; the interrupt is not zeroing. */
 static void test_zeroed_twice(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_iter *it;
 
 	(void)state;
 	build_twice(&t);
-	join(&t);
+	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->primary, JOIN_THP_ZERO);
 	assert_int_equal(it->parts[JOIN_ZERO_ALLOC], 5000 - 400);
@@ -99,7 +67,7 @@ static void test_zeroed_twice(void **state)
 	assert_int_equal(it->ticks[JOIN_THP_ZERO], 4600 + 3700);
 	assert_int_equal(it->ticks[JOIN_ZERO_ALLOC], 0);
 	assert_int_equal(it->ticks[JOIN_INTERRUPT], 400);
-	assert_int_equal(sum_ticks(it), 10000);
+	assert_int_equal(jf_sum_ticks(it), 10000);
 	assert_true(it->thp);
 	assert_int_equal(it->zeroed_bytes, 2 << 20);
 	assert_int_equal(t.r.causes[JOIN_THP_ZERO].n_twice, 1);
@@ -113,14 +81,14 @@ static void test_zeroed_twice(void **state)
 /* Since 6.13 only the allocator zeroes: still thp-zero, not twice. */
 static void test_allocator_only(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_iter *it;
 
 	(void)state;
-	sample(&t, 0, 10000);
+	jf_sample(&t, 0, 10000, 0, 0, 0);
 	event(&t, LATMON_EV_FAULT, 100, 9900);
 	zero(&t, 200, 9700, LATMON_ZERO_F_INIT_ON_ALLOC);
-	join(&t);
+	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->primary, JOIN_THP_ZERO);
 	assert_int_equal(it->ticks[JOIN_THP_ZERO], 9500);
@@ -134,40 +102,40 @@ static void test_allocator_only(void **state)
 /* A page compaction captured: compaction inside the zeroing record wins. */
 static void test_compaction_capture(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	const struct join_iter *it;
 
 	(void)state;
-	sample(&t, 0, 10000);
+	jf_sample(&t, 0, 10000, 0, 0, 0);
 	event(&t, LATMON_EV_FAULT, 100, 9900);
 	zero(&t, 200, 9000, LATMON_ZERO_F_INIT_ON_ALLOC | LATMON_ZERO_F_COMPACT);
 	event(&t, LATMON_EV_COMPACT, 300, 3300)->u.compact.order = 9;
 	event(&t, LATMON_EV_COMPACT, 3400, 6400)->u.compact.order = 9;
-	join(&t);
+	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->ticks[JOIN_COMPACTION], 6000);
 	assert_int_equal(it->ticks[JOIN_THP_ZERO], 8800 - 6000);
 	assert_int_equal(it->primary, JOIN_COMPACTION);
 	assert_int_equal(it->n_type[LATMON_EV_COMPACT], 2);
-	assert_int_equal(sum_ticks(it), 10000);
+	assert_int_equal(jf_sum_ticks(it), 10000);
 	join_result_free(&t.r);
 }
 
 /* Reclaim inside a fault, asleep for part of it: blocked is innermost. */
 static void test_reclaim_blocked(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	struct latmon_event *ev;
 	const struct join_iter *it;
 
 	(void)state;
-	sample(&t, 0, 10000);
+	jf_sample(&t, 0, 10000, 0, 0, 0);
 	event(&t, LATMON_EV_FAULT, 100, 9900);
 	ev = event(&t, LATMON_EV_RECLAIM, 1000, 8000);
 	ev->u.reclaim.kind = LATMON_RECLAIM_MEMCG;
 	ev->u.reclaim.nr_reclaimed = 64;
 	event(&t, LATMON_EV_SCHED, 2000, 3000);		/* blocked: flags 0 */
-	join(&t);
+	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->ticks[JOIN_RECLAIM], 6000);
 	assert_int_equal(it->ticks[JOIN_BLOCKED], 1000);
@@ -190,7 +158,7 @@ static cJSON *saved(cJSON *j)
 }
 
 /* Render the cause table and the iterations of t into buf. */
-static void render(struct run *t, char *buf, size_t len)
+static void render(struct jf_run *t, char *buf, size_t len)
 {
 	cJSON *c = saved(cause_table_to_json(&t->r)), *its = saved(join_to_json(&t->r));
 	FILE *f = fmemopen(buf, len, "w");
@@ -206,13 +174,13 @@ static void render(struct run *t, char *buf, size_t len)
 /* The JSON carries the split and the twice count; the text says both. */
 static void test_json_and_text(void **state)
 {
-	struct run t = { 0 };
+	struct jf_run t = { 0 };
 	cJSON *its, *c, *row, *z;
 	char text[4096];
 
 	(void)state;
 	build_twice(&t);
-	join(&t);
+	jf_join(&t, true);
 	its = join_to_json(&t.r);
 	z = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetArrayItem(its, 0), "parts_ticks"), "thp-zero");
