@@ -17,7 +17,7 @@
 # and this script's build functions; reused while they are unchanged. The tree is a KDIR for
 # out-of-tree modules (vmlinux and Module.symvers are built).
 #
-# --check first boots a control module (tests/vm/debug-ctl) whose bugs must
+# --check first boots a control module (tests/vm/prog/debug-ctl) whose bugs must
 # all be reported, then builds latmon.ko against the kernel (build/vm/debug/),
 # boots it (TCG; LATMON_DEBUG_TIMEOUT, default 3600 s; a boot that has not
 # reached its command in LATMON_DEBUG_BOOT_TIMEOUT, 300 s, is started again,
@@ -215,11 +215,11 @@ boot_judge() {
 	return "$rc"
 }
 
-# Self-test: tests/vm/debug-ctl/ctl.ko must raise each kind of report.
+# Self-test: tests/vm/prog/debug-ctl/ctl.ko must raise each kind of report.
 self_test() {
 	local out=$1 found kind bad=""
 	mkdir -p "$out/ctl"
-	cp "$ROOT"/tests/vm/debug-ctl/{ctl.c,Kbuild} "$out/ctl/"
+	cp "$ROOT"/tests/vm/prog/debug-ctl/{ctl.c,Kbuild} "$out/ctl/"
 	make -s -C "$KDIR" M="$out/ctl" modules >"$out/ctl/build.log" 2>&1 ||
 		die "the control module does not build: $out/ctl/build.log"
 	"$ROOT/scripts/vm-initramfs.sh" --kernel debug --module "$out/ctl/ctl.ko" \

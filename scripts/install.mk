@@ -23,8 +23,8 @@ MODULE_SRC := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch]
 	$(wildcard include/*.h)
 TESTBED_SRC := Makefile LICENSE $(MODULE_SRC) user/user.mk $(wildcard user/*.[ch] user/*/*.[ch]) \
 	user/backend/bpf/bpf.mk $(filter-out %/vmlinux.h %/latbpf.skel.h,$(wildcard user/backend/bpf/*.[ch])) \
-	tests/tests.mk tests/fuzz/fuzz.mk $(wildcard tests/vm/*.[ch] tests/vm/*.sh tests/vm/*.t) \
-	$(wildcard tests/vm/debug-ctl/*) tests/cli/engine.sh $(wildcard scripts/*)
+	tests/tests.mk tests/fuzz/fuzz.mk $(wildcard tests/vm/prog/*.[ch] tests/vm/*.sh tests/vm/*.t) \
+	$(wildcard tests/vm/prog/debug-ctl/*) tests/cli/engine.sh $(wildcard scripts/*)
 
 .PHONY: install uninstall dkms-install dkms-uninstall
 

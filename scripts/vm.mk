@@ -32,7 +32,7 @@ VM_TESTS := $(foreach k,$(VM_CHECK_KERNELS),tests/vm/kernel-$(k).t) \
 VM_LANE := tests/vm/kernel-$(VM_NEWEST).t,tests/vm/stress-$(VM_NEWEST).t,tests/vm/kernel-$(VM_RT_KERNEL).t
 PROVE_LANES := -j2 --rules='seq={$(VM_LANE)}' --rules='seq=**'
 VM_NL_PKGS := libnl-genl-3.0
-VM_CFLAGS = $(CFLAGS) -Itests/vm
+VM_CFLAGS = $(CFLAGS) -Itests/vm/prog
 
 CHECK_BUILD += vm-initramfs
 
@@ -48,45 +48,46 @@ vm-progs: $(VM_PROGS)
 
 # lmtool names and prints records through the record-type descriptors
 VM_EV_SRCS := user/events/evtype.c $(wildcard user/events/ev_*.c) user/lib/json.c user/lib/rdoc.c user/events/syscalls.c
-$(VM_BIN)/lmtool: tests/vm/lmtool.c user/backend/latmon_nl.c user/backend/latmon_nl.h include/latmon.h \
+$(VM_BIN)/lmtool: tests/vm/prog/lmtool.c user/backend/latmon_nl.c user/backend/latmon_nl.h include/latmon.h \
 		$(VM_EV_SRCS) user/events/evtype.h
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(VM_NL_PKGS) libcjson) -o $@ \
-		tests/vm/lmtool.c user/backend/latmon_nl.c $(VM_EV_SRCS) \
+		tests/vm/prog/lmtool.c user/backend/latmon_nl.c $(VM_EV_SRCS) \
 		$(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS) libcjson)
 
-$(VM_BIN)/lmtouch: tests/vm/lmtouch.c tests/vm/sync.h user/lib/tsc.c user/lib/stats.c
+$(VM_BIN)/lmtouch: tests/vm/prog/lmtouch.c tests/vm/prog/sync.h user/lib/tsc.c user/lib/stats.c
 	@mkdir -p $(VM_BIN)
-	$(CC) $(VM_CFLAGS) -o $@ tests/vm/lmtouch.c user/lib/tsc.c user/lib/stats.c -lm -pthread
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/prog/lmtouch.c user/lib/tsc.c user/lib/stats.c -lm -pthread
 
-$(VM_BIN)/lmprocs: tests/vm/lmprocs.c tests/vm/sync.h user/lib/tsc.c user/lib/stats.c
+$(VM_BIN)/lmprocs: tests/vm/prog/lmprocs.c tests/vm/prog/sync.h user/lib/tsc.c user/lib/stats.c
 	@mkdir -p $(VM_BIN)
-	$(CC) $(VM_CFLAGS) -o $@ tests/vm/lmprocs.c user/lib/tsc.c user/lib/stats.c -lm -pthread
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/prog/lmprocs.c user/lib/tsc.c user/lib/stats.c -lm -pthread
 
-$(VM_BIN)/spin: tests/vm/spin.c tests/vm/sync.h
+$(VM_BIN)/spin: tests/vm/prog/spin.c tests/vm/prog/sync.h
 	@mkdir -p $(VM_BIN)
-	$(CC) $(VM_CFLAGS) -o $@ tests/vm/spin.c
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/prog/spin.c
 
 # the stress groups' helper (tests/vm/s-*.sh)
-$(VM_BIN)/stress: tests/vm/stress.c include/latmon.h
+$(VM_BIN)/stress: tests/vm/prog/stress.c include/latmon.h user/backend/latmon_nl.c $(VM_EV_SRCS)
 	@mkdir -p $(VM_BIN)
-	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(VM_NL_PKGS)) -o $@ \
-		tests/vm/stress.c $(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS))
+	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(VM_NL_PKGS) libcjson) -o $@ \
+		tests/vm/prog/stress.c user/backend/latmon_nl.c $(VM_EV_SRCS) \
+		$(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS) libcjson)
 
 # latctl's --fragment/--memcg/--thp-size around a plain touch (t-3x groups)
-LMMM_SRCS := tests/vm/lmmm.c user/system/mmenv.c user/system/fragment.c user/system/memcg.c \
+LMMM_SRCS := tests/vm/prog/lmmm.c user/system/mmenv.c user/system/fragment.c user/system/memcg.c \
 	     user/system/thp_size.c user/system/sysset.c user/lib/cleanup.c user/system/counters.c user/system/thp.c \
 	     user/lib/rdoc.c
-$(VM_BIN)/lmmm: $(LMMM_SRCS) tests/vm/sync.h
+$(VM_BIN)/lmmm: $(LMMM_SRCS) tests/vm/prog/sync.h
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) -Iuser $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ \
 		$(LMMM_SRCS) $(shell $(PKG_CONFIG) --libs libcjson)
 
 # the JSON checker of the join tests (t-9x), libcjson copied into the initramfs
-$(VM_BIN)/jcheck: tests/vm/jcheck.c
+$(VM_BIN)/jcheck: tests/vm/prog/jcheck.c
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ \
-		tests/vm/jcheck.c $(shell $(PKG_CONFIG) --libs libcjson)
+		tests/vm/prog/jcheck.c $(shell $(PKG_CONFIG) --libs libcjson)
 
 vm-initramfs: vm-modules vm-progs user
 	@for k in $(VM_KERNELS); do scripts/vm-initramfs.sh --kernel $$k >/dev/null || exit 1; done

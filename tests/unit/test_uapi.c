@@ -4,7 +4,7 @@
  * rejects padding at build time; here the offsets are pinned (reordering
  * members keeps the size, not the ABI), a record laid out byte by byte as
  * the header documents decodes through the struct, and the reserved fields
- * tests/vm/stress.c checks sit where it looks for them.
+ * tests/vm/prog/stress.c checks sit where it looks for them.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -92,6 +92,12 @@ static int nlerr_to_errno(int err)
 	}
 }
 
+struct nl_sock *latmon_nl_sock(struct latmon_nl *nl, int *family)
+{
+	*family = nl->family;
+	return nl->sk;
+}
+
 int latmon_nl_open(struct latmon_nl **nlp)
 {
 	struct latmon_nl *nl;

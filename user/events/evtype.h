@@ -5,7 +5,7 @@
  * precedence), how an event is noted into a slow iteration, its keys in the
  * JSON of an iteration, its part of the iteration's detail line, and the
  * text lmtool prints for a record. The join, the cause table, the renderer
- * and tests/vm/lmtool iterate over these descriptors (lat_evtypes); a record
+ * and tests/vm/prog/lmtool.c iterate over these descriptors (lat_evtypes); a record
  * of a type without one is malformed: counted and shown, never relabelled.
  * Adding a record type: see user/README.md, "Adding an event type".
  */

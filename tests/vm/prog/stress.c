@@ -41,6 +41,7 @@
 #include <netlink/genl/ctrl.h>
 
 #include <latmon.h>
+#include "backend/latmon_nl_int.h"
 
 #define KADDR_MIN	0xffff800000000000ULL
 #define NREC		64
@@ -340,19 +341,14 @@ static int cmd_leak(int argc, char **argv)
 	return failures || !c.n;
 }
 
-/* The netlink socket of the latmon family, with extended acks on. */
+/* The netlink socket of the latmon family, as latctl opens it. */
 static struct nl_sock *family_connect(int *family)
 {
-	struct nl_sock *sk = nl_socket_alloc();
-	int one = 1;
+	static struct latmon_nl *nl;
 
-	if (!sk || genl_connect(sk) < 0)
+	if (!nl && latmon_nl_open(&nl))
 		return NULL;
-	*family = genl_ctrl_resolve(sk, LATMON_GENL_NAME);
-	if (*family < 0)
-		return NULL;
-	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
-	return sk;
+	return latmon_nl_sock(nl, family);
 }
 
 /* Padding of attributes in [a, end) (nested lists recursively) is zero. */
