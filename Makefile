@@ -6,7 +6,7 @@
 #   make load       insmod the module on this machine
 #   make run        set up what is missing, build, run the main job
 #   make check      set up what is missing, build, run every test
-#   make install    latctl, man pages, completion, test bed (scripts/install.mk)
+#   make install    latctl, man pages, completion, test bed (scripts/mk/install.mk)
 #
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
@@ -24,8 +24,8 @@ all: user
 
 include user/user.mk
 include tests/tests.mk
-include scripts/vm.mk
-include scripts/install.mk
+include scripts/mk/vm.mk
+include scripts/mk/install.mk
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules

@@ -5,7 +5,7 @@
  * forked command (its programs filter to this process and what it forks),
  * its reader thread drains the ring buffer into latctl's record buffer.
  * Prints the command's output, then one line: records read and the loss
- * counts. For the backend benchmark (scripts/bench-backends.sh).
+ * counts. For the backend benchmark (tests/bench/bench-backends.sh).
  *
  *   lmbpf -- CMD [ARGS...]
  */

@@ -7,7 +7,7 @@
  * like `perf record -e CATEGORY:NAME -c 1`. The tracepoint id is read from
  * tracefs. Prints the command's output, then one line: samples read and
  * the samples the kernel lost (PERF_RECORD_LOST). For the backend benchmark
- * (scripts/bench-backends.sh).
+ * (tests/bench/bench-backends.sh).
  *
  *   lmperf CATEGORY:NAME -- CMD [ARGS...]
  */

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# scripts/bisect-step.sh under `git bisect run` on a synthetic history: a
+# scripts/bisect/bisect-step.sh under `git bisect run` on a synthetic history: a
 # test-bed tree whose commits differ in the kernel command line of the
 # prebuilt Debian 6.12 kernel (transparent_hugepage=always, then =never from
 # the first bad commit on: grow's 16 MiB vector then takes a 4 KiB fault
@@ -14,7 +14,7 @@
 # move (on p99.9 one run descheduled by the host hid a bad commit).
 . "$(dirname "$0")/engine.sh"
 
-STEP=$TESTS_DIR/scripts/bisect-step.sh
+STEP=$TESTS_DIR/scripts/bisect/bisect-step.sh
 T=$TMPD/tree
 R=$TMPD/results
 N=8

@@ -13,12 +13,12 @@ VERSION=$(sed -n 's/^#define LATMON_MODULE_VERSION[^"]*"\(.*\)"/\1/p' "$TESTS_DI
 check "make install DESTDIR PREFIX=/usr" "$MK install DESTDIR=$D PREFIX=/usr" 0 ''
 for f in bin/latctl share/man/man8/latctl.8 share/man/man5/latctl-result.5 share/man/man4/latmon.4 \
 	 share/bash-completion/completions/latctl lib/latctl/Makefile lib/latctl/Kbuild \
-	 lib/latctl/scripts/vm-run.sh lib/latctl/module/main.c lib/latctl/include/latmon.h \
+	 lib/latctl/scripts/testbed/vm-run.sh lib/latctl/module/main.c lib/latctl/include/latmon.h \
 	 lib/latctl/user/main.c lib/latctl/tests/vm/suite.sh lib/latctl/tests/cli/engine.sh; do
 	ok "installed: /usr/$f" test -s "$D/usr/$f"
 done
 ok "latctl and the scripts are executable, the pages are not" \
-	bash -c "test -x '$D/usr/bin/latctl' -a -x '$D/usr/lib/latctl/scripts/vm-run.sh' -a ! -x '$D/usr/share/man/man8/latctl.8'"
+	bash -c "test -x '$D/usr/bin/latctl' -a -x '$D/usr/lib/latctl/scripts/testbed/vm-run.sh' -a ! -x '$D/usr/share/man/man8/latctl.8'"
 ok "the man pages carry the version ($VERSION)" \
 	bash -c "grep -q 'latctl $VERSION' '$D/usr/share/man/man8/latctl.8' && ! grep -rq '@VERSION@' '$D/usr/share/man'"
 I=$D/usr/bin/latctl
@@ -54,8 +54,8 @@ ok "no build products in the DKMS source" test -z "$(find "$S" -name '*.o' -o -n
 
 if ! command -v dkms >/dev/null; then
 	skip_rest="dkms is not installed"
-elif ! KDIR=$("$TESTS_DIR/scripts/kernel-fetch.sh" 6.12 2>/dev/null) ||
-     ! REL=$("$TESTS_DIR/scripts/kernel-fetch.sh" --release 6.12 2>/dev/null); then
+elif ! KDIR=$("$TESTS_DIR/scripts/testbed/kernel-fetch.sh" 6.12 2>/dev/null) ||
+     ! REL=$("$TESTS_DIR/scripts/testbed/kernel-fetch.sh" --release 6.12 2>/dev/null); then
 	skip_rest="Debian's 6.12 headers cannot be fetched"
 fi
 if [ -z "${skip_rest:-}" ]; then
@@ -69,7 +69,7 @@ if [ -z "${skip_rest:-}" ]; then
 		bash -c "modinfo -F vermagic '$KO' | grep -q '^$REL ' && test \"\$(modinfo -F version '$KO')\" = '$VERSION'"
 	if [ -e "$TESTS_DIR/build/vm/6.12/initramfs.cpio.gz" ]; then
 		check "the DKMS-built module loads in the 6.12 VM and answers latctl latmon info" \
-			"LATMON_VM_APPEND= $TESTS_DIR/scripts/vm-run.sh --kernel 6.12 --timeout 300 --in $KO -- sh -c 'insmod /in/latmon.ko && latctl latmon info'" \
+			"LATMON_VM_APPEND= $TESTS_DIR/scripts/testbed/vm-run.sh --kernel 6.12 --timeout 300 --in $KO -- sh -c 'insmod /in/latmon.ko && latctl latmon info'" \
 			0 "^latmon $VERSION \(UAPI 1\) on $(printf '%s' "$REL" | sed 's/[.+]/\\&/g'), tsc_khz"
 	fi
 else

@@ -54,21 +54,21 @@ ok "drawn once, without seconds" test "$(grep -o 'timing grow' "$TMPD/one.log" |
 
 # The bisect driver on a fake test bed whose phases only sleep.
 F=$TMPD/fake
-mkdir -p "$F/scripts" "$F/user" "$TMPD/tree"
-cp "$TESTS_DIR/scripts/bisect-step.sh" "$F/scripts/"
+mkdir -p "$F/scripts/bisect" "$F/scripts/testbed" "$F/user" "$TMPD/tree"
+cp "$TESTS_DIR/scripts/bisect/bisect-step.sh" "$F/scripts/bisect/"
 printf 'user:\n\t@true\n' > "$F/Makefile"
-for s in kernel-fetch vm-module vm-initramfs; do printf '#!/bin/sh\nsleep 1.2\n' > "$F/scripts/$s.sh"; done
-cat > "$F/scripts/vm-run.sh" <<'EOF'
+for s in kernel-fetch vm-module vm-initramfs; do printf '#!/bin/sh\nsleep 1.2\n' > "$F/scripts/testbed/$s.sh"; done
+cat > "$F/scripts/testbed/vm-run.sh" <<'EOF'
 #!/bin/sh
 while [ $# -gt 0 ]; do [ "$1" = --out-dir ] && out=$2; shift; done
 sleep 2.2
 echo '{}' > "$out/step.json"
 EOF
 printf '#!/bin/sh\necho "latctl check: good: p99.9 within the limit"\n' > "$F/user/latctl"
-chmod +x "$F"/scripts/*.sh "$F/user/latctl"
+chmod +x "$F"/scripts/*/*.sh "$F/user/latctl"
 git init -q "$TMPD/tree"
 printf 'kernel=6.12\nappend=quiet\n' > "$TMPD/tree/testbed.conf"
-STEP="cd $TMPD/tree && $F/scripts/bisect-step.sh --results $TMPD/res --max p99.9=1s -- grow"
+STEP="cd $TMPD/tree && $F/scripts/bisect/bisect-step.sh --results $TMPD/res --max p99.9=1s -- grow"
 on_tty "$TMPD/bis.log" "$STEP"
 tr '\r' '\n' < "$TMPD/bis.log" | sed 's/\x1b\[K//g' > "$TMPD/bis.txt"
 ok "bisect step on a terminal: the build phase line, with seconds" \

@@ -1,4 +1,4 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The latmon VM test suite on Debian's 6.12 kernel, in QEMU.
-exec "$(dirname "$0")/../../scripts/vm-test.sh" 6.12
+exec "$(dirname "$0")/../../scripts/testbed/vm-test.sh" 6.12

@@ -5,4 +5,4 @@
 # unless LATMON_STRESS_CYCLES / LATMON_STRESS_SEED say otherwise (make
 # check-stress runs 100 with a fresh seed on every kernel).
 export LATMON_STRESS_CYCLES=${LATMON_STRESS_CYCLES:-10} LATMON_STRESS_SEED=${LATMON_STRESS_SEED:-4242}
-exec "$(dirname "$0")/../../scripts/vm-test.sh" 7.3 s
+exec "$(dirname "$0")/../../scripts/testbed/vm-test.sh" 7.3 s

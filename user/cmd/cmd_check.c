@@ -64,7 +64,7 @@ static void usage(FILE *out)
 	      "examples:\n"
 	      "  latctl check --max p99.9=2us r.json\n"
 	      "  latctl check --baseline good.json --regression 10% step.json\n"
-	      "  git bisect run scripts/bisect-step.sh --baseline good.json -- grow --no-thp\n"
+	      "  git bisect run scripts/bisect/bisect-step.sh --baseline good.json -- grow --no-thp\n"
 	      "\n"
 	      "exit status: 0 good; 1 bad; 125 cannot tell (too few runs, lost events,\n"
 	      "the environment differs from the baseline, the run failed or left no\n"

@@ -2,7 +2,7 @@
 /*
  * `latctl run ... --vm [--kernel SERIES]`: build what the QEMU test bed is
  * missing (make vm-initramfs: Debian kernel, latmon.ko for it, initramfs with
- * this latctl), boot it with scripts/vm-run.sh, load latmon and run the same
+ * this latctl), boot it with scripts/testbed/vm-run.sh, load latmon and run the same
  * command in the guest, copy its JSON result back through vm-run.sh's /out
  * channel, and render it here with the renderer of `latctl report`.
  * The host's THP setting and CPU affinity are not touched.
@@ -128,13 +128,36 @@ static int capture_line(char *const argv[], char *buf, size_t len)
 }
 
 /* Where the test bed's scripts are, relative to this executable: the source
- * tree (user/latctl) or an installation (bin/latctl, lib/latctl). */
+ * tree (user/latctl) or an installation (bin/latctl, lib/latctl). Inside a
+ * scripts folder they are in testbed/; $LATCTL_SCRIPTS may also name the
+ * folder that holds them. */
 static const char *const scripts_near_exe[] = { "/../scripts", "/../lib/latctl/scripts" };
+static const char *const testbed_in[] = { "/testbed", "" };
+
+/* The folder of vm-run.sh below cand into dir; 0 or -ENOENT. */
+static int testbed_of(const char *cand, char *dir, size_t len, char *tried, size_t tried_len)
+{
+	char probe[PATH_MAX + 64];
+	size_t k;
+
+	for (k = 0; k < sizeof(testbed_in) / sizeof(testbed_in[0]); k++) {
+		snprintf(probe, sizeof(probe), "%s%s/vm-run.sh", cand, testbed_in[k]);
+		if (k == 0)
+			snprintf(tried, tried_len, "%s", probe);
+		snprintf(probe, sizeof(probe), "%s%s", cand, testbed_in[k]);
+		if (!access(probe, F_OK) && realpath(probe, dir) && strlen(dir) < len - 16 &&
+		    !access(strcat(dir, "/vm-run.sh"), X_OK)) {
+			*strrchr(dir, '/') = '\0';
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
 
 int lat_vm_scripts_dir(char *dir, size_t len, char *tried, size_t tried_len)
 {
 	const char *env = getenv("LATCTL_SCRIPTS");
-	char exe[PATH_MAX], cand[PATH_MAX + 32], probe[PATH_MAX + 48];
+	char exe[PATH_MAX], cand[PATH_MAX + 32];
 	size_t i, n = env && *env ? 1 : sizeof(scripts_near_exe) / sizeof(scripts_near_exe[0]);
 	ssize_t got = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
@@ -145,21 +168,18 @@ int lat_vm_scripts_dir(char *dir, size_t len, char *tried, size_t tried_len)
 			snprintf(cand, sizeof(cand), "%s", env);
 		else
 			snprintf(cand, sizeof(cand), "%s%s", exe, scripts_near_exe[i]);
-		snprintf(probe, sizeof(probe), "%s/vm-run.sh", cand);
-		snprintf(tried, tried_len, "%s", probe);
-		if (!access(probe, X_OK) && realpath(cand, probe)) {
-			snprintf(dir, len, "%s", probe);
+		if (!testbed_of(cand, dir, len, tried, tried_len))
 			return 0;
-		}
 	}
 	return -ENOENT;
 }
 
 /* The test bed's scripts ($LATCTL_SCRIPTS, else near this executable) and
- * the source tree above them. */
+ * the source tree above the scripts folder. */
 static int find_scripts(struct vm_ctx *v)
 {
 	char tried[PATH_MAX + 48];
+	size_t n;
 
 	if (lat_vm_scripts_dir(v->scripts, sizeof(v->scripts), tried, sizeof(tried))) {
 		fprintf(stderr, "latctl: --vm needs the QEMU test bed scripts (%s not found); "
@@ -168,6 +188,9 @@ static int find_scripts(struct vm_ctx *v)
 		return -ENOENT;
 	}
 	snprintf(v->root, sizeof(v->root), "%s", v->scripts);
+	n = strlen(v->root);
+	if (n > 8 && !strcmp(v->root + n - 8, "/testbed"))
+		v->root[n - 8] = '\0';
 	*strrchr(v->root, '/') = '\0';
 	return 0;
 }

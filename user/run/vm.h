@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `latctl run ... --vm [--kernel SERIES]`: the same run inside the QEMU test
- * bed (scripts/vm-run.sh) on one of Debian's kernels, with latmon loaded
+ * bed (scripts/testbed/vm-run.sh) on one of Debian's kernels, with latmon loaded
  * there; the guest's JSON result is copied back and rendered here.
  */
 #ifndef LATCTL_VM_H

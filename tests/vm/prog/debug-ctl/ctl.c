@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive control of scripts/debug-kernel.sh --check: a module whose init
+ * Positive control of scripts/testbed/debug-kernel.sh --check: a module whose init
  * commits one bug of each kind the debug kernel must report (KASAN
  * out-of-bounds read, sleep under a spinlock, UBSAN array index, a leak
  * kmemleak finds after rmmod, two mutexes taken in both orders, which

@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: MIT
 # A debug kernel for the QEMU test bed, and the VM suite run on it.
 #
-#   scripts/debug-kernel.sh [--env|--image|--kdir]   build (once) and print
-#   scripts/debug-kernel.sh --check [t] [s] [t-57]... + run the suite on it
+#   scripts/testbed/debug-kernel.sh [--env|--image|--kdir]   build (once) and print
+#   scripts/testbed/debug-kernel.sh --check [t] [s] [t-57]... + run the suite on it
 #                                                    (t: tests/vm/t-*, s: s-*,
 #                                                    t-57: the groups t-57-*;
 #                                                    LATMON_STRESS_CYCLES/SEED)
-#   scripts/debug-kernel.sh --cached                 exit 0 iff already built
+#   scripts/testbed/debug-kernel.sh --cached                 exit 0 iff already built
 #
 # Builds Debian's linux-source-6.1 (fetched through the private apt tree of
-# scripts/apt-private.sh) with `make tinyconfig` + scripts/debug-kernel.config
+# scripts/testbed/apt-private.sh) with `make tinyconfig` + scripts/testbed/debug-kernel.config
 # (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak, UBSAN, DEBUG_LIST), about
 # 20 minutes on 2 cores. Cached in $LATCTL_CACHE/debug-kernel/KEY/ (default
 # /var/cache/latctl), KEY a hash of the source version, the config fragment
@@ -27,10 +27,10 @@
 # build/vm/debug/run.log, run-console.log).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${LATCTL_CACHE:-/var/cache/latctl}/debug-kernel
 APTDIR=$CACHE/apt
-FRAGMENT=$ROOT/scripts/debug-kernel.config
+FRAGMENT=$ROOT/scripts/testbed/debug-kernel.config
 SRCPKG=linux-source-6.1
 # Needed only to build the kernel, so not in scripts/deps.sh (make check).
 BUILD_PACKAGES="gcc make flex bison bc libelf-dev libssl-dev xz-utils
@@ -38,8 +38,8 @@ debian-archive-keyring"
 # A kernel log line that fails the run.
 SPLAT='BUG:|WARNING:|KASAN|UBSAN|possible circular locking|inconsistent lock state|sleeping function called from invalid context|possible recursive locking|unreferenced object|Call Trace:|general protection'
 
-# shellcheck source=scripts/apt-private.sh
-. "$ROOT/scripts/apt-private.sh"
+# shellcheck source=scripts/testbed/apt-private.sh
+. "$ROOT/scripts/testbed/apt-private.sh"
 
 die() { echo "debug-kernel: $*" >&2; exit 1; }
 say() { echo "debug-kernel: $*" >&2; }
@@ -110,7 +110,7 @@ configure() {
 			grep -q "^$sym=" "$src/.config" && bad="$bad $sym=n" ;;
 		esac
 	done <"$FRAGMENT"
-	[ -z "$bad" ] || die "olddefconfig dropped:$bad (fix scripts/debug-kernel.config)"
+	[ -z "$bad" ] || die "olddefconfig dropped:$bad (fix scripts/testbed/debug-kernel.config)"
 }
 
 # Build bzImage, vmlinux and modules (Module.symvers) with make -j2.
@@ -176,7 +176,7 @@ guest_cmd() {
 # (default 300), the boot then stopped.
 boot_once() {
 	local initrd=$1 cmd=$2 out=$3 pid t=0 rc=0
-	setsid "$ROOT/scripts/vm-run.sh" --kernel debug --vmlinuz "$VMLINUZ" --initramfs "$initrd" \
+	setsid "$ROOT/scripts/testbed/vm-run.sh" --kernel debug --vmlinuz "$VMLINUZ" --initramfs "$initrd" \
 		--timeout "${LATMON_DEBUG_TIMEOUT:-3600}" --append "${LATCTL_VM_APPEND:-} loglevel=5" \
 		--console "$out-console.log" -- sh -c "$(guest_cmd "$cmd")" >"$out.log" &
 	pid=$!
@@ -222,7 +222,7 @@ self_test() {
 	cp "$ROOT"/tests/vm/prog/debug-ctl/{ctl.c,Kbuild} "$out/ctl/"
 	make -s -C "$KDIR" M="$out/ctl" modules >"$out/ctl/build.log" 2>&1 ||
 		die "the control module does not build: $out/ctl/build.log"
-	"$ROOT/scripts/vm-initramfs.sh" --kernel debug --module "$out/ctl/ctl.ko" \
+	"$ROOT/scripts/testbed/vm-initramfs.sh" --kernel debug --module "$out/ctl/ctl.ko" \
 		--out "$out/ctl/initramfs.cpio.gz" >/dev/null
 	found=$(boot_judge "$out/ctl/initramfs.cpio.gz" \
 		"insmod /lib/modules/latmon.ko && rmmod ctl" "$out/selftest") || true
@@ -246,8 +246,8 @@ run_check() {
 	mkdir -p "$out"
 	make -s -C "$ROOT" vm-progs user >"$out/prep.log" 2>&1 || die "make vm-progs user failed: $out/prep.log"
 	self_test "$out"
-	LATMON_VM_KDIR=$KDIR "$ROOT/scripts/vm-module.sh" debug >/dev/null
-	"$ROOT/scripts/vm-initramfs.sh" --kernel debug >/dev/null
+	LATMON_VM_KDIR=$KDIR "$ROOT/scripts/testbed/vm-module.sh" debug >/dev/null
+	"$ROOT/scripts/testbed/vm-initramfs.sh" --kernel debug >/dev/null
 	splats=$(boot_judge "$out/initramfs.cpio.gz" "env LATMON_STRESS_CYCLES=${LATMON_STRESS_CYCLES:-100} LATMON_STRESS_SEED=${LATMON_STRESS_SEED:-} /tests/suite.sh $groups" "$out/run") || rc=$?
 	sed -n '1,/^@@KMEMLEAK/p' "$out/run.log" | grep -v '^@@'
 	if [ -n "$splats" ]; then

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Probe-cost benchmark, run inside the guest by scripts/bench-probe-cost.sh:
+# Probe-cost benchmark, run inside the guest by tests/bench/bench-probe-cost.sh:
 # the same fault-heavy programs with latmon not loaded, loaded but stopped,
 # recording with the four original sources (fault, thp-clear, sched, irq)
 # and recording with all (also alloc-zero, compaction, reclaim), interleaved

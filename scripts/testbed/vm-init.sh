@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# /init of the latmon QEMU test bed (installed by scripts/vm-initramfs.sh).
+# /init of the latmon QEMU test bed (installed by scripts/testbed/vm-initramfs.sh).
 # Mounts the pseudo file systems, runs /run/cmd (added per run by
-# scripts/vm-run.sh) with its output on /dev/ttyS1, sends back the files the
+# scripts/testbed/vm-run.sh) with its output on /dev/ttyS1, sends back the files the
 # command left in /out as base64 between marker lines, then the exit status,
 # and powers off. The kernel log stays on the console, ttyS0.
 
@@ -44,7 +44,7 @@ if [ -f /run/cmd ]; then
 	(cd /root && exec sh /run/cmd) >"$OUT" 2>&1 </dev/null
 	status=$?
 else
-	echo "vm-init: /run/cmd missing (boot through scripts/vm-run.sh)" >"$OUT"
+	echo "vm-init: /run/cmd missing (boot through scripts/testbed/vm-run.sh)" >"$OUT"
 	status=127
 fi
 send_files >"$OUT"

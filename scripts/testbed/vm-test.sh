@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Run the VM test suite (tests/vm/suite.sh) on one kernel, as TAP.
 #
-#   scripts/vm-test.sh 6.1|6.12|7.3|7.3-rt [t|s|r]
+#   scripts/testbed/vm-test.sh 6.1|6.12|7.3|7.3-rt [t|s|r]
 #
 # t (default): the module and join groups tests/vm/t-*.sh, guest kernel log
 # in build/vm/SERIES/console.log; used by tests/vm/kernel-SERIES.t.
@@ -15,7 +15,7 @@
 # Builds what is missing (kernel, latmon.ko, test programs, initramfs), boots
 # the guest with Debian's stock kernel arguments (LATCTL_VM_APPEND adds more,
 # for example init_on_alloc=0) and relays its TAP.
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SERIES=${1:?usage: $0 6.1|6.12|7.3|7.3-rt [t|s|r]}
 GROUP=${2:-t}
 LOG=$ROOT/build/vm/$SERIES
@@ -27,7 +27,7 @@ r) CONSOLE=$LOG/rt-console.log TIMEOUT=${LATMON_VM_TIMEOUT:-600} ;;
 esac
 
 # t-97 (the BPF backend against latmon) runs on the newest kernel only
-NEWEST=$(sed -n 's/^VM_NEWEST := //p' "$ROOT/scripts/vm.mk")
+NEWEST=$(sed -n 's/^VM_NEWEST := //p' "$ROOT/scripts/mk/vm.mk")
 LONG=0
 [ "$SERIES" = "$NEWEST" ] && LONG=1
 mkdir -p "$LOG"
@@ -35,7 +35,7 @@ if ! make -s -C "$ROOT" vm-initramfs VM_KERNELS="$SERIES" >"$LOG.build.log" 2>&1
 	echo "Bail out! cannot build the $SERIES test bed; see $LOG.build.log"
 	exit 1
 fi
-"$ROOT/scripts/vm-run.sh" --kernel "$SERIES" --timeout "$TIMEOUT" \
+"$ROOT/scripts/testbed/vm-run.sh" --kernel "$SERIES" --timeout "$TIMEOUT" \
 	--append "${LATCTL_VM_APPEND:-}" --console "$CONSOLE" -- \
 	env LATMON_LONG="$LONG" LATMON_STRESS_CYCLES="${LATMON_STRESS_CYCLES:-100}" \
 	LATMON_STRESS_SEED="${LATMON_STRESS_SEED:-}" /tests/suite.sh "$GROUP" | tee "$LOG/$GROUP.tap"

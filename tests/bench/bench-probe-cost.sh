@@ -3,18 +3,18 @@
 # The cost latmon's probes add to a 4 KiB page fault and to a huge-page
 # fault.
 #
-#   scripts/bench-probe-cost.sh [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--huge M] [--syscall]
+#   tests/bench/bench-probe-cost.sh [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--huge M] [--syscall]
 #
 # --syscall: the syscall source's cost per system call instead (N getppid()
-# calls, recorded with that source only; tests/vm/bench-syscall.sh).
+# calls, recorded with that source only; tests/bench/guest/bench-syscall.sh).
 # Boots the test bed once (stock boot arguments unless LATCTL_VM_APPEND says
-# otherwise) and runs tests/vm/bench.sh there: the same fault-heavy programs
+# otherwise) and runs tests/bench/guest/bench.sh there: the same fault-heavy programs
 # with the module not loaded, loaded but stopped, recording with the four
 # original sources and recording with all, interleaved; prints the p50 per
 # fault of each and the ratios to "not loaded". Under TCG (no working KVM)
 # cycles are emulated: compare the ratios only.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SERIES=7.3 ROUNDS=5 PAGES=20000 HUGE=32 BENCH=bench.sh
 
 while [ $# -gt 0 ]; do
@@ -28,5 +28,5 @@ while [ $# -gt 0 ]; do
 	esac
 done
 make -s -C "$ROOT" vm-initramfs VM_KERNELS="$SERIES" >&2
-exec "$ROOT/scripts/vm-run.sh" --kernel "$SERIES" --timeout 1800 --append "${LATCTL_VM_APPEND:-}" \
+exec "$ROOT/scripts/testbed/vm-run.sh" --kernel "$SERIES" --timeout 1800 --append "${LATCTL_VM_APPEND:-}" \
 	-- "/tests/$BENCH" "$ROUNDS" "$PAGES" "$HUGE"

@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: MIT
 # Fetch a Debian kernel image and its headers for the QEMU test bed.
 #
-#   scripts/kernel-fetch.sh [--image|--release|--env] 6.1|6.12|7.3|7.3-rt
+#   scripts/testbed/kernel-fetch.sh [--image|--release|--env] 6.1|6.12|7.3|7.3-rt
 #
 # 6.1 comes from bookworm, 6.12 from bookworm-backports, 7.3 and its
 # PREEMPT_RT flavour 7.3-rt from trixie-backports. From 7.x on, Debian's
 # linux-image-KREL is a meta package: the image is in linux-binary-KREL, at
 # /usr/lib/modules/KREL/vmlinuz, and its kbuild tools need trixie's glibc
-# and gcc-14 (TOOLCHAIN=trixie in kernel.env: scripts/vm-module.sh builds
-# there in scripts/trixie-chroot.sh). Packages are
+# and gcc-14 (TOOLCHAIN=trixie in kernel.env: scripts/testbed/vm-module.sh builds
+# there in scripts/testbed/trixie-chroot.sh). Packages are
 # downloaded with Debian's own apt-get through a private sources list, state
 # directory and cache under .cache/kernels/ (the host's apt configuration is
 # never read for sources nor changed), extracted with dpkg-deb -x, and the
@@ -19,11 +19,11 @@
 # run prints from the cache without touching the network.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${LATMON_KERNEL_CACHE:-$ROOT/.cache/kernels}
 APTDIR=$CACHE/apt
-# shellcheck source=scripts/apt-private.sh
-. "$ROOT/scripts/apt-private.sh"
+# shellcheck source=scripts/testbed/apt-private.sh
+. "$ROOT/scripts/testbed/apt-private.sh"
 
 die() { echo "kernel-fetch: $*" >&2; exit 1; }
 

@@ -5,7 +5,7 @@
 # bed, run the workload --repeat N there, check the result against a
 # baseline (or absolute limits) with `latctl check`.
 #
-#   git bisect run /path/to/latctl/scripts/bisect-step.sh [options] -- WORKLOAD [OPTIONS]
+#   git bisect run /path/to/latctl/scripts/bisect/bisect-step.sh [options] -- WORKLOAD [OPTIONS]
 #
 # Exit 0 good, 1 bad, 125 skip: a build or boot failure, a run that failed,
 # timed out or lost events, too few runs, another machine; never >= 128
@@ -16,15 +16,15 @@
 # `latctl compare BASELINE RESULTS/step-*.json` shows the whole bisect.
 #
 # The tree is either a Linux source tree (built with O=BUILD, incrementally:
-# tinyconfig + scripts/bisect-kernel.config, then bzImage and modules), or
+# tinyconfig + scripts/bisect/bisect-kernel.config, then bzImage and modules), or
 # a test-bed tree holding testbed.conf with `kernel=6.1|6.12` (one of the
 # test bed's prebuilt Debian kernels) and `append=ARGS` (its command line):
 # a commit whose testbed.conf names no such kernel does not build.
 set -u
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LATCTL=$ROOT/user/latctl
-FRAGMENT=$ROOT/scripts/bisect-kernel.config
+FRAGMENT=$ROOT/scripts/bisect/bisect-kernel.config
 SKIP=125
 
 usage() {
@@ -41,7 +41,7 @@ usage() {
 	  --results DIR      where every step's result goes (default ./latctl-bisect)
 	  --timeout SECONDS  one boot and its runs (default 1800)
 	  --tree DIR         the kernel tree (default: the current directory)
-	example: git bisect run ~/latctl/scripts/bisect-step.sh --baseline good.json -- grow --no-thp
+	example: git bisect run ~/latctl/scripts/bisect/bisect-step.sh --baseline good.json -- grow --no-thp
 	EOF
 	exit "$SKIP"
 }
@@ -104,8 +104,8 @@ build_testbed() {
 	6.1 | 6.12) ;;
 	*) skip "build failed: testbed.conf names kernel '$SERIES'; the test bed has 6.1 and 6.12" ;;
 	esac
-	scripts_ok "$ROOT/scripts/kernel-fetch.sh" "$SERIES" || skip "build failed: cannot fetch Debian $SERIES"
-	scripts_ok "$ROOT/scripts/vm-module.sh" "$SERIES" || skip "latmon does not build against Debian $SERIES"
+	scripts_ok "$ROOT/scripts/testbed/kernel-fetch.sh" "$SERIES" || skip "build failed: cannot fetch Debian $SERIES"
+	scripts_ok "$ROOT/scripts/testbed/vm-module.sh" "$SERIES" || skip "latmon does not build against Debian $SERIES"
 	KO=$ROOT/build/vm/$SERIES/latmon.ko VMLINUZ=""
 	KDESC="Debian $SERIES, command line '$APPEND'"
 }
@@ -123,7 +123,7 @@ build_linux() {
 			make -s -C "$TREE" O="$b" olddefconfig >>"$LOG" 2>&1 || skip "configure failed (see $LOG)"
 	fi
 	make -C "$TREE" O="$b" -j"$JOBS" bzImage modules >>"$LOG" 2>&1 || skip "build failed (see $LOG)"
-	LATMON_VM_KDIR=$b scripts_ok "$ROOT/scripts/vm-module.sh" bisect ||
+	LATMON_VM_KDIR=$b scripts_ok "$ROOT/scripts/testbed/vm-module.sh" bisect ||
 		skip "latmon does not build against this kernel (see $LOG)"
 	SERIES=bisect KO=$ROOT/build/vm/bisect/latmon.ko VMLINUZ=$b/arch/x86/boot/bzImage
 	APPEND=${LATCTL_BISECT_APPEND-init_on_alloc=0}
@@ -141,7 +141,7 @@ phase_build() {
 		skip "$TREE is neither a Linux source tree nor a test-bed tree (testbed.conf)"
 	fi
 	make -s -C "$ROOT" user >>"$LOG" 2>&1 || skip "latctl does not build (see $LOG)"
-	"$ROOT/scripts/vm-initramfs.sh" --kernel "$SERIES" --module "$KO" \
+	"$ROOT/scripts/testbed/vm-initramfs.sh" --kernel "$SERIES" --module "$KO" \
 		--out "$WORK/initramfs.cpio.gz" >>"$LOG" 2>&1 || skip "the test bed's initramfs does not build (see $LOG)"
 	say "build: $KDESC, latmon and initramfs in $((SECONDS - start)) s"
 }
@@ -151,7 +151,7 @@ phase_run() {
 	local start=$SECONDS rc=0 img=()
 	[ -n "$VMLINUZ" ] && img=(--vmlinuz "$VMLINUZ")
 	progress "booting and $REPEAT runs of ${WORKLOAD[*]}"
-	"$ROOT/scripts/vm-run.sh" --kernel "$SERIES" "${img[@]}" --initramfs "$WORK/initramfs.cpio.gz" \
+	"$ROOT/scripts/testbed/vm-run.sh" --kernel "$SERIES" "${img[@]}" --initramfs "$WORK/initramfs.cpio.gz" \
 		--timeout "$TIMEOUT" --append "$APPEND" --out-dir "$WORK" --console "$WORK/console.log" -- \
 		/bin/sh -c 'insmod /lib/modules/latmon.ko || exit 3; exec latctl run "$@"' latctl \
 		"${WORKLOAD[@]}" --repeat "$REPEAT" --quiet --json /out/step.json >>"$LOG" 2>&1 || rc=$?

@@ -6,7 +6,7 @@
 #   make vm-modules      build latmon.ko against each (build/vm/SERIES/)
 #   make vm-initramfs    build each kernel's initramfs (needs the above)
 #   make vm-check        run the VM test suite on every kernel
-#   make vm-bench        the probe-cost benchmark (scripts/bench-probe-cost.sh)
+#   make vm-bench        the probe-cost benchmark (tests/bench/bench-probe-cost.sh)
 #   make vm-shell [VM_KERNEL=6.1] [VM_CMD="sh -c '...'"]  one command in the VM (default: insmod + lmtool info)
 #
 # 7.3-rt (PREEMPT_RT) is not in VM_KERNELS: make check boots it once for its
@@ -39,10 +39,10 @@ CHECK_BUILD += vm-initramfs
 .PHONY: vm-kernels vm-modules vm-progs vm-initramfs vm-check vm-bench vm-shell vm-clean
 
 vm-kernels:
-	@for k in $(VM_KERNELS); do scripts/kernel-fetch.sh $$k >/dev/null || exit 1; done
+	@for k in $(VM_KERNELS); do scripts/testbed/kernel-fetch.sh $$k >/dev/null || exit 1; done
 
 vm-modules: vm-kernels
-	@for k in $(VM_KERNELS); do scripts/vm-module.sh $$k >/dev/null || exit 1; done
+	@for k in $(VM_KERNELS); do scripts/testbed/vm-module.sh $$k >/dev/null || exit 1; done
 
 vm-progs: $(VM_PROGS)
 
@@ -90,18 +90,18 @@ $(VM_BIN)/jcheck: tests/vm/prog/jcheck.c
 		tests/vm/prog/jcheck.c $(shell $(PKG_CONFIG) --libs libcjson)
 
 vm-initramfs: vm-modules vm-progs user
-	@for k in $(VM_KERNELS); do scripts/vm-initramfs.sh --kernel $$k >/dev/null || exit 1; done
+	@for k in $(VM_KERNELS); do scripts/testbed/vm-initramfs.sh --kernel $$k >/dev/null || exit 1; done
 
 vm-check: vm-initramfs
 	prove --exec '' $(VM_TESTS)
 
 vm-bench: vm-initramfs
-	scripts/bench-probe-cost.sh --kernel $(VM_KERNEL)
+	tests/bench/bench-probe-cost.sh --kernel $(VM_KERNEL)
 
 vm-shell: vm-initramfs
-	scripts/vm-run.sh --kernel $(VM_KERNEL) -- $(VM_CMD)
+	scripts/testbed/vm-run.sh --kernel $(VM_KERNEL) -- $(VM_CMD)
 
 vm-clean:
 	rm -rf build/vm $(VM_BIN)
-include scripts/stress.mk
-include scripts/debug.mk
+include scripts/mk/stress.mk
+include scripts/mk/debug.mk

@@ -3,9 +3,9 @@
 # What each way of watching page faults adds to a 4 KiB fault, in one boot
 # of the test bed: nothing / latmon recording / the BPF backend / bpftrace /
 # the ftrace event / perf tracepoint sampling, interleaved, all timing the
-# same program (tests/vm/bench-backends.sh runs it in the guest).
+# same program (tests/bench/guest/bench-backends.sh runs it in the guest).
 #
-#   scripts/bench-backends.sh [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--no-bpftrace]
+#   tests/bench/bench-backends.sh [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--no-bpftrace]
 #
 # The guest gets the test-bed initramfs plus a second archive with lmbpf
 # (tests/bench/lmbpf.c: the BPF backend linked from latctl's objects),
@@ -16,7 +16,7 @@
 # RAM). Under TCG (no working KVM) cycles are emulated: compare the ratios
 # only.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SERIES=7.3 ROUNDS=5 PAGES=20000 BPFTRACE=1
 BT_DEBS="bpftrace=0.17.0-1 libbpfcc=0.26.0+ds-1"
 MULTIARCH=lib/x86_64-linux-gnu
@@ -56,8 +56,8 @@ unpack_bpftrace() {
 	local cache=${LATMON_KERNEL_CACHE:-$ROOT/.cache/kernels} d
 	if ! ls "$cache"/bpftrace/bpftrace_*.deb >/dev/null 2>&1; then
 		APTDIR=$cache/apt
-		# shellcheck source=scripts/apt-private.sh
-		. "$ROOT/scripts/apt-private.sh"
+		# shellcheck source=scripts/testbed/apt-private.sh
+		. "$ROOT/scripts/testbed/apt-private.sh"
 		mkdir -p "$cache/bpftrace"
 		[ -f "$APTDIR/sources.list" ] || { apt_setup && apt_update; }
 		# shellcheck disable=SC2086 # a word list of package=version
@@ -74,7 +74,7 @@ extra_archive() {
 	if [ "$BPFTRACE" = 1 ] && unpack_bpftrace; then
 		LD_LIBRARY_PATH=$UNPACK/usr/$MULTIARCH put_program "$UNPACK/usr/bin/bpftrace"
 	fi
-	install -D -m 0755 "$ROOT/tests/vm/bench-backends.sh" "$STAGE/tests/bench-backends.sh"
+	install -D -m 0755 "$ROOT/tests/bench/guest/bench-backends.sh" "$STAGE/tests/bench-backends.sh"
 	(cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 >"$BUILD/extra.cpio.gz"
 }
@@ -98,7 +98,7 @@ main() {
 	build_programs
 	extra_archive
 	cat "$ROOT/build/vm/$SERIES/initramfs.cpio.gz" "$BUILD/extra.cpio.gz" >"$BUILD/initramfs.cpio.gz"
-	"$ROOT/scripts/vm-run.sh" --kernel "$SERIES" --timeout 3600 --initramfs "$BUILD/initramfs.cpio.gz" \
+	"$ROOT/scripts/testbed/vm-run.sh" --kernel "$SERIES" --timeout 3600 --initramfs "$BUILD/initramfs.cpio.gz" \
 		-- /tests/bench-backends.sh "$ROUNDS" "$PAGES"
 }
 

@@ -4,12 +4,12 @@
 # trixie's user space (Debian 7.x: modpost and objtool need glibc 2.38, the
 # headers call gcc-14).
 #
-#   scripts/trixie-chroot.sh                      create it (once), print its path
-#   scripts/trixie-chroot.sh --cached             exit 0 iff it is created
-#   scripts/trixie-chroot.sh --run DIR... -- CMD  run CMD inside, DIRs at their own paths
+#   scripts/testbed/trixie-chroot.sh                      create it (once), print its path
+#   scripts/testbed/trixie-chroot.sh --cached             exit 0 iff it is created
+#   scripts/testbed/trixie-chroot.sh --run DIR... -- CMD  run CMD inside, DIRs at their own paths
 #
 # Made by debootstrap (variant minbase plus PACKAGES) from the mirror and with
-# the keyring of scripts/apt-private.sh; its downloads are kept in
+# the keyring of scripts/testbed/apt-private.sh; its downloads are kept in
 # CACHE/apt/debootstrap. The host's apt configuration is neither read nor
 # changed. Cached in CACHE/trixie-chroot/KEY (CACHE: $LATMON_KERNEL_CACHE,
 # default .cache/kernels), KEY a hash of the suite, the packages, the mirror
@@ -19,15 +19,15 @@
 # mounted afterwards.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${LATMON_KERNEL_CACHE:-$ROOT/.cache/kernels}
 APTDIR=$CACHE/apt
 SUITE=trixie
 # What kbuild needs for an out-of-tree module: the compiler the headers name,
 # make, objtool's libelf, sign-file's libcrypto, pahole for module BTF.
 PACKAGES=gcc-14,make,libelf1t64,libssl3t64,dwarves
-# shellcheck source=scripts/apt-private.sh
-. "$ROOT/scripts/apt-private.sh"
+# shellcheck source=scripts/testbed/apt-private.sh
+. "$ROOT/scripts/testbed/apt-private.sh"
 
 die() { echo "trixie-chroot: $*" >&2; exit 1; }
 

@@ -24,7 +24,8 @@ MODULE_SRC := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch]
 TESTBED_SRC := Makefile LICENSE $(MODULE_SRC) user/user.mk $(wildcard user/*.[ch] user/*/*.[ch]) \
 	user/backend/bpf/bpf.mk $(filter-out %/vmlinux.h %/latbpf.skel.h,$(wildcard user/backend/bpf/*.[ch])) \
 	tests/tests.mk tests/fuzz/fuzz.mk $(wildcard tests/vm/prog/*.[ch] tests/vm/*.sh tests/vm/*.t) \
-	$(wildcard tests/vm/prog/debug-ctl/*) tests/cli/engine.sh $(wildcard scripts/*)
+	$(wildcard tests/vm/prog/debug-ctl/*) tests/cli/engine.sh $(wildcard scripts/*.sh scripts/*/*) \
+	$(wildcard tests/bench/guest/*.sh)
 
 .PHONY: install uninstall dkms-install dkms-uninstall
 
@@ -51,7 +52,7 @@ dkms-install:
 	@for f in $(MODULE_SRC); do \
 		$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; \
 	done
-	sed 's/@VERSION@/$(VERSION)/' scripts/dkms.conf.in > $(DESTDIR)$(DKMSDIR)/dkms.conf
+	sed 's/@VERSION@/$(VERSION)/' scripts/mk/dkms.conf.in > $(DESTDIR)$(DKMSDIR)/dkms.conf
 	@if [ -z "$(DESTDIR)" ]; then \
 		echo "dkms add -m latmon -v $(VERSION)"; dkms add -m latmon -v $(VERSION) || exit 1; \
 	fi

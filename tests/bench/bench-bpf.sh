@@ -5,10 +5,10 @@
 # recording, interleaved, pinned to one CPU. Needs what the backend needs
 # (root, kernel BTF); THP enabled must be always or madvise for the 2 MiB
 # figure (the benchmark uses MADV_HUGEPAGE and changes no setting).
-#   scripts/bench-bpf.sh [PAGES [HUGE [RUNS [fork]]]]   (defaults 50000 32 7;
+#   tests/bench/bench-bpf.sh [PAGES [HUGE [RUNS [fork]]]]   (defaults 50000 32 7;
 #   fork: the pages touched by a forked child, a process the backend follows)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 make -s all tests/unit/test_liblatctl.a
 mkdir -p build
 CC=${CC:-cc}

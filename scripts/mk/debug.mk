@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The debug-kernel run (issue 5 §1). Included by scripts/vm.mk.
+# The debug-kernel run (issue 5 §1). Included by scripts/mk/vm.mk.
 #
 #   make debug-kernel   build (once, ~20 min, cached outside the checkout in
 #                       $LATCTL_CACHE/debug-kernel) the KASAN/lockdep/kmemleak/
@@ -16,8 +16,8 @@
 .PHONY: debug-kernel check-debug
 
 debug-kernel:
-	scripts/debug-kernel.sh --kdir
+	scripts/testbed/debug-kernel.sh --kdir
 
 check-debug: vm-progs user
 	LATMON_STRESS_CYCLES=$(STRESS_CYCLES) LATMON_STRESS_SEED=$(STRESS_SEED) \
-		scripts/debug-kernel.sh --check t s
+		scripts/testbed/debug-kernel.sh --check t s

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Probe-cost benchmark, run inside the guest by scripts/bench-probe-cost.sh:
+# Probe-cost benchmark, run inside the guest by tests/bench/bench-probe-cost.sh:
 # the syscall source's cost per system call: N getppid() calls (lmprocs
 # getppid --calls N --timing) with latmon not loaded, loaded but stopped,
 # and recording with the syscall source only, interleaved over ROUNDS rounds

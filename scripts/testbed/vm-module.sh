@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: MIT
 # Build module/latmon.ko against one Debian kernel of the test bed.
 #
-#   scripts/vm-module.sh 6.1|6.12|7.3|7.3-rt
-#   LATMON_VM_KDIR=/path/to/build scripts/vm-module.sh NAME   (another kernel)
+#   scripts/testbed/vm-module.sh 6.1|6.12|7.3|7.3-rt
+#   LATMON_VM_KDIR=/path/to/build scripts/testbed/vm-module.sh NAME   (another kernel)
 #
 # Kernels whose kbuild tools need trixie's user space (TOOLCHAIN=trixie in
-# scripts/kernel-fetch.sh --env: Debian 7.x) are built inside the chroot of
-# scripts/trixie-chroot.sh, with the kernel tree and the build directory
+# scripts/testbed/kernel-fetch.sh --env: Debian 7.x) are built inside the chroot of
+# scripts/testbed/trixie-chroot.sh, with the kernel tree and the build directory
 # bind-mounted at their own paths.
 # The sources (Kbuild, module/, include/) are mirrored into
 # build/vm/SERIES/src so that the two kernels' objects never clobber each
@@ -15,7 +15,7 @@
 # build/vm/SERIES/latmon.ko.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
 die() { echo "vm-module: $*" >&2; exit 1; }
 
@@ -42,7 +42,7 @@ build() {
 	local kdir=$1 src=$2 toolchain=$3 log=$4
 	case $toolchain in
 	host) make -s -C "$kdir" M="$src" modules >"$log" 2>&1 ;;
-	trixie) "$ROOT/scripts/trixie-chroot.sh" --run "${kdir%/usr/src/*}" "$src" -- \
+	trixie) "$ROOT/scripts/testbed/trixie-chroot.sh" --run "${kdir%/usr/src/*}" "$src" -- \
 		make -s -C "$kdir" M="$src" modules >"$log" 2>&1 ;;
 	*) die "unknown TOOLCHAIN=$toolchain of $kdir" ;;
 	esac
@@ -53,7 +53,7 @@ main() {
 	[ -n "$series" ] || { echo "usage: $0 6.1|6.12|7.3|7.3-rt" >&2; exit 2; }
 	kdir=${LATMON_VM_KDIR:-}
 	if [ -z "$kdir" ]; then
-		env=$("$ROOT/scripts/kernel-fetch.sh" --env "$series") || exit 1
+		env=$("$ROOT/scripts/testbed/kernel-fetch.sh" --env "$series") || exit 1
 		eval "$env"	# KDIR VMLINUZ KREL TOOLCHAIN
 		kdir=$KDIR
 	fi

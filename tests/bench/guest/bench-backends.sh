@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Backend benchmark, run inside the guest by scripts/bench-backends.sh: one
+# Backend benchmark, run inside the guest by tests/bench/bench-backends.sh: one
 # program (lmtouch --pages N --timing: N fresh 4 KiB pages, THP never, each
 # touch timed with the TSC, pinned to CPU 1) with nothing attached, latmon
 # recording (all sources, lmtool record; the module is loaded for these
@@ -34,7 +34,7 @@ missing() {
 	case $1 in
 	latmon) [ -f "$KO" ] || echo "no latmon.ko for this kernel" ;;
 	bpf) command -v lmbpf >/dev/null || echo "lmbpf not in the initramfs" ;;
-	bpftrace) command -v bpftrace >/dev/null || echo "bpftrace not in the initramfs (scripts/bench-backends.sh --no-bpftrace, or not fetched)" ;;
+	bpftrace) command -v bpftrace >/dev/null || echo "bpftrace not in the initramfs (tests/bench/bench-backends.sh --no-bpftrace, or not fetched)" ;;
 	ftrace) [ -w "$EV" ] || echo "no $EV" ;;
 	perf) command -v lmperf >/dev/null || echo "lmperf not in the initramfs" ;;
 	esac

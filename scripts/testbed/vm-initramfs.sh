@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: MIT
 # Build the initramfs of the QEMU test bed for one kernel.
 #
-#   scripts/vm-initramfs.sh --kernel 6.1|6.12|7.3|7.3-rt [--module KO] [--out FILE]
+#   scripts/testbed/vm-initramfs.sh --kernel 6.1|6.12|7.3|7.3-rt [--module KO] [--out FILE]
 #
-# Contents: busybox-static with its applets, /init (scripts/vm-init.sh),
+# Contents: busybox-static with its applets, /init (scripts/testbed/vm-init.sh),
 # latmon.ko built for that kernel (/lib/modules/latmon.ko), user/latctl and
 # the test programs of tests/vm/bin and bash with their shared libraries
-# and the loader, the TAP scripts of tests/vm and tests/cli/engine.sh
+# and the loader, the TAP scripts of tests/vm and tests/bench/guest and
+# tests/cli/engine.sh
 # (/tests), /etc/passwd with root and nobody. Written as a gzip'd cpio (newc); prints its path.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 
 die() { echo "vm-initramfs: $*" >&2; exit 1; }
@@ -47,7 +48,7 @@ put_base() {
 	for applet in $("$BUSYBOX" --list); do
 		[ "$applet" = busybox ] || ln -sf busybox "$stage/bin/$applet"
 	done
-	install -m 0755 "$ROOT/scripts/vm-init.sh" "$stage/init"
+	install -m 0755 "$ROOT/scripts/testbed/vm-init.sh" "$stage/init"
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
 		>"$stage/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
@@ -62,7 +63,7 @@ put_payload() {
 	for f in "$ROOT"/tests/vm/bin/*; do
 		[ -x "$f" ] && put_program "$f" "$stage" "/usr/bin/$(basename "$f")"
 	done
-	for f in "$ROOT"/tests/vm/*.sh; do
+	for f in "$ROOT"/tests/vm/*.sh "$ROOT"/tests/bench/guest/*.sh; do
 		[ -f "$f" ] && install -m 0755 "$f" "$stage/tests/$(basename "$f")"
 	done
 	# The TAP helpers of the command-line tests, shared; they need bash.

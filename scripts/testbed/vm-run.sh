@@ -2,16 +2,16 @@
 # SPDX-License-Identifier: MIT
 # Boot a Debian kernel in QEMU and run one command inside it.
 #
-#   scripts/vm-run.sh --kernel 6.1|6.12|7.3|7.3-rt [options] -- COMMAND [ARG...]
+#   scripts/testbed/vm-run.sh --kernel 6.1|6.12|7.3|7.3-rt [options] -- COMMAND [ARG...]
 #
-# The command runs as root in the test-bed initramfs (scripts/vm-initramfs.sh)
+# The command runs as root in the test-bed initramfs (scripts/testbed/vm-initramfs.sh)
 # with cwd /root. Its stdout and stderr come back on this script's stdout and
 # its exit status becomes this script's exit status. Files the command writes
 # into $LATMON_VM_OUT (/out) are copied back into --out-dir. Exit 124 on
 # timeout, 125 when the guest died without reporting a status.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=$ROOT/.cache/vm
 
 usage() {
@@ -137,7 +137,7 @@ main() {
 	[ -n "$SERIES" ] && [ $# -gt 0 ] || usage
 	CMD=("$@")
 	if [ -z "$VMLINUZ" ]; then
-		VMLINUZ=$("$ROOT/scripts/kernel-fetch.sh" --image "$SERIES") || exit 125
+		VMLINUZ=$("$ROOT/scripts/testbed/kernel-fetch.sh" --image "$SERIES") || exit 125
 	fi
 	: "${INITRAMFS:=$ROOT/build/vm/$SERIES/initramfs.cpio.gz}"
 	[ -f "$INITRAMFS" ] || die "$INITRAMFS missing: run 'make vm-initramfs'"

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Every benchmark of tests/bench builds and runs one short round, so none
+# stops linking unseen: the join (host), the BPF backend's cost per fault
+# (host, where this kernel allows BPF), latmon's probe cost per fault and
+# per system call, and the backends side by side (one boot of the test bed
+# each, 6.12). The figures of a short round mean nothing; the README's
+# come from the full rounds (tests/BENCHMARKS.md).
+. "$(dirname "$0")/engine.sh"
+
+B=$TESTS_DIR/tests/bench
+check "bench-join: a small run joined, timed and its cause table printed" \
+	"'$B/bench-join.sh' 200000 50000" 0 \
+	'join: 200000 samples, [0-9]+ events, [0-9]+ slow iterations .*: [0-9]+ ms'
+ok "bench-join: the cause table has a row per label it saw" \
+	bash -c "printf '%s\n' \"\$1\" | grep -Eq '^  (fault|preemption|interrupt) +[0-9]+ +[0-9]+'" _ "$OUT"
+
+if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ] && $LATCTL backends 2>/dev/null | grep -q 'bpf: yes'; then
+	check "bench-bpf: nothing and the BPF backend, interleaved" \
+		"'$B/bench-bpf.sh' 2000 2 1" 0 'BPF backend  4 KiB +[0-9]+ ns'
+	ok "bench-bpf: the difference line" bash -c "printf '%s\n' \"\$1\" | grep -q '^  added  '" _ "$OUT"
+else
+	echo "ok $((_n + 1)) # skip bench-bpf: the BPF backend cannot run here (root and kernel BTF)"
+	_n=$((_n + 1))
+fi
+
+check "bench-probe-cost: latmon's cost per 4 KiB and huge fault, every mode" \
+	"'$B/bench-probe-cost.sh' --kernel 6.12 --rounds 1 --pages 2000 --huge 2" 0 \
+	'4k +rec-all +p50/fault +[0-9]+ cycles'
+for m in unloaded stopped rec-base rec-all; do
+	ok "bench-probe-cost: huge $m measured" bash -c "printf '%s\n' \"\$1\" | grep -Eq '^huge +$m +p50/fault'" _ "$OUT"
+done
+check "bench-probe-cost --syscall: the syscall source's cost per call" \
+	"'$B/bench-probe-cost.sh' --kernel 6.12 --rounds 1 --pages 2000 --syscall" 0 \
+	'recording +p50/call +[0-9]+ cycles'
+check "bench-backends: nothing, latmon, bpf, ftrace and perf in one boot" \
+	"'$B/bench-backends.sh' --kernel 6.12 --rounds 1 --pages 2000 --no-bpftrace" 0 \
+	'ftrace +p50/fault'
+for m in nothing latmon bpf perf; do
+	ok "bench-backends: $m measured" bash -c "printf '%s\n' \"\$1\" | grep -Eq '^$m +p50/fault +[0-9]+ cycles'" _ "$OUT"
+done
+done_testing
