@@ -4,7 +4,7 @@
 # user/ includes only its own headers and those of the layers below it (the
 # order in user/user.mk), no include circle between files, every function
 # declared in the folder that defines it, no .c file directly in user/ but
-# main.c, no folder over 20 files; and the checker itself refuses a tree
+# main.c, no folder over 20 files, no file over 600 lines; and the checker itself refuses a tree
 # that breaks each rule.
 . "$(dirname "$0")/engine.sh"
 
@@ -26,6 +26,10 @@ for d in $(cd "$R" && find user module -type d); do
 	n=$(find "$R/$d" -maxdepth 1 -type f -name '*.[ch]' ! -name '*.skel.h' ! -name vmlinux.h ! -name '*.mod.c' | wc -l)
 	ok "$d holds $n source files (at most 20)" test "$n" -le 20
 done
+
+long=$(cd "$R" && find user module include -name '*.[ch]' ! -name '*.skel.h' ! -name vmlinux.h ! -name '*.mod.c' \
+	-exec awk 'END { if (NR > 600) print FILENAME ": " NR " lines" }' {} \;)
+ok "no source file over 600 lines${long:+: $long}" test -z "$long"
 
 # The checker fails on each fault, so the checks above can fail.
 fake() {	# dir files... : a tiny user tree
