@@ -7,10 +7,13 @@
  * share) and details; and a cause table over all slow iterations.
  *
  * Net time: each tick of an iteration goes to exactly one label, the one of
- * highest precedence active at that tick:
- *   interrupt > blocked > preemption > thp-zero > fault
- * (a preemption by an interrupt thread, "irq/N-name", is interrupt)
- * and the ticks no event covers go to the remainder label:
+ * highest precedence active at that tick (the ranks of events/ev_*.c):
+ *   interrupt > blocked > preemption > compaction > reclaim > thp-zero >
+ *   fault > syscall
+ * (a preemption by an interrupt thread, "irq/N-name", is interrupt;
+ * thp-zero has two parts, the THP clear and the allocator's zeroing, whose
+ * ticks fold into it after the sweep) and the ticks no event covers go to
+ * the remainder label (events/label.c):
  *   realloc (LAT_SAMPLE_F_REALLOC) > migration (cpu_end != cpu_begin or a
  *   LATMON_EV_MIGRATE of the thread inside) > unexplained (events were
  *   recorded) or unattributed (no event stream: the module was not loaded).
