@@ -30,9 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	docs[0] = docs[1] = doc;
 	lat_env_print(fuzz_devnull, docs, names, 2);
-	lat_compare_print(fuzz_devnull, doc, doc);
-	lat_compare_print_lkp(fuzz_devnull, doc, doc);
-	cJSON_Delete(lat_compare_json(doc, doc));
+	lat_compare_print(fuzz_devnull, doc, doc, NULL);
+	lat_compare_print_lkp(fuzz_devnull, doc, doc, NULL);
+	cJSON_Delete(lat_compare_json(doc, doc, NULL));
 	cJSON_Delete(doc);
 	return 0;
 }

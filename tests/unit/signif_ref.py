@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 # Reference values for tests/unit/test_signif.c, computed independently of
-# user/signif.c: the exact Mann-Whitney p-value by enumerating every split of
+# user/compare/signif.c: the exact Mann-Whitney p-value by enumerating every split of
 # the pooled values into two groups (itertools.combinations), the normal
 # approximation from rank sums (average ranks for ties, tie-corrected
 # variance, continuity correction 0.5: scipy.stats.mannwhitneyu's formula),
@@ -60,8 +60,11 @@ cases = {
 }
 for name, (x, y) in cases.items():
     print(f"{name}: exact p = {exact_p(x, y):.10f}")
-ties = ([30, 30, 30, 31, 32], [30, 31, 31, 32, 33])
-print(f"ties_5_5: normal p = {normal_p(*ties):.10f}")
+# Ties: the exact conditional p by the same enumeration (what lat_mwu_p
+# computes up to 50 values in all).
+for x, y in [([30, 30, 30, 31, 32], [30, 31, 31, 32, 33]), ([1, 1, 1], [2, 2, 2]),
+             ([0, 0, 0, 0, 1], [0, 1, 1, 2, 2]), ([5, 5, 6, 6, 7, 7], [6, 7, 7, 8, 8, 9])]:
+    print(f"ties {x} {y}: exact p = {exact_p(x, y):.10f}")
 big = ([float(i) for i in range(0, 60, 2)], [float(i) + 0.5 for i in range(10, 70, 2)])
 print(f"normal_30_30 (x = 0,2..58; y = 10.5,12.5..68.5): normal p = {normal_p(*big):.10f}")
 for n in (5, 6, 10, 20):

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "compare/signif.h"
@@ -40,14 +41,115 @@ static void exact_mixed(void **state)
 	assert_near(lat_mwu_p(a, N(a), b, N(b)), 0.6095238095);
 }
 
-static void normal_with_ties(void **state)
+/* Ties: the exact conditional p (every split of the pooled values, ties as
+ * they are), values from tests/unit/signif_ref.py's enumeration. */
+static void exact_with_ties(void **state)
 {
 	double x[] = { 30, 30, 30, 31, 32 }, y[] = { 30, 31, 31, 32, 33 };
+	double one[] = { 1, 1, 1 }, two[] = { 2, 2, 2 };
+	double c[] = { 0, 0, 0, 0, 1 }, d[] = { 0, 1, 1, 2, 2 };
+	double e[] = { 5, 5, 6, 6, 7, 7 }, f[] = { 6, 7, 7, 8, 8, 9 };
 	double same[] = { 7, 7, 7, 7 };
 
 	(void)state;
-	assert_near(lat_mwu_p(x, N(x), y, N(y)), 0.2733216783);
+	assert_near(lat_mwu_p(x, N(x), y, N(y)), 0.3333333333);
+	assert_near(lat_mwu_p(one, 3, two, 3), 0.1);	/* not below 2 / C(6,3) */
+	assert_near(lat_mwu_p(c, N(c), d, N(d)), 0.1269841270);
+	assert_near(lat_mwu_p(e, N(e), f, N(f)), 0.0519480519);
 	assert_near(lat_mwu_p(same, 4, same, 4), 1.0);	/* no variance: no change */
+}
+
+/* U of x by its definition: pairs with x > y, ties one half. */
+static double u_of(const double *x, size_t nx, const double *y, size_t ny)
+{
+	double u = 0;
+
+	for (size_t i = 0; i < nx; i++)
+		for (size_t j = 0; j < ny; j++)
+			u += x[i] > y[j] ? 1 : x[i] == y[j] ? 0.5 : 0;
+	return u;
+}
+
+/* The two-sided p by enumerating every split of pool into nx and the rest
+ * (a bit mask per split): independent of the counting in signif.c. */
+static double brute_p(const double *pool, size_t nx, size_t n)
+{
+	double a[16], b[16], mu = (double)nx * (double)(n - nx) / 2, dev, hits = 0, all = 0;
+	unsigned int mask, i;
+	size_t ka, kb;
+
+	dev = fabs(u_of(pool, nx, pool + nx, n - nx) - mu);
+	for (mask = 0; mask < (1U << n); mask++) {
+		if ((size_t)__builtin_popcount(mask) != nx)
+			continue;
+		for (i = 0, ka = kb = 0; i < n; i++)
+			if (mask & (1U << i))
+				a[ka++] = pool[i];
+			else
+				b[kb++] = pool[i];
+		all++;
+		hits += fabs(u_of(a, ka, b, kb) - mu) >= dev - 1e-12;
+	}
+	return hits / all;
+}
+
+/* Random samples of few distinct values (many ties), sizes 2..8 a side. */
+static void exact_against_enumeration(void **state)
+{
+	double pool[16];
+	unsigned int seed = 7;
+	size_t nx, ny, i;
+	int t;
+
+	(void)state;
+	for (t = 0; t < 200; t++) {
+		nx = 2 + (size_t)(rand_r(&seed) % 7);
+		ny = 2 + (size_t)(rand_r(&seed) % 7);
+		for (i = 0; i < nx + ny; i++)
+			pool[i] = (double)(rand_r(&seed) % 4) + (i >= nx && t % 3 == 0);
+		assert_near(lat_mwu_p(pool, nx, pool + nx, ny), brute_p(pool, nx, nx + ny));
+	}
+}
+
+/* Hodges-Lehmann and Moses: y = x + 10 with x = 1..5; the differences are
+ * 6..14 with counts 1 2 3 4 5 4 3 2 1; at 95% k = 3 (P(U <= 2) = 4/252). */
+static void shift_interval(void **state)
+{
+	double x[] = { 1, 2, 3, 4, 5 }, y[] = { 11, 12, 13, 14, 15 }, z[] = { 4, 5, 6 };
+	struct lat_shift s;
+
+	(void)state;
+	assert_int_equal(lat_shift_interval(x, 5, y, 5, 0.95, &s), 0);
+	assert_near(s.est, 10);
+	assert_near(s.lo, 7);
+	assert_near(s.hi, 13);
+	assert_int_equal(lat_shift_interval(x, 5, y, 5, 0.90, &s), 0);	/* P(U <= 4) = 12/252 */
+	assert_near(s.lo, 8);
+	assert_near(s.hi, 12);
+	assert_int_equal(lat_shift_interval(x, 3, z, 3, 0.95, &s), 0);	/* P(U <= 0) = 0.05 */
+	assert_true(isinf(s.lo) && s.lo < 0 && isinf(s.hi) && s.hi > 0);
+	assert_int_equal(lat_shift_interval(x, 0, y, 5, 0.95, &s), -EINVAL);
+}
+
+/* More runs never widen the interval of the same shift: its half-width at
+ * n = 5..12 a side of evenly spread values only shrinks. */
+static void shift_narrows(void **state)
+{
+	double x[12], y[12], prev = INFINITY;
+	struct lat_shift s;
+	size_t n, i;
+
+	(void)state;
+	for (n = 5; n <= 12; n++) {
+		for (i = 0; i < n; i++) {
+			x[i] = 100 + 10.0 * (double)i / (double)(n - 1);
+			y[i] = x[i] + 3;
+		}
+		assert_int_equal(lat_shift_interval(x, n, y, n, 0.95, &s), 0);
+		assert_near(s.est, 3);
+		assert_true(s.hi - s.lo <= prev + 1e-9);
+		prev = s.hi - s.lo;
+	}
 }
 
 static void normal_large(void **state)
@@ -97,7 +199,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(exact_separated),
 		cmocka_unit_test(exact_mixed),
-		cmocka_unit_test(normal_with_ties),
+		cmocka_unit_test(exact_with_ties),
+		cmocka_unit_test(exact_against_enumeration),
+		cmocka_unit_test(shift_interval),
+		cmocka_unit_test(shift_narrows),
 		cmocka_unit_test(normal_large),
 		cmocka_unit_test(min_runs),
 		cmocka_unit_test(median_intervals),

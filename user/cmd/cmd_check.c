@@ -244,6 +244,13 @@ static int unusable(const cJSON *doc, const char *path, char *why, size_t len)
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
+		const cJSON *rc = cJSON_GetObjectItemCaseSensitive(lat_run_at(doc, i), "exit_code");
+
+		if (cJSON_IsNumber(rc) && rc->valuedouble != 0) {
+			snprintf(why, len, "%s: run %zu of %zu failed (exit code %g)", path, i + 1, n,
+				 rc->valuedouble);
+			return 1;
+		}
 		lost = lost_in(lat_run_at(doc, i));
 		if (lost > 0) {
 			snprintf(why, len, "%s: incomplete: run %zu of %zu lost %.0f events; rerun with more --events or fewer iterations",
@@ -278,9 +285,14 @@ static int check_limits(struct check_opts *o, const cJSON *doc, const char *path
 		const struct limit *l = &o->limits[i];
 
 		med = median_of(doc, &l->m);
-		lat_pair_fmt(v, sizeof(v), isnan(med) ? 0 : med, l->m.unit);
+		if (isnan(med)) {
+			snprintf(o->why, sizeof(o->why), "%s: %s has no value (this kernel or run did not report it)",
+				 path, l->m.name);
+			return CHECK_SKIP;
+		}
+		lat_pair_fmt(v, sizeof(v), med, l->m.unit);
 		lat_pair_fmt(lim, sizeof(lim), l->max, l->m.unit);
-		if (!isnan(med) && med > l->max) {
+		if (med > l->max) {
 			snprintf(o->why, sizeof(o->why), "%s: %s %s > %s (median of %zu run%s)", path,
 				 l->m.name, v, lim, runs, runs == 1 ? "" : "s");
 			return CHECK_BAD;
@@ -307,24 +319,72 @@ static int env_matches(struct check_opts *o, const cJSON *base, const cJSON *doc
 	return 0;
 }
 
-/* One metric against the baseline. */
+/* Runs a side that would likely put the one-sided bound past the limit:
+ * the bound's distance from the estimate shrinks as 1 / sqrt(n). */
+static size_t runs_to_settle(double est, double bound, double limit, size_t n)
+{
+	double need, dist = fabs(est - limit), width = fabs(bound - est);
+
+	if (!isfinite(est) || !isfinite(width) || dist < 1e-9)
+		return 0;
+	need = ceil((double)n * (width / dist) * (width / dist));
+	return need > 1000 ? 0 : (size_t)need;
+}
+
+/* The change in the direction of worse: +% is worse for most metrics, a
+ * loss of huge pages for that one. The one-sided 95% bounds, ordered. */
+static void worse(const struct lat_metric *m, const struct lat_pair *p, double *est,
+		  double *lo, double *hi)
+{
+	int d = m->lower_worse ? -1 : 1;
+
+	*est = isnan(p->change_pct) ? d * INFINITY : d * p->change_pct;
+	*lo = d > 0 ? p->bound_lo : -p->bound_hi;
+	*hi = d > 0 ? p->bound_hi : -p->bound_lo;
+}
+
+/* One metric against the baseline: bad when the change is shown to be
+ * worse than --regression (its one-sided 95% lower bound above it), good
+ * when it is shown to be within (the upper bound below it), else 125. */
 static int check_one(struct check_opts *o, const cJSON *base, const cJSON *doc,
 		     const struct lat_metric *m, const char *path)
 {
-	char b[32], w[32];
+	char b[32], w[32], head[160];
 	struct lat_pair p;
-	int bad;
+	double est, lo, hi;
+	size_t more;
 
 	if (lat_pair_compute(base, doc, m, &p))
 		return CHECK_SKIP;
+	if (p.missing) {
+		snprintf(o->why, sizeof(o->why), "%s: %s has no value in %s (this kernel or run did not report it)",
+			 path, m->name, p.base.n ? path : "the baseline");
+		return CHECK_SKIP;
+	}
+	worse(m, &p, &est, &lo, &hi);
 	lat_pair_fmt(b, sizeof(b), p.base.median, m->unit);
 	lat_pair_fmt(w, sizeof(w), p.new.median, m->unit);
-	bad = p.significant && (isnan(p.change_pct) || p.change_pct > o->regression);
-	snprintf(o->why, sizeof(o->why), "%s: %s %s -> %s (%+.1f%%, p=%.3f, n=%zu+%zu)%s %s --regression %g%%",
-		 path, m->name, b, w, isnan(p.change_pct) ? INFINITY : p.change_pct, p.p,
-		 p.base.n, p.new.n, p.significant ? "" : " not significant,",
-		 bad ? "over" : "within", o->regression);
-	return bad ? CHECK_BAD : CHECK_GOOD;
+	snprintf(head, sizeof(head), "%s: %s %s -> %s (%s%+.1f%%", path, m->name, b, w,
+		 m->lower_worse ? "worse by " : "", isfinite(est) ? est : 0);
+	if (lo > o->regression) {
+		snprintf(o->why, sizeof(o->why), "%s, at least %+.1f%% with 95%% confidence, p=%.3f, n=%zu+%zu) over --regression %g%%",
+			 head, lo, p.p, p.base.n, p.new.n, o->regression);
+		return CHECK_BAD;
+	}
+	if (hi < o->regression) {
+		snprintf(o->why, sizeof(o->why), "%s, at most %+.1f%% with 95%% confidence, p=%.3f, n=%zu+%zu) within --regression %g%%",
+			 head, hi, p.p, p.base.n, p.new.n, o->regression);
+		return CHECK_GOOD;
+	}
+	more = runs_to_settle(est, est > o->regression ? lo : hi, o->regression,
+			      p.base.n < p.new.n ? p.base.n : p.new.n);
+	snprintf(o->why, sizeof(o->why), "%s, 95%% bounds %+.1f%% .. %+.1f%%, p=%.3f, n=%zu+%zu): neither shown within nor over --regression %g%%; %s",
+		 head, lo, hi, p.p, p.base.n, p.new.n, o->regression,
+		 more ? "" : "the change sits at the limit: more runs will not settle it soon");
+	if (more)
+		snprintf(o->why + strlen(o->why), sizeof(o->why) - strlen(o->why),
+			 "about %zu runs a side would likely settle it (run --repeat %zu)", more, more);
+	return CHECK_SKIP;
 }
 
 /* Relative check of every --metric. */

@@ -22,6 +22,8 @@ struct compare_opts {
 	const char *json_path;
 	int lkp;
 	int strict;
+	const char *primary;	/* --metric, NULL: LAT_COMPARE_PRIMARY */
+	char primary_label[64];
 	const char *files[MAX_FILES];
 	cJSON *docs[MAX_FILES];
 	size_t n;
@@ -33,9 +35,11 @@ static void usage(FILE *out)
 	      "\n"
 	      "Compares results of 'latctl run' (best of '--repeat N', N >= 4): first the\n"
 	      "environment side by side (* marks a difference), then one row per metric:\n"
-	      "the median of the runs with its 95% interval on each side, the change in %,\n"
-	      "the Mann-Whitney U p-value and the runs per side; '~' when the change is\n"
-	      "not significant (p >= 0.05, or the two sides' intervals overlap).\n"
+	      "the median of the runs with its 95% interval on each side, the change in %\n"
+	      "(Hodges-Lehmann), the Mann-Whitney U p-value (exact for small samples) and\n"
+	      "the runs per side; '~' when the change is not significant. One metric is\n"
+	      "primary (--metric, p99.9 by default), judged at p < 0.05 with the 95%\n"
+	      "interval of its change clear of +-1%; the other rows are Holm-corrected.\n"
 	      "Then the change in slow time explained by causes, as count x time each.\n"
 	      "More files are each compared to BASE.\n"
 	      "\n"
@@ -43,7 +47,9 @@ static void usage(FILE *out)
 	      "      --format F   text (default, 80 columns) or lkp (0-day %stddev table)\n"
 	      "  -h, --help       this text\n"
 	      "  -j, --json FILE  also write the comparison as JSON (schema latctl.compare)\n"
-	      "      --strict     a difference in the environment is an error (exit 1)\n"
+	      "      --metric M   the primary metric (default p99.9; see 'latctl check --help')\n"
+	      "      --strict     a difference of machine or run in the environment is an\n"
+	      "                   error (exit 1); kernel rows may differ (a kernel A/B)\n"
 	      "\n"
 	      "examples:\n"
 	      "  latctl run grow --repeat 5 --json a.json\n"
@@ -52,17 +58,18 @@ static void usage(FILE *out)
 	      "  latctl compare --format lkp a.json b.json    paste into a mail\n"
 	      "  latctl compare bisect/good.json bisect/step-*.json\n"
 	      "\n"
-	      "exit status: 0 compared; 1 --strict and the environments differ;\n"
+	      "exit status: 0 compared; 1 --strict and the machines or runs differ;\n"
 	      "2 bad command line or input file\n", out);
 }
 
-enum { OPT_FORMAT = 256, OPT_STRICT };
+enum { OPT_FORMAT = 256, OPT_METRIC, OPT_STRICT };
 
 /* Alphabetical. */
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "help",   no_argument,       NULL, 'h' },
 	{ "json",   required_argument, NULL, 'j' },
+	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "strict", no_argument,       NULL, OPT_STRICT },
 	{ NULL, 0, NULL, 0 },
 };
@@ -82,6 +89,14 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 			o->json_path = optarg;
 		} else if (c == OPT_STRICT) {
 			o->strict = 1;
+		} else if (c == OPT_METRIC) {
+			struct lat_metric m;
+
+			if (lat_metric_parse(optarg, &m, o->primary_label, sizeof(o->primary_label))) {
+				fprintf(stderr, "latctl compare: --metric '%s' is not a metric; see 'latctl check --help'\n", optarg);
+				return -1;
+			}
+			o->primary = optarg;
 		} else if (c == OPT_FORMAT && (!strcmp(optarg, "text") || !strcmp(optarg, "lkp"))) {
 			o->lkp = !strcmp(optarg, "lkp");
 		} else if (c == OPT_FORMAT) {
@@ -125,9 +140,9 @@ static void print_all(const struct compare_opts *o)
 		else
 			putchar('\n');
 		if (o->lkp)
-			lat_compare_print_lkp(stdout, o->docs[0], o->docs[i]);
+			lat_compare_print_lkp(stdout, o->docs[0], o->docs[i], o->primary);
 		else
-			lat_compare_print(stdout, o->docs[0], o->docs[i]);
+			lat_compare_print(stdout, o->docs[0], o->docs[i], o->primary);
 	}
 }
 
@@ -148,7 +163,7 @@ static int write_json(const struct compare_opts *o, int argc, char **argv)
 	cJSON_AddItemToObject(doc, "environment", lat_env_json((const cJSON *const *)o->docs, o->n));
 	list = cJSON_AddArrayToObject(doc, "comparisons");
 	for (i = 1; i < o->n; i++) {
-		cJSON *c = lat_compare_json(o->docs[0], o->docs[i]);
+		cJSON *c = lat_compare_json(o->docs[0], o->docs[i], o->primary);
 
 		cJSON_AddStringToObject(c, "base", o->files[0]);
 		cJSON_AddStringToObject(c, "new", o->files[i]);
@@ -166,10 +181,12 @@ static int compare(struct compare_opts *o)
 	size_t differ;
 
 	short_names(o, names);
-	differ = lat_env_print(stdout, (const cJSON *const *)o->docs, names, o->n);
+	lat_env_print(stdout, (const cJSON *const *)o->docs, names, o->n);
+	differ = lat_env_count_differences((const cJSON *const *)o->docs, o->n,
+					   (1U << LAT_ENV_MACHINE) | (1U << LAT_ENV_RUN));
 	if (differ && o->strict) {
 		fflush(stdout);
-		fprintf(stderr, "latctl compare: --strict: the environments differ in %zu row%s (marked *)\n",
+		fprintf(stderr, "latctl compare: --strict: the machines or runs differ in %zu row%s (marked *)\n",
 			differ, differ == 1 ? "" : "s");
 		return LAT_EXIT_FAIL;
 	}

@@ -131,6 +131,9 @@ static cJSON *options_json(const struct lat_opts *o, const struct workload_ops *
 	cJSON_AddStringToObject(j, "slow", slow_option(o));
 	cJSON_AddNumberToObject(j, "seed", (double)o->seed);
 	lat_wl_opts_json(j, ops);
+	cJSON_AddNumberToObject(j, "events", (double)o->events);
+	cJSON_AddNumberToObject(j, "ring", (double)o->ring);
+	cJSON_AddStringToObject(j, "backend", o->backend ? o->backend : "auto");
 	cJSON_AddItemToObject(j, "json", o->json_path ? cJSON_CreateString(o->json_path) : cJSON_CreateNull());
 	cJSON_AddBoolToObject(j, "quiet", o->quiet);
 	return j;

@@ -9,20 +9,23 @@
 #include <cjson/cJSON.h>
 
 #define LAT_COMPARE_SCHEMA		"latctl.compare"
-#define LAT_COMPARE_SCHEMA_VERSION	1
+#define LAT_COMPARE_SCHEMA_VERSION	2
+/* The metric a comparison judges at alpha; the others are corrected. */
+#define LAT_COMPARE_PRIMARY		"p99.9"
 
 /* A metric row of a comparison: calls fn for the fixed metrics, then for
  * count:, share: and own: of every cause either side names. */
 struct lat_metric;
 struct lat_pair;
 typedef void (*lat_row_fn)(void *arg, const struct lat_metric *m, const struct lat_pair *p);
-int lat_compare_rows(const cJSON *base, const cJSON *new, lat_row_fn fn, void *arg);
+int lat_compare_rows(const cJSON *base, const cJSON *new, const char *primary,
+		     lat_row_fn fn, void *arg);
 
 /* The 80-column table and the cause explanation of base -> new. */
-int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new);
+int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new, const char *primary);
 /* The 0-day (LKP) style %stddev %change %stddev table. */
-int lat_compare_print_lkp(FILE *out, const cJSON *base, const cJSON *new);
+int lat_compare_print_lkp(FILE *out, const cJSON *base, const cJSON *new, const char *primary);
 /* {metrics: [...], causes: [...], verdict, runs_needed} of base -> new. */
-cJSON *lat_compare_json(const cJSON *base, const cJSON *new);
+cJSON *lat_compare_json(const cJSON *base, const cJSON *new, const char *primary);
 
 #endif /* LATCTL_COMPARE_H */

@@ -18,20 +18,41 @@ static const struct {
 };
 #define N_CAUSE_ROWS (sizeof(cause_rows) / sizeof(cause_rows[0]))
 
-static int one_row(const cJSON *base, const cJSON *new, const struct lat_metric *m,
-		   lat_row_fn fn, void *arg)
-{
+/* A row of the table while the rows are gathered. */
+struct row {
+	struct lat_metric m;
+	char name[96], label[64];
 	struct lat_pair p;
+};
 
-	if (lat_pair_compute(base, new, m, &p))
+struct rows {
+	struct row *v;
+	size_t n, cap;
+};
+
+static int add_row(struct rows *r, const cJSON *base, const cJSON *new, const struct lat_metric *m)
+{
+	struct row *x;
+
+	if (r->n == r->cap) {
+		x = realloc(r->v, (r->cap ? 2 * r->cap : 32) * sizeof(*x));
+		if (!x)
+			return -ENOMEM;
+		r->v = x;
+		r->cap = r->cap ? 2 * r->cap : 32;
+	}
+	x = &r->v[r->n];
+	snprintf(x->name, sizeof(x->name), "%s", m->name);
+	if (lat_metric_parse(x->name, &x->m, x->label, sizeof(x->label)))
+		x->m = *m;
+	if (lat_pair_compute(base, new, &x->m, &x->p))
 		return -ENOMEM;
-	if (p.present)
-		fn(arg, m, &p);
+	r->n += x->p.present;
 	return 0;
 }
 
 /* Rows of the causes either side names: count:, share:, own: each. */
-static int cause_rows_of(const cJSON *base, const cJSON *new, lat_row_fn fn, void *arg)
+static int cause_rows_of(struct rows *r, const cJSON *base, const cJSON *new)
 {
 	cJSON *labels = cJSON_CreateArray(), *l;
 	char name[96], label[64];
@@ -45,20 +66,69 @@ static int cause_rows_of(const cJSON *base, const cJSON *new, lat_row_fn fn, voi
 		for (k = 0; k < N_CAUSE_ROWS && !ret; k++) {
 			snprintf(name, sizeof(name), "%s%s", cause_rows[k].prefix, l->valuestring);
 			lat_metric_parse(name, &m, label, sizeof(label));
-			ret = one_row(base, new, &m, fn, arg);
+			ret = add_row(r, base, new, &m);
 		}
 	cJSON_Delete(labels);
 	return ret;
 }
 
-int lat_compare_rows(const cJSON *base, const cJSON *new, lat_row_fn fn, void *arg)
+static int cmp_p(const void *a, const void *b)
 {
-	size_t i;
+	double x = (*(struct row *const *)a)->p.p, y = (*(struct row *const *)b)->p.p;
 
-	for (i = 0; i < lat_n_metrics; i++)
-		if (one_row(base, new, &lat_metrics[i], fn, arg))
-			return -ENOMEM;
-	return cause_rows_of(base, new, fn, arg);
+	return (x > y) - (x < y);
+}
+
+/* The primary row judged at alpha, every other one by Holm's step-down
+ * over the others that have a verdict: the k-th smallest p (from 0) at
+ * alpha / (K - k), until one fails. */
+static void holm(struct rows *r, const char *primary)
+{
+	struct row **o = malloc((r->n ? r->n : 1) * sizeof(*o));
+	size_t k = 0, i;
+
+	for (i = 0; i < r->n; i++) {
+		r->v[i].p.primary = !strcmp(r->v[i].m.name, primary);
+		r->v[i].p.alpha = LAT_SIGNIF_ALPHA;
+		if (!r->v[i].p.primary && o && r->v[i].p.verdict && !r->v[i].p.missing)
+			o[k++] = &r->v[i];
+	}
+	if (o)
+		qsort(o, k, sizeof(*o), cmp_p);
+	for (i = 0; o && i < k; i++) {
+		o[i]->p.alpha = LAT_SIGNIF_ALPHA / (double)(k - i);
+		o[i]->p.significant = lat_pair_significant(&o[i]->p, o[i]->p.alpha);
+		if (!o[i]->p.significant)
+			break;
+	}
+	for (i++; o && i < k; i++) {
+		o[i]->p.alpha = o[i - 1]->p.alpha;
+		o[i]->p.significant = 0;
+	}
+	free(o);
+}
+
+int lat_compare_rows(const cJSON *base, const cJSON *new, const char *primary,
+		     lat_row_fn fn, void *arg)
+{
+	struct rows r = { NULL, 0, 0 };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < lat_n_metrics && !ret; i++)
+		ret = add_row(&r, base, new, &lat_metrics[i]);
+	if (!ret)
+		ret = cause_rows_of(&r, base, new);
+	if (!ret) {
+		holm(&r, primary ? primary : LAT_COMPARE_PRIMARY);
+		for (i = 0; i < r.n; i++) {
+			/* the rows moved as the array grew: their names too */
+			lat_metric_parse(r.v[i].name, &r.v[i].m, r.v[i].label, sizeof(r.v[i].label));
+			fn(arg, &r.v[i].m, &r.v[i].p);
+		}
+	}
+	free(r.v);
+	return ret;
 }
 
 /* "2.315us ±5%": the median and the interval's larger half-width in %. */
@@ -74,11 +144,15 @@ static void fmt_side(char *buf, size_t len, const struct lat_interval *iv, const
 		snprintf(buf, len, "%s", v);
 }
 
-/* State of the text table: the lowest interval coverage seen. */
+/* State of the text table: the lowest interval coverage seen, the rows
+ * corrected for multiplicity, the primary row. */
 struct text_ctx {
 	FILE *out;
 	double min_conf;
-	size_t min_n;
+	size_t min_n, corrected;
+	struct lat_pair primary;
+	const char *primary_name;
+	const char *primary_unit;
 };
 
 static const char *row_name(const struct lat_metric *m, FILE *out)
@@ -110,13 +184,21 @@ static void text_row(void *arg, const struct lat_metric *m, const struct lat_pai
 		snprintf(ch, sizeof(ch), "~");
 	else if (isnan(p->change_pct))
 		snprintf(ch, sizeof(ch), "new");
+	else if (!isfinite(p->change_pct))
+		snprintf(ch, sizeof(ch), "%s", p->change_pct > 0 ? "new" : "gone");
 	else
 		snprintf(ch, sizeof(ch), "%+.1f%%", p->change_pct);
 	snprintf(pv, sizeof(pv), p->verdict ? "%.3f" : "-", p->p);
 	snprintf(n, sizeof(n), "%zu+%zu", p->base.n, p->new.n);
-	fprintf(c->out, "%s%-*s %16s %16s %9s %7s %7s\n", name == m->name ? "" : "  ",
-		name == m->name ? 12 : 10, name, b, w, ch, pv, n);
+	fprintf(c->out, "%s%-*s%s %16s %16s %9s %7s %7s\n", name == m->name ? "" : "  ",
+		name == m->name ? 11 : 9, name, p->primary ? "*" : " ", b, w, ch, pv, n);
 	c->min_conf = fmin(c->min_conf, fmin(p->base.confidence, p->new.confidence));
+	c->corrected += !p->primary && p->verdict && !p->missing;
+	if (p->primary) {
+		c->primary = *p;
+		c->primary_name = m->name;
+		c->primary_unit = m->unit;
+	}
 }
 
 /* Medians over the runs of one cause's slow time and count, and of the
@@ -131,8 +213,8 @@ static double median_of(const cJSON *doc, const char *label, int what)
 {
 	size_t n = lat_runs_count(doc), i, k = 0;
 	double *v = malloc((n ? n : 1) * sizeof(*v)), r = 0, tot;
-	struct lat_metric share = { "share", LAT_METRIC_CAUSE_SHARE, label, "%" };
-	struct lat_metric count = { "count", LAT_METRIC_CAUSE_COUNT, label, "" };
+	struct lat_metric share = { "share", LAT_METRIC_CAUSE_SHARE, label, "%", 0 };
+	struct lat_metric count = { "count", LAT_METRIC_CAUSE_COUNT, label, "", 0 };
 	struct lat_interval iv;
 	const cJSON *run;
 
@@ -241,17 +323,43 @@ static cJSON *causes_json(const cJSON *base, const cJSON *new)
 	return a;
 }
 
-int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new)
+/* "+36.5% (95% interval +12.0% .. +60.3%)" of the primary row. */
+static void primary_line(FILE *out, const struct text_ctx *c)
 {
-	struct text_ctx c = { out, 1, 0 };
+	const struct lat_pair *p = &c->primary;
+
+	if (!c->primary_name)
+		return;
+	fprintf(out, "  * %s, the primary metric: ", c->primary_name);
+	if (p->missing) {
+		fputs("no value on a side\n", out);
+		return;
+	}
+	fprintf(out, "change %+.1f%%, 95%% interval ", isfinite(p->change_pct) ? p->change_pct : 0);
+	if (isfinite(p->change_lo) && isfinite(p->change_hi))
+		fprintf(out, "%+.1f%% .. %+.1f%%", p->change_lo, p->change_hi);
+	else
+		fputs("unbounded (too few runs)", out);
+	fprintf(out, ", p = %.3f: %s\n", p->p, !p->verdict ? "no verdict" :
+		p->significant ? "significant" : "not significant");
+}
+
+int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new, const char *primary)
+{
+	struct text_ctx c = { .out = out, .min_conf = 1 };
 	size_t need = lat_pair_min_runs(), nb = lat_runs_count(base), nw = lat_runs_count(new);
 
 	fprintf(out, "%-12s %16s %16s %9s %7s %7s\n", "metric", "base", "new", "change", "p", "n");
-	if (lat_compare_rows(base, new, text_row, &c))
+	if (lat_compare_rows(base, new, primary, text_row, &c))
 		return -ENOMEM;
 	fputs("  base, new: median of the runs ± the larger half of its interval;\n"
-	      "  ~: not significant: Mann-Whitney U p >= 0.05, the two intervals\n"
-	      "  overlap, or the change is below 1% (noise)\n", out);
+	      "  change: Hodges-Lehmann estimate; ~: not significant (Mann-Whitney U,\n"
+	      "  exact for small samples, and the change's 95% interval clear of ±1%)\n", out);
+	primary_line(out, &c);
+	if (c.corrected)
+		fprintf(out, "  the other %zu rows are exploratory, Holm-corrected over them: the\n"
+			"  smallest p must be below %.4f (at 5 runs a side the test cannot go\n"
+			"  below 0.008)\n", c.corrected, LAT_SIGNIF_ALPHA / (double)c.corrected);
 	if (c.min_conf < LAT_SIGNIF_CONFIDENCE)
 		fprintf(out, "  with fewer than 6 runs the interval is [min, max], %.1f%% or less\n",
 			c.min_conf * 100);
@@ -321,7 +429,7 @@ static void lkp_row(void *arg, const struct lat_metric *m, const struct lat_pair
 	lkp_name(c->out, c->prefix, m);
 }
 
-int lat_compare_print_lkp(FILE *out, const cJSON *base, const cJSON *new)
+int lat_compare_print_lkp(FILE *out, const cJSON *base, const cJSON *new, const char *primary)
 {
 	struct lkp_ctx c = { out, base, new, "" };
 	const cJSON *run = cJSON_GetObjectItemCaseSensitive(base, "run");
@@ -334,7 +442,7 @@ int lat_compare_print_lkp(FILE *out, const cJSON *base, const cJSON *new)
 	      "---------------- --------------------------\n"
 	      "         %stddev     %change         %stddev\n"
 	      "             \\          |                \\\n", out);
-	return lat_compare_rows(base, new, lkp_row, &c);
+	return lat_compare_rows(base, new, primary, lkp_row, &c);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -348,12 +456,12 @@ static void json_row(void *arg, const struct lat_metric *m, const struct lat_pai
 	cJSON_AddItemToArray(arg, o);
 }
 
-cJSON *lat_compare_json(const cJSON *base, const cJSON *new)
+cJSON *lat_compare_json(const cJSON *base, const cJSON *new, const char *primary)
 {
 	cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "metrics");
 	size_t need = lat_pair_min_runs();
 
-	lat_compare_rows(base, new, json_row, rows);
+	lat_compare_rows(base, new, primary, json_row, rows);
 	cJSON_AddItemToObject(o, "causes", causes_json(base, new));
 	cJSON_AddNumberToObject(o, "runs_base", (double)lat_runs_count(base));
 	cJSON_AddNumberToObject(o, "runs_new", (double)lat_runs_count(new));

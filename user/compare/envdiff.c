@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Environment rows of result documents side by side, differences marked. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare/envdiff.h"
@@ -29,7 +31,9 @@ static const char *scalar(const cJSON *v, char *buf, size_t len)
 static const char *get_plain(const cJSON *doc, const struct lat_env_row *row,
 			     char *buf, size_t len)
 {
-	return scalar(member(member(doc, row->section), row->key), buf, len);
+	const cJSON *o = row->section ? member(doc, row->section) : doc;
+
+	return scalar(member(o, row->key), buf, len);
 }
 
 /* One parameter of the kernel command line (key "preempt" matches
@@ -98,6 +102,64 @@ static const char *get_latmon(const cJSON *doc, const struct lat_env_row *row,
 	return buf;
 }
 
+/* Any JSON value compactly ("none" for absent or null). */
+static const char *get_json(const cJSON *doc, const struct lat_env_row *row,
+			    char *buf, size_t len)
+{
+	const cJSON *v = row->section ? member(member(doc, row->section), row->key) : member(doc, row->key);
+	char *t;
+
+	if (!v || cJSON_IsNull(v))
+		return "none";
+	if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
+		return scalar(v, buf, len);
+	t = cJSON_PrintUnformatted(v);
+	snprintf(buf, len, "%s", t ? t : "?");
+	free(t);
+	return buf;
+}
+
+/* The TSC frequency to 10 MHz: calibrations of one machine agree to that. */
+static const char *get_tsc(const cJSON *doc, const struct lat_env_row *row,
+			   char *buf, size_t len)
+{
+	const cJSON *v = member(member(doc, row->section), row->key);
+
+	if (!cJSON_IsNumber(v))
+		return "none";
+	snprintf(buf, len, "%.2f GHz", round(v->valuedouble / 1e7) / 100);
+	return buf;
+}
+
+static int row_of_option(const char *key);
+
+/* Every option of the run no other row shows (a workload's own, --events,
+ * --ring, --backend as given, ...), "name=value" in sorted order. */
+static const char *get_options(const cJSON *doc, const struct lat_env_row *row,
+			       char *buf, size_t len)
+{
+	const cJSON *o = member(doc, "options"), *best, *v;
+	const char *last = "";
+	char val[64];
+	size_t used = 0;
+
+	(void)row;
+	buf[0] = '\0';
+	for (;;) {
+		best = NULL;
+		cJSON_ArrayForEach(v, o)
+			if (strcmp(v->string, last) > 0 && !row_of_option(v->string) &&
+			    (!best || strcmp(v->string, best->string) < 0))
+				best = v;
+		if (!best || used >= len)
+			break;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
+					 best->string, scalar(best, val, sizeof(val)));
+		last = best->string;
+	}
+	return used ? buf : "none";
+}
+
 const struct lat_env_row lat_env_rows[] = {
 	{ "kernel",	   LAT_ENV_KERNEL,  get_plain,  "environment", "kernel_release" },
 	{ "init_on_alloc", LAT_ENV_KERNEL,  get_param,  NULL, "init_on_alloc" },
@@ -111,6 +173,7 @@ const struct lat_env_row lat_env_rows[] = {
 	{ "thp defrag",	   LAT_ENV_KERNEL,  get_plain,  "environment", "thp_defrag" },
 	{ "mthp",	   LAT_ENV_KERNEL,  get_object, "environment", "mthp" },
 	{ "cpu",	   LAT_ENV_MACHINE, get_plain,  "environment", "cpu_model" },
+	{ "tsc",	   LAT_ENV_MACHINE, get_tsc,    "environment", "tsc_hz" },
 	{ "cpus online",   LAT_ENV_MACHINE, get_plain,  "environment", "online_cpus" },
 	{ "microcode",	   LAT_ENV_MACHINE, get_plain,  "environment", "microcode" },
 	{ "governor",	   LAT_ENV_MACHINE, get_plain,  "environment", "cpufreq_governor" },
@@ -125,8 +188,42 @@ const struct lat_env_row lat_env_rows[] = {
 	{ "--cpu",	   LAT_ENV_RUN,     get_plain,  "options", "cpu" },
 	{ "--slow",	   LAT_ENV_RUN,     get_plain,  "options", "slow" },
 	{ "--seed",	   LAT_ENV_RUN,     get_plain,  "options", "seed" },
+	{ "options",	   LAT_ENV_RUN,     get_options, NULL, NULL },
+	{ "--fragment",	   LAT_ENV_RUN,     get_json,   "mm", "fragment" },
+	{ "--memcg",	   LAT_ENV_RUN,     get_json,   "mm", "memcg" },
+	{ "backend",	   LAT_ENV_RUN,     get_plain,  "backend", "name" },
+	{ "latctl",	   LAT_ENV_RUN,     get_plain,  NULL, "latctl_version" },
 };
 const size_t lat_n_env_rows = sizeof(lat_env_rows) / sizeof(lat_env_rows[0]);
+
+/* Options no row compares: the output file and quietness; the number of
+ * runs is each side's n. */
+static const char *const not_compared[] = { "json", "quiet", "repeat" };
+
+/* 1 when key is an option with a row of its own or none at all. */
+static int row_of_option(const char *key)
+{
+	size_t r;
+
+	for (r = 0; r < sizeof(not_compared) / sizeof(not_compared[0]); r++)
+		if (!strcmp(key, not_compared[r]))
+			return 1;
+	for (r = 0; r < lat_n_env_rows; r++)
+		if (lat_env_rows[r].section && !strcmp(lat_env_rows[r].section, "options") &&
+		    !strcmp(lat_env_rows[r].key, key))
+			return 1;
+	return 0;
+}
+
+size_t lat_env_count_differences(const cJSON *const *docs, size_t n, unsigned int sides)
+{
+	size_t r, d = 0;
+
+	for (r = 0; r < lat_n_env_rows; r++)
+		d += (sides & (1U << lat_env_rows[r].side)) &&
+		     lat_env_row_differs(&lat_env_rows[r], docs, n);
+	return d;
+}
 
 int lat_env_row_differs(const struct lat_env_row *row, const cJSON *const *docs, size_t n)
 {

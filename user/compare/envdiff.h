@@ -39,6 +39,9 @@ int lat_env_row_differs(const struct lat_env_row *row, const cJSON *const *docs,
 const struct lat_env_row *lat_env_first_difference(const cJSON *const *docs, size_t n,
 						   unsigned int sides);
 
+/* How many rows of a side in sides differ. */
+size_t lat_env_count_differences(const cJSON *const *docs, size_t n, unsigned int sides);
+
 /* The rows side by side in 80 columns, '*' before those that differ.
  * Returns the number of rows that differ. */
 size_t lat_env_print(FILE *out, const cJSON *const *docs, const char *const *names, size_t n);

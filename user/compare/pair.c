@@ -13,16 +13,58 @@ size_t lat_pair_min_runs(void)
 	return lat_signif_min_runs(LAT_SIGNIF_ALPHA);
 }
 
-/* 1 when the two intervals have no value in common. */
-static int apart(const struct lat_interval *a, const struct lat_interval *b)
-{
-	return a->hi < b->lo || b->hi < a->lo;
-}
-
 static void side(const double *v, size_t n, struct lat_interval *iv)
 {
 	if (!n || lat_median_interval(v, n, iv))
 		*iv = (struct lat_interval){ .n = n };
+}
+
+static int all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return 0;
+	return 1;
+}
+
+/* A shift (a log-ratio or a difference) in % of the base. */
+static double to_pct(double d, int ratio, double base_median)
+{
+	if (ratio)
+		return (exp(d) - 1) * 100;
+	if (base_median != 0)
+		return d / fabs(base_median) * 100;
+	return d == 0 ? 0 : d > 0 ? INFINITY : -INFINITY;
+}
+
+/* The change with its intervals, on logs when every value is positive. */
+static int change_of(double *b, size_t nb, double *w, size_t nw, struct lat_pair *out)
+{
+	struct lat_shift s95, s90;
+	size_t i;
+
+	out->ratio = all_positive(b, nb) && all_positive(w, nw);
+	for (i = 0; out->ratio && i < nb; i++)
+		b[i] = log(b[i]);
+	for (i = 0; out->ratio && i < nw; i++)
+		w[i] = log(w[i]);
+	if (lat_shift_interval(b, nb, w, nw, LAT_PAIR_CONFIDENCE, &s95) ||
+	    lat_shift_interval(b, nb, w, nw, LAT_PAIR_BOUND_CONF, &s90))
+		return -ENOMEM;
+	out->change_pct = to_pct(s95.est, out->ratio, out->base.median);
+	if (!out->ratio && out->base.median == 0 && s95.est != 0)
+		out->change_pct = NAN;
+	out->change_lo = to_pct(s95.lo, out->ratio, out->base.median);
+	out->change_hi = to_pct(s95.hi, out->ratio, out->base.median);
+	out->bound_lo = to_pct(s90.lo, out->ratio, out->base.median);
+	out->bound_hi = to_pct(s90.hi, out->ratio, out->base.median);
+	return 0;
+}
+
+int lat_pair_significant(const struct lat_pair *p, double alpha)
+{
+	return p->verdict && !p->missing && p->p < alpha &&
+	       (p->change_lo > LAT_SIGNIF_NOISE_PCT || p->change_hi < -LAT_SIGNIF_NOISE_PCT);
 }
 
 int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metric *m,
@@ -31,6 +73,7 @@ int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metri
 	double *b = NULL, *w = NULL;
 	size_t nb = lat_metric_values(base, m, &b), nw = lat_metric_values(new, m, &w);
 	size_t need = lat_pair_min_runs();
+	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!b || !w) {
@@ -41,19 +84,20 @@ int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metri
 	side(b, nb, &out->base);
 	side(w, nw, &out->new);
 	out->present = nb || nw;
-	out->change_pct = out->base.median != 0 ?
-		(out->new.median - out->base.median) / out->base.median * 100 :
-		out->new.median == 0 ? 0 : NAN;
+	out->missing = !nb || !nw;
 	out->p = lat_mwu_p(b, nb, w, nw);
 	out->verdict = lat_runs_count(base) >= need && lat_runs_count(new) >= need;
-	/* the U test, intervals of the medians that do not overlap, and a
-	 * change above the noise threshold */
-	out->significant = out->verdict && out->p < LAT_SIGNIF_ALPHA &&
-			   apart(&out->base, &out->new) &&
-			   !(fabs(out->change_pct) < LAT_SIGNIF_NOISE_PCT);
+	out->change_lo = -INFINITY;
+	out->change_hi = out->bound_hi = INFINITY;
+	out->bound_lo = -INFINITY;
+	out->change_pct = NAN;
+	if (!out->missing)
+		ret = change_of(b, nb, w, nw, out);
+	out->alpha = LAT_SIGNIF_ALPHA;
+	out->significant = lat_pair_significant(out, out->alpha);
 	free(b);
 	free(w);
-	return 0;
+	return ret;
 }
 
 /* Time units for ns values, largest first. */
@@ -91,6 +135,12 @@ static cJSON *interval_json(const struct lat_interval *iv)
 	return o;
 }
 
+/* A bound as JSON: null when it is infinite (too few runs) or unknown. */
+static cJSON *finite_or_null(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
 cJSON *lat_pair_json(const struct lat_pair *p)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -99,8 +149,12 @@ cJSON *lat_pair_json(const struct lat_pair *p)
 	cJSON_AddItemToObject(o, "new", interval_json(&p->new));
 	cJSON_AddItemToObject(o, "change_pct", isnan(p->change_pct) ? cJSON_CreateNull() :
 			      cJSON_CreateNumber(p->change_pct));
+	cJSON_AddItemToObject(o, "change_lo_pct", finite_or_null(p->change_lo));
+	cJSON_AddItemToObject(o, "change_hi_pct", finite_or_null(p->change_hi));
 	cJSON_AddNumberToObject(o, "p", p->p);
 	cJSON_AddBoolToObject(o, "verdict", p->verdict);
 	cJSON_AddBoolToObject(o, "significant", p->significant);
+	cJSON_AddBoolToObject(o, "primary", p->primary);
+	cJSON_AddNumberToObject(o, "alpha", p->alpha);
 	return o;
 }

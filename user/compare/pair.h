@@ -9,19 +9,38 @@
 #include "doc/runs.h"
 #include "compare/signif.h"
 
+/* Confidence of the change's interval in the table, and of the one-sided
+ * bounds a verdict of check rests on (the two-sided 90% interval: 95% on
+ * each side). */
+#define LAT_PAIR_CONFIDENCE	0.95
+#define LAT_PAIR_BOUND_CONF	0.90
+
 struct lat_pair {
 	struct lat_interval base, new;
-	double change_pct;	/* of the medians; NAN when base is 0 and new is not */
-	double p;		/* Mann-Whitney U, two-sided */
+	/* The change of new against base in % of base: the Hodges-Lehmann
+	 * estimate of the ratio (all values > 0) or of the difference over the
+	 * base's median; NAN when base is 0 and new is not ("new"). lo, hi:
+	 * its LAT_PAIR_CONFIDENCE interval; bound_lo, bound_hi: the one-sided
+	 * 95% bounds. Infinite bounds: too few runs for that confidence. */
+	double change_pct, change_lo, change_hi, bound_lo, bound_hi;
+	double p;		/* Mann-Whitney U, two-sided, exact for small samples */
 	int verdict;		/* 0: too few runs on a side to tell anything */
-	int significant;	/* p < LAT_SIGNIF_ALPHA and the two intervals do
-				 * not overlap (only with verdict) */
+	int significant;	/* p < alpha and the interval of the change lies
+				 * outside +-LAT_SIGNIF_NOISE_PCT (only with verdict) */
 	int present;		/* some run of either side has a value */
+	int missing;		/* a side has no value at all */
+	int ratio;		/* the change is a ratio (every value > 0) */
+	int primary;		/* the row a comparison judges (compare.h) */
+	double alpha;		/* the level it was judged at (Holm for the others) */
 };
 
-/* Compute m over the runs of base and new. 0 or -ENOMEM. */
+/* Compute m over the runs of base and new; significant at LAT_SIGNIF_ALPHA
+ * (compare corrects the rows other than the primary one). 0 or -ENOMEM. */
 int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metric *m,
 		     struct lat_pair *out);
+
+/* Significance at alpha: p < alpha and the interval clear of the noise. */
+int lat_pair_significant(const struct lat_pair *p, double alpha);
 
 /* Runs a side needs for a verdict (lat_signif_min_runs at alpha). */
 size_t lat_pair_min_runs(void);
@@ -30,7 +49,7 @@ size_t lat_pair_min_runs(void);
 void lat_pair_fmt(char *buf, size_t len, double v, const char *unit);
 
 /* The pair as JSON {base: {median, lo, hi, confidence, n}, new: ...,
- * change_pct, p, significant, verdict}. */
+ * change_pct, change_lo_pct, change_hi_pct, p, significant, verdict}. */
 cJSON *lat_pair_json(const struct lat_pair *p);
 
 #endif /* LATCTL_PAIR_H */

@@ -7,6 +7,22 @@
 
 #include "compare/signif.h"
 
+/* The inverse of erfc for 0 < p < 2, by bisection (a few calls per table). */
+static double erfcinv_approx(double p)
+{
+	double lo = -6, hi = 6, mid;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		mid = (lo + hi) / 2;
+		if (erfc(mid) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -78,71 +94,185 @@ static double u_statistic(const double *x, size_t nx, const double *y, size_t ny
 	return u;
 }
 
-/* Sum of t^3 - t over the groups of equal values of x and y together. */
-static double tie_term(const double *x, size_t nx, const double *y, size_t ny)
-{
-	size_t n = nx + ny, i, j;
-	double *all = malloc(n * sizeof(*all)), sum = 0, t;
+struct ranked {
+	double v;
+	int from_x;
+};
 
-	if (!all)
-		return 0;
-	memcpy(all, x, nx * sizeof(*all));
-	memcpy(all + nx, y, ny * sizeof(*all));
-	qsort(all, n, sizeof(*all), cmp_double);
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && all[j] == all[i]; j++)
-			;
-		t = (double)(j - i);
-		sum += t * t * t - t;
-	}
-	free(all);
-	return sum;
+static int cmp_ranked(const void *a, const void *b)
+{
+	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
 }
 
-/* P(U >= u) under H0 with no ties: count the arrangements, f(m, n, u) =
- * f(m - 1, n, u - n) + f(m, n - 1, u), over C(m + n, m). */
-static double exact_sf(size_t m, size_t n, double u)
+/* x and y pooled and sorted; twice the mid-rank of each (an integer) into
+ * r2, in the pooled order; the sum of t^3 - t over the groups of ties into
+ * *ties. NULL without memory. */
+static struct ranked *pool_ranks(const double *x, size_t nx, const double *y, size_t ny,
+				 long *r2, double *ties)
 {
-	size_t umax = m * n, i, j, v, w = umax + 1;
-	double *f = calloc((m + 1) * (n + 1) * w, sizeof(*f)), tail = 0, all = 0;
+	size_t n = nx + ny, i, j, k;
+	struct ranked *p = malloc(n * sizeof(*p));
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < n; i++)
+		p[i] = (struct ranked){ i < nx ? x[i] : y[i - nx], i < nx };
+	qsort(p, n, sizeof(*p), cmp_ranked);
+	*ties = 0;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && p[j].v == p[i].v; j++)
+			;
+		for (k = i; k < j; k++)
+			r2[k] = (long)(i + j + 1);	/* 2 * (i + 1 + j) / 2 */
+		*ties += (double)(j - i) * (double)(j - i) * (double)(j - i) - (double)(j - i);
+	}
+	return p;
+}
+
+/*
+ * The exact conditional p: every way of choosing nx of the pooled values,
+ * ties kept as they are, counted by the sum of their doubled ranks
+ * (ways[k][s]: k chosen with sum s); p is the share of choices whose sum is
+ * at least as far from its mean as x's. -1 without memory.
+ */
+static double exact_p(const long *r2, const struct ranked *p, size_t n, size_t nx)
+{
+	long total = 0, w = 0, mean2, dev, s;
+	size_t i, k;
+	double *ways, hits = 0, all = 0;
+
+	for (i = 0; i < n; i++) {
+		total += r2[i];
+		w += p[i].from_x ? r2[i] : 0;
+	}
+	ways = calloc((nx + 1) * (size_t)(total + 1), sizeof(*ways));
+	if (!ways)
+		return -1;
+#define WAYS(a, b) ways[(size_t)(a) * (size_t)(total + 1) + (size_t)(b)]
+	WAYS(0, 0) = 1;
+	for (i = 0; i < n; i++)
+		for (k = i + 1 < nx ? i + 1 : nx; k > 0; k--)
+			for (s = total; s >= r2[i]; s--)
+				WAYS(k, s) += WAYS(k - 1, s - r2[i]);
+	mean2 = (long)nx * (long)(n + 1);	/* the mean rank sum nx (n + 1) / 2, doubled */
+	dev = labs(w - mean2);
+	for (s = 0; s <= total; s++) {
+		all += WAYS(nx, s);
+		hits += labs(s - mean2) >= dev ? WAYS(nx, s) : 0;
+	}
+#undef WAYS
+	free(ways);
+	return all > 0 ? hits / all : 1;
+}
+
+/* The normal approximation with tie and continuity correction (scipy's). */
+static double normal_p(double u, size_t nx, size_t ny, double ties)
+{
+	double mu = (double)nx * (double)ny / 2, n = (double)(nx + ny), var, z;
+
+	var = (double)nx * (double)ny / 12 * ((n + 1) - ties / (n * (n - 1)));
+	if (var <= 0)
+		return 1;
+	u = u > mu ? u : (double)nx * (double)ny - u;	/* the larger U */
+	z = (u - mu - 0.5) / sqrt(var);
+	return erfc(z / sqrt(2));
+}
+
+double lat_mwu_p(const double *x, size_t nx, const double *y, size_t ny)
+{
+	size_t n = nx + ny;
+	long *r2;
+	struct ranked *p;
+	double ties, pv = -1;
+
+	if (!nx || !ny)
+		return 1;
+	r2 = malloc(n * sizeof(*r2));
+	p = r2 ? pool_ranks(x, nx, y, ny, r2, &ties) : NULL;
+	if (p && ties == (double)n * (double)n * (double)n - (double)n)
+		pv = 1;				/* every value equal */
+	else if (p && n <= LAT_MWU_EXACT_N)
+		pv = exact_p(r2, p, n, nx);
+	if (pv < 0)
+		pv = normal_p(u_statistic(x, nx, y, ny), nx, ny, p ? ties : 0);
+	free(p);
+	free(r2);
+	return pv > 1 ? 1 : pv;
+}
+
+/* P(U <= c) for sizes m, n without ties: the arrangements counted by
+ * f(m, n, u) = f(m - 1, n, u - n) + f(m, n - 1, u), over C(m + n, m), for
+ * every c at once into cdf[0 .. m n]. -ENOMEM. */
+static int u_cdf(size_t m, size_t n, double *cdf)
+{
+	size_t w = m * n + 1, i, j, v;
+	double *f = calloc((m + 1) * (n + 1) * w, sizeof(*f)), all = 0;
 
 	if (!f)
-		return 1;
+		return -ENOMEM;
 #define F(a, b, c) f[((a) * (n + 1) + (b)) * w + (c)]
 	for (i = 0; i <= m; i++)
 		for (j = 0; j <= n; j++)
 			for (v = 0; v <= i * j; v++)
 				F(i, j, v) = !i || !j ? (v == 0) :
 					     (v >= j ? F(i - 1, j, v - j) : 0) + F(i, j - 1, v);
-	for (v = 0; v <= umax; v++) {
+	for (v = 0; v < w; v++) {
 		all += F(m, n, v);
-		tail += (double)v >= u ? F(m, n, v) : 0;
+		cdf[v] = all;
 	}
+	for (v = 0; v < w; v++)
+		cdf[v] /= all;
 #undef F
 	free(f);
-	return tail / all;
+	return 0;
 }
 
-double lat_mwu_p(const double *x, size_t nx, const double *y, size_t ny)
+/* How many of the smallest differences the interval leaves out on each
+ * side: the largest c with P(U <= c - 1) <= (1 - conf) / 2; 0 when even the
+ * extreme arrangement is likelier (too few runs for conf). */
+static size_t moses_k(size_t m, size_t n, double conf)
 {
-	double u, mu, n = (double)(nx + ny), var, z, p, ties;
+	double half = (1 - conf) / 2, *cdf, z;
+	size_t c = 0;
+
+	if (m * n > LAT_SHIFT_EXACT_MAX) {
+		z = sqrt(2) * erfcinv_approx(2 * half);
+		z = (double)m * (double)n / 2 - z * sqrt((double)m * (double)n * (double)(m + n + 1) / 12);
+		return z > 0 ? (size_t)floor(z) : 0;
+	}
+	cdf = malloc((m * n + 1) * sizeof(*cdf));
+	if (!cdf || u_cdf(m, n, cdf)) {
+		free(cdf);
+		return 0;
+	}
+	while (c <= m * n && cdf[c] <= half + 1e-12)
+		c++;
+	free(cdf);
+	return c;
+}
+
+int lat_shift_interval(const double *x, size_t nx, const double *y, size_t ny, double conf,
+		       struct lat_shift *out)
+{
+	size_t n = nx * ny, i, j, k;
+	double *d;
 
 	if (!nx || !ny)
-		return 1;
-	u = u_statistic(x, nx, y, ny);
-	ties = tie_term(x, nx, y, ny);
-	mu = (double)nx * (double)ny / 2;
-	u = u > mu ? u : (double)nx * (double)ny - u;	/* the larger U */
-	if (!ties && nx * ny <= LAT_MWU_EXACT_MAX)
-		p = 2 * exact_sf(nx, ny, u);
-	else {
-		var = (double)nx * (double)ny / 12 * ((n + 1) - ties / (n * (n - 1)));
-		if (var <= 0)
-			return 1;
-		z = (u - mu - 0.5) / sqrt(var);
-		p = erfc(z / sqrt(2));
-	}
-	return p > 1 ? 1 : p;
+		return -EINVAL;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < nx; i++)
+		for (j = 0; j < ny; j++)
+			d[i * ny + j] = y[j] - x[i];
+	qsort(d, n, sizeof(*d), cmp_double);
+	out->est = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+	k = moses_k(nx, ny, conf);
+	out->lo = k ? d[k - 1] : -INFINITY;
+	out->hi = k ? d[n - k] : INFINITY;
+	out->confidence = conf;
+	free(d);
+	return 0;
 }
 
 double lat_mwu_min_p(size_t nx, size_t ny)

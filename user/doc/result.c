@@ -12,6 +12,7 @@
 #include "lib/cleanup.h"
 #include "system/env_more.h"
 #include "doc/result.h"
+#include "lib/latctl.h"
 #include "system/thp.h"
 #include "lib/tsc.h"
 
@@ -62,6 +63,7 @@ cJSON *lat_result_new(int argc, char **argv)
 	cJSON_AddStringToObject(doc, "command_line", cmd ? cmd : "latctl");
 	cJSON_AddItemToObject(doc, "argv",
 			      cJSON_CreateStringArray((const char *const *)argv, argc));
+	cJSON_AddStringToObject(doc, "latctl_version", LATCTL_VERSION);
 	cJSON_AddStringToObject(doc, "kernel_release", u.release);
 	cJSON_AddStringToObject(doc, "start_time", now);
 	free(cmd);

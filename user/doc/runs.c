@@ -10,15 +10,15 @@
 #include "doc/runs.h"
 
 const struct lat_metric lat_metrics[] = {
-	{ "p50",	LAT_METRIC_SUMMARY,	"p50_ns",	"ns" },
-	{ "p90",	LAT_METRIC_SUMMARY,	"p90_ns",	"ns" },
-	{ "p99",	LAT_METRIC_SUMMARY,	"p99_ns",	"ns" },
-	{ "p99.9",	LAT_METRIC_SUMMARY,	"p99_9_ns",	"ns" },
-	{ "p99.99",	LAT_METRIC_SUMMARY,	"p99_99_ns",	"ns" },
-	{ "max",	LAT_METRIC_SUMMARY,	"max_ns",	"ns" },
-	{ "mean",	LAT_METRIC_SUMMARY,	"mean_ns",	"ns" },
-	{ "faults/iter", LAT_METRIC_PER_ITER,	"minor_faults",	"" },
-	{ "huge pages",	LAT_METRIC_COUNTER,	"thp_fault_alloc", "" },
+	{ "p50",	LAT_METRIC_SUMMARY,	"p50_ns",	"ns", 0 },
+	{ "p90",	LAT_METRIC_SUMMARY,	"p90_ns",	"ns", 0 },
+	{ "p99",	LAT_METRIC_SUMMARY,	"p99_ns",	"ns", 0 },
+	{ "p99.9",	LAT_METRIC_SUMMARY,	"p99_9_ns",	"ns", 0 },
+	{ "p99.99",	LAT_METRIC_SUMMARY,	"p99_99_ns",	"ns", 0 },
+	{ "max",	LAT_METRIC_SUMMARY,	"max_ns",	"ns", 0 },
+	{ "mean",	LAT_METRIC_SUMMARY,	"mean_ns",	"ns", 0 },
+	{ "faults/iter", LAT_METRIC_PER_ITER,	"minor_faults",	"", 0 },
+	{ "huge pages",	LAT_METRIC_COUNTER,	"thp_fault_alloc", "", 1 },
 };
 const size_t lat_n_metrics = sizeof(lat_metrics) / sizeof(lat_metrics[0]);
 
@@ -74,7 +74,7 @@ int lat_metric_parse(const char *name, struct lat_metric *m, char *label_buf, si
 			continue;
 		snprintf(label_buf, len, "%s", name + n);
 		*m = (struct lat_metric){ name, cause_metrics[i].kind, label_buf,
-					  cause_metrics[i].unit };
+					  cause_metrics[i].unit, 0 };
 		return 0;
 	}
 	return -EINVAL;

@@ -30,6 +30,7 @@ struct lat_metric {
 	enum lat_metric_kind kind;
 	const char *key;	/* summary or counters key; cause label */
 	const char *unit;	/* "ns", "", "%" */
+	int lower_worse;	/* a loss is a regression (huge pages) */
 };
 
 /* The fixed metrics (p50 ... huge pages), in table order. */

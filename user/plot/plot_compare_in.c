@@ -42,7 +42,7 @@ static int job_of_pair(struct job *j, const char *const in[2])
 	for (i = 0; i < 2; i++)
 		if (lat_runs_load(in[i], &j->docs[i]))
 			return -EINVAL;
-	j->cmp = lat_compare_json(j->docs[0], j->docs[1]);
+	j->cmp = lat_compare_json(j->docs[0], j->docs[1], NULL);
 	if (!j->cmp)
 		return -ENOMEM;
 	cJSON_AddStringToObject(j->cmp, "base", in[0]);
