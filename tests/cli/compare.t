@@ -49,7 +49,7 @@ check_err "bad input in a run is said once" "$L run grow --iters 100 --repeat 2 
 # compare: the same configuration twice
 check "compare of the same configuration: no change up to p99.9 is significant" \
 	"$L compare $A $B | grep -E '^p(50|90|99|99\\.9) ' | awk '\$(NF-2) != \"~\"' | wc -l" 0 '^0$'
-check "compare's rows carry p and n" "$L compare $A $B" 0 '^p99\.9 .* 5\+5$'
+check "compare's rows carry p and n" "$L compare $A $B" 0 '^p99\.9\* .* 5\+5$'
 check "compare fits 80 columns" "$L compare $A $B $ONE | awk 'length > 80' | wc -l" 0 '^0$'
 check "compare names the causes and explains the change" "$L compare $A $B" 0 \
 	'the change explained by causes: slow time per run'
@@ -58,14 +58,24 @@ check "too few runs: no verdict, a line says how many" "$L compare $ONE $A" 0 \
 	'no verdict: base has 1 run, new 5; a difference can be significant$'
 check "too few runs: how many are needed" "$L compare $ONE $A" 0 \
 	'^only with at least 4 runs a side \(run --repeat 4\)$'
-check "too few runs: '?' instead of a change" "$L compare $ONE $A | grep -E '^p99\\.9 '" 0 ' \? +- +1\+5$'
+check "too few runs: '?' instead of a change" "$L compare $ONE $A | grep -E '^p99\\.9'" 0 ' \? +- +1\+5$'
 
 edit "$B" "$TMPD/thp.json" '$d->{environment}{thp_enabled} = "never"; $d->{environment}{microcode} = "0x1"'
 check "a different environment is marked" "$L compare $A $TMPD/thp.json" 0 '^\* thp +madvise|^\* thp +always|^\* thp +never'
 check "the marked rows are the different ones" "$L compare $A $TMPD/thp.json | grep -c '^\\*'" 0 '^2$'
-check_err "--strict: a difference is an error" "$L compare --strict $A $TMPD/thp.json >/dev/null" 1 \
-	'--strict: the environments differ in 2 rows'
+check_err "--strict: a difference of the machine is an error" "$L compare --strict $A $TMPD/thp.json >/dev/null" 1 \
+	'--strict: the machines or runs differ in 1 row'
 ok "--strict: the same environment is fine" $L compare --strict "$A" "$B"
+edit "$B" "$TMPD/kernel.json" '$d->{environment}{kernel_release} = "7.3.0-other"; $d->{environment}{thp_enabled} = "never"'
+ok "--strict: another kernel is a kernel A/B, not an error" $L compare --strict "$A" "$TMPD/kernel.json"
+edit "$B" "$TMPD/events.json" '$d->{options}{events} = 4096; $d->{options}{threads} = 3; $d->{backend}{name} = "none"'
+check "every option of the run is compared: --events" "$L compare $A $TMPD/events.json | grep '^\\*'" 0 '^\* --events +0 +4096'
+check "... and a workload's own" "$L compare $A $TMPD/events.json | grep '^\\*'" 0 '^\* wl options +none +threads=3'
+check "the backend that recorded is compared" "$L compare $A $TMPD/events.json | grep '^\\* backend'" 0 'none'
+check_err "check: another option than the baseline: 125" "$L check --baseline $A $TMPD/events.json" 125 \
+	'environment differs from the baseline: --events is'
+check "the TSC frequency and latctl's version are in the environment" "$L compare $A $B" 0 '^  tsc .*GHz'
+check "latctl's version row" "$L compare $A $B" 0 '^  latctl +[0-9]' 
 
 ok "--json writes the comparison" $L compare --json "$TMPD/cmp.json" "$A" "$B"
 check "its own schema" "json_get $TMPD/cmp.json schema" 0 '^latctl\.compare$'
@@ -90,14 +100,37 @@ check "check: the same configuration as the baseline: good (0)" "$L check --base
 	'good: .*p99\.9 .*n=5\+5'
 edit "$B" "$TMPD/slow.json" '$_->{summary}{p99_9_ns} *= 3 for @{$d->{repeat}{per_run}}'
 check "check: p99.9 three times the baseline's: bad (1)" "$L check --baseline $A $TMPD/slow.json" 1 \
-	'bad: .*p99\.9 .*\(\+[0-9.]+%, p=0\.008, n=5\+5\) over --regression 10%'
+	'bad: .*p99\.9 .*\(\+[0-9.]+%, at least \+[0-9.]+% with 95% confidence, p=0\.008, n=5\+5\) over --regression 10%'
 edit "$A" "$TMPD/p50a.json" 'my $i = 0; $_->{summary}{p50_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/p50n.json" 'my $i = 0; $_->{summary}{p50_ns} = 1005 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/p50s.json" 'my $i = 0; $_->{summary}{p50_ns} = 1100 + $i++ for @{$d->{repeat}{per_run}}'
 check "compare: runs apart by 0.5% (p=0.008) are within noise: ~" \
-	"$L compare $TMPD/p50a.json $TMPD/p50n.json | grep -E '^p50 '" 0 ' ~ +0\.008 +5\+5$'
-check "compare: runs apart by 10% are a change" \
-	"$L compare $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50 '" 0 '\+10\.0% +0\.008 +5\+5$'
+	"$L compare --metric p50 $TMPD/p50a.json $TMPD/p50n.json | grep -E '^p50'" 0 '^p50\* .* ~ +0\.008 +5\+5$'
+check "compare: runs apart by 10% are a change of the primary metric" \
+	"$L compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50'" 0 '\+10\.0% +0\.008 +5\+5$'
+check "compare: the same 10% in an exploratory row is Holm-corrected: ~" \
+	"$L compare $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50 '" 0 ' ~ +0\.008 +5\+5$'
+check "compare: the primary line says its interval" "$L compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json" 0 \
+	'change \+10\.0%, 95% interval \+9\.[0-9]% \.\. \+10\.[0-9]%'
+check_err "compare: --metric must be a metric" "$L compare --metric p42 $A $B" 2 "--metric 'p42' is not a metric"
+# check decides on the one-sided 95% bounds of the change
+edit "$A" "$TMPD/mid.json" 'my $i = 0; $_->{summary}{p99_9_ns} *= (1.06, 1.18, 0.97, 1.25, 1.12)[$i++] for @{$d->{repeat}{per_run}}'
+check_err "check: a change neither shown within nor over --regression: 125, how many runs would settle it" \
+	"$L check --baseline $A $TMPD/mid.json" 125 'neither shown within nor over --regression 10%; (about [0-9]+ runs a side|the change sits)'
+edit "$A" "$TMPD/nothp.json" '$_->{counters}{thp_fault_alloc} = undef for @{$d->{repeat}{per_run}}'
+check_err "check: a metric without values (a kernel without THP): 125, never good" \
+	"$L check --baseline $A --metric 'huge pages' $TMPD/nothp.json" 125 'huge pages has no value'
+check_err "check --max on a metric without values: 125" "$L check --max 'huge pages=0' $TMPD/nothp.json" 125 \
+	'huge pages has no value'
+edit "$A" "$TMPD/hp0.json" 'my $i = 0; $_->{counters}{thp_fault_alloc} = 100 + $i++ for @{$d->{repeat}{per_run}}'
+edit "$A" "$TMPD/hp1.json" 'my $i = 0; $_->{counters}{thp_fault_alloc} = 10 + $i++ for @{$d->{repeat}{per_run}}'
+check "check: fewer huge pages are worse (lower is worse for that metric)" \
+	"$L check --baseline $TMPD/hp0.json --metric 'huge pages' $TMPD/hp1.json" 1 'bad: .*huge pages .*worse by'
+check "check: more huge pages are not a regression" \
+	"$L check --baseline $TMPD/hp1.json --metric 'huge pages' $TMPD/hp0.json" 0 'good: .*huge pages'
+edit "$B" "$TMPD/runfail.json" '$d->{repeat}{per_run}[2]{exit_code} = 1'
+check_err "check: a run of the series failed: 125" "$L check --baseline $A $TMPD/runfail.json" 125 \
+	'run 3 of 5 failed \(exit code 1\)'
 check "check: a large --regression tolerates it" "$L check --baseline $A --regression 500% $TMPD/slow.json" 0 'within --regression 500%'
 check_err "check: too few runs: 125" "$L check --baseline $A $ONE" 125 'too few runs: the baseline has 5, .* has 1'
 edit "$B" "$TMPD/lost.json" '$d->{repeat}{per_run}[2]{latmon}{lost_by_latmon} = 7'

@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 #define LAT_COMPARE_SCHEMA		"latctl.compare"
-#define LAT_COMPARE_SCHEMA_VERSION	2
+#define LAT_COMPARE_SCHEMA_VERSION	1
 /* The metric a comparison judges at alpha; the others are corrected. */
 #define LAT_COMPARE_PRIMARY		"p99.9"
 

@@ -173,7 +173,7 @@ static const char *row_name(const struct lat_metric *m, FILE *out)
 static void text_row(void *arg, const struct lat_metric *m, const struct lat_pair *p)
 {
 	struct text_ctx *c = arg;
-	char b[48], w[48], ch[16], pv[16], n[24];
+	char b[48], w[48], ch[16], pv[16], n[24], full[64];
 	const char *name = row_name(m, c->out);
 
 	fmt_side(b, sizeof(b), &p->base, m->unit);
@@ -190,8 +190,9 @@ static void text_row(void *arg, const struct lat_metric *m, const struct lat_pai
 		snprintf(ch, sizeof(ch), "%+.1f%%", p->change_pct);
 	snprintf(pv, sizeof(pv), p->verdict ? "%.3f" : "-", p->p);
 	snprintf(n, sizeof(n), "%zu+%zu", p->base.n, p->new.n);
-	fprintf(c->out, "%s%-*s%s %16s %16s %9s %7s %7s\n", name == m->name ? "" : "  ",
-		name == m->name ? 11 : 9, name, p->primary ? "*" : " ", b, w, ch, pv, n);
+	snprintf(full, sizeof(full), "%s%s", name, p->primary ? "*" : "");
+	fprintf(c->out, "%s%-*s %16s %16s %9s %7s %7s\n", name == m->name ? "" : "  ",
+		name == m->name ? 12 : 10, full, b, w, ch, pv, n);
 	c->min_conf = fmin(c->min_conf, fmin(p->base.confidence, p->new.confidence));
 	c->corrected += !p->primary && p->verdict && !p->missing;
 	if (p->primary) {
@@ -335,13 +336,13 @@ static void primary_line(FILE *out, const struct text_ctx *c)
 		fputs("no value on a side\n", out);
 		return;
 	}
-	fprintf(out, "change %+.1f%%, 95%% interval ", isfinite(p->change_pct) ? p->change_pct : 0);
+	fprintf(out, "%s, p = %.3f\n    change %+.1f%%, 95%% interval ", !p->verdict ? "no verdict" :
+		p->significant ? "significant" : "not significant", p->p,
+		isfinite(p->change_pct) ? p->change_pct : 0);
 	if (isfinite(p->change_lo) && isfinite(p->change_hi))
-		fprintf(out, "%+.1f%% .. %+.1f%%", p->change_lo, p->change_hi);
+		fprintf(out, "%+.1f%% .. %+.1f%%\n", p->change_lo, p->change_hi);
 	else
-		fputs("unbounded (too few runs)", out);
-	fprintf(out, ", p = %.3f: %s\n", p->p, !p->verdict ? "no verdict" :
-		p->significant ? "significant" : "not significant");
+		fputs("unbounded (too few runs)\n", out);
 }
 
 int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new, const char *primary)

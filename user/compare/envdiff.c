@@ -133,8 +133,15 @@ static const char *get_tsc(const cJSON *doc, const struct lat_env_row *row,
 
 static int row_of_option(const char *key);
 
-/* Every option of the run no other row shows (a workload's own, --events,
- * --ring, --backend as given, ...), "name=value" in sorted order. */
+/* An option's value says it was given: not 0, false, null or "". */
+static int given(const cJSON *v)
+{
+	return (cJSON_IsNumber(v) && v->valuedouble != 0) || cJSON_IsTrue(v) ||
+	       (cJSON_IsString(v) && *v->valuestring) || cJSON_IsObject(v) || cJSON_IsArray(v);
+}
+
+/* Every option of the run that no other row shows and that was given (a
+ * workload's own: --threads, --rate, ...), "name=value" in sorted order. */
 static const char *get_options(const cJSON *doc, const struct lat_env_row *row,
 			       char *buf, size_t len)
 {
@@ -148,7 +155,7 @@ static const char *get_options(const cJSON *doc, const struct lat_env_row *row,
 	for (;;) {
 		best = NULL;
 		cJSON_ArrayForEach(v, o)
-			if (strcmp(v->string, last) > 0 && !row_of_option(v->string) &&
+			if (strcmp(v->string, last) > 0 && !row_of_option(v->string) && given(v) &&
 			    (!best || strcmp(v->string, best->string) < 0))
 				best = v;
 		if (!best || used >= len)
@@ -188,7 +195,10 @@ const struct lat_env_row lat_env_rows[] = {
 	{ "--cpu",	   LAT_ENV_RUN,     get_plain,  "options", "cpu" },
 	{ "--slow",	   LAT_ENV_RUN,     get_plain,  "options", "slow" },
 	{ "--seed",	   LAT_ENV_RUN,     get_plain,  "options", "seed" },
-	{ "options",	   LAT_ENV_RUN,     get_options, NULL, NULL },
+	{ "--events",	   LAT_ENV_RUN,     get_plain,  "options", "events" },
+	{ "--ring",	   LAT_ENV_RUN,     get_plain,  "options", "ring" },
+	{ "--backend",	   LAT_ENV_RUN,     get_plain,  "options", "backend" },
+	{ "wl options",	   LAT_ENV_RUN,     get_options, NULL, NULL },
 	{ "--fragment",	   LAT_ENV_RUN,     get_json,   "mm", "fragment" },
 	{ "--memcg",	   LAT_ENV_RUN,     get_json,   "mm", "memcg" },
 	{ "backend",	   LAT_ENV_RUN,     get_plain,  "backend", "name" },
@@ -196,9 +206,9 @@ const struct lat_env_row lat_env_rows[] = {
 };
 const size_t lat_n_env_rows = sizeof(lat_env_rows) / sizeof(lat_env_rows[0]);
 
-/* Options no row compares: the output file and quietness; the number of
- * runs is each side's n. */
-static const char *const not_compared[] = { "json", "quiet", "repeat" };
+/* Options no row compares (the output file, quietness; the number of
+ * runs is each side's n) or that rows of "run" show. */
+static const char *const not_compared[] = { "json", "quiet", "repeat", "workload", "mode" };
 
 /* 1 when key is an option with a row of its own or none at all. */
 static int row_of_option(const char *key)
