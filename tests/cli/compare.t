@@ -52,7 +52,12 @@ check "compare of the same configuration: no change up to p99.9 is significant" 
 check "compare's rows carry p and n" "$L compare $A $B" 0 '^p99\.9\* .* 5\+5$'
 check "compare fits 80 columns" "$L compare $A $B $ONE | awk 'length > 80' | wc -l" 0 '^0$'
 check "compare names the causes and explains the change" "$L compare $A $B" 0 \
-	'the change explained by causes: slow time per run'
+	'the change explained by causes: slow time per million iterations'
+check "the causes' points add up to the change of the slow time" "$L compare $A $B | perl -ne '
+	\$t = \$1 if /^\\S+ -> \\S+ \\(([-+][0-9.]+)%\\)\$/; \$s = \$1 if /\\(sum ([-+][0-9.]+)\\)/;
+	END { print defined \$t && defined \$s && abs(\$t - \$s) <= 0.15 ? \"adds up \$t \$s\\n\" : \"no: \$t \$s\\n\" }'" 0 '^adds up'
+check "each cause row has its interval" "$L compare $A $B | sed -n '/^the change explained/,/points:/p'" 0 \
+	'^  [a-z-]+ +[0-9]+ -> [0-9]+ .*[-+][0-9.]+[ ~] ([-+][0-9.]+\.\.[-+][0-9.]+|unbounded)$'
 check "the same environment: nothing marked" "$L compare $A $B | sed -n '/^environment/,/^\$/p' | grep -c '^\\*'" 1 '^0$'
 check "too few runs: no verdict, a line says how many" "$L compare $ONE $A" 0 \
 	'no verdict: base has 1 run, new 5; a difference can be significant$'

@@ -202,36 +202,82 @@ static void text_row(void *arg, const struct lat_metric *m, const struct lat_pai
 	}
 }
 
-/* Medians over the runs of one cause's slow time and count, and of the
- * total slow time, for the explanation. */
+/*
+ * The change in slow time explained by causes, one decomposition that adds
+ * up: per run, a cause's slow time and its slow iterations (where it is
+ * primary) per million iterations; the means over the runs on each side
+ * (means add up: the causes' times sum to the slow time of every run, so
+ * their changes sum to the change of the whole); each cause's change in
+ * points, % of the base's slow time per million iterations, with the 95%
+ * distribution-free interval of the difference (Hodges-Lehmann on the
+ * runs' values); a row whose interval holds 0 is marked "~".
+ */
 struct cause_sum {
 	const char *label;
-	double t[2], count[2];	/* base, new */
-	double points;		/* change of its time in % of base slow time */
+	double t[2], count[2];	/* base, new: means per million iterations */
+	double points, lo, hi;	/* change, its interval, in points */
+	int apart;		/* the interval excludes 0 */
 };
 
-static double median_of(const cJSON *doc, const char *label, int what)
+/* One run's value per million iterations: the cause's slow time (what 0),
+ * its primary count (1), or, for label NULL, the whole slow time. */
+static double per_million(const cJSON *run, const char *label, int what)
 {
-	size_t n = lat_runs_count(doc), i, k = 0;
-	double *v = malloc((n ? n : 1) * sizeof(*v)), r = 0, tot;
-	struct lat_metric share = { "share", LAT_METRIC_CAUSE_SHARE, label, "%", 0 };
-	struct lat_metric count = { "count", LAT_METRIC_CAUSE_COUNT, label, "", 0 };
-	struct lat_interval iv;
-	const cJSON *run;
+	const cJSON *causes = cJSON_GetObjectItemCaseSensitive(run, "causes"), *c;
+	double n = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(run, "summary"), "count"));
+	double v = 0;
 
-	if (!v)
-		return 0;
-	for (i = 0; i < n; i++) {
-		run = lat_run_at(doc, i);
-		tot = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(run, "causes"), "slow_total_ns"));
-		v[k++] = what == 0 ? tot : what == 1 ? lat_metric_value(run, &share) * tot :
-			 lat_metric_value(run, &count);
+	if (!(n > 0))
+		return NAN;
+	if (!label)
+		v = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(causes, "slow_total_ns"));
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(causes, "causes")) {
+		const char *l = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "label"));
+
+		if (label && l && !strcmp(l, label))
+			v = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, what ? "primary" : "total_ns"));
 	}
-	if (!lat_median_interval(v, k, &iv))
-		r = iv.median;
-	free(v);
-	return r;
+	return isnan(v) ? NAN : v / n * 1e6;
+}
+
+/* Each run's value into v (NaNs left out); their mean. */
+static double runs_values(const cJSON *doc, const char *label, int what, double *v, size_t *k)
+{
+	size_t n = lat_runs_count(doc), i;
+	double sum = 0, x;
+
+	*k = 0;
+	for (i = 0; i < n; i++) {
+		x = per_million(lat_run_at(doc, i), label, what);
+		if (!isnan(x)) {
+			v[(*k)++] = x;
+			sum += x;
+		}
+	}
+	return *k ? sum / (double)*k : 0;
+}
+
+/* One cause on both sides; tot: the base's mean slow time. */
+static void cause_sum_of(const cJSON *base, const cJSON *new, const char *label, double tot,
+			 double *vb, double *vn, struct cause_sum *s)
+{
+	struct lat_shift sh;
+	size_t kb, kn;
+
+	s->label = label;
+	s->count[0] = runs_values(base, label, 1, vb, &kb);
+	s->count[1] = runs_values(new, label, 1, vn, &kn);
+	s->t[0] = runs_values(base, label, 0, vb, &kb);
+	s->t[1] = runs_values(new, label, 0, vn, &kn);
+	s->points = tot > 0 ? (s->t[1] - s->t[0]) / tot * 100 : 0;
+	s->lo = -INFINITY;
+	s->hi = INFINITY;
+	if (tot > 0 && kb && kn && !lat_shift_interval(vb, kb, vn, kn, LAT_PAIR_CONFIDENCE, &sh)) {
+		s->lo = sh.lo / tot * 100;
+		s->hi = sh.hi / tot * 100;
+	}
+	s->apart = s->lo > 0 || s->hi < 0;
 }
 
 static int cmp_points(const void *a, const void *b)
@@ -242,42 +288,71 @@ static int cmp_points(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-static void explain_line(FILE *out, const struct cause_sum *s)
-{
-	char e0[24], e1[24];
-
-	lat_pair_fmt(e0, sizeof(e0), s->count[0] ? s->t[0] / s->count[0] : 0, "ns");
-	lat_pair_fmt(e1, sizeof(e1), s->count[1] ? s->t[1] / s->count[1] : 0, "ns");
-	fprintf(out, "  %-14s %7.0f -> %-7.0f %10s -> %-10s %+7.1f%s\n", s->label,
-		s->count[0], s->count[1], e0, e1, s->points,
-		s->count[0] == s->count[1] ? " same count" : "");
-}
-
-/* Every cause's slow time and count on each side, largest change first;
- * labels holds the strings the sums point to. The number of causes. */
+/* Every cause's sums, largest change first; labels holds the strings the
+ * sums point to; tot: the whole slow time per million iterations on each
+ * side. The number of causes. */
 static size_t cause_sums(const cJSON *base, const cJSON *new, cJSON *labels,
 			 struct cause_sum **out, double tot[2])
 {
-	struct cause_sum *s;
-	size_t n = 0;
-	cJSON *l;
+	size_t nb = lat_runs_count(base), nn = lat_runs_count(new), n = 0, k;
+	double *vb = malloc(nb * sizeof(*vb)), *vn = malloc(nn * sizeof(*vn));
+	struct cause_sum *s = NULL;
+	cJSON *l, *list = NULL;
 
-	tot[0] = median_of(base, NULL, 0);
-	tot[1] = median_of(new, NULL, 0);
-	lat_runs_cause_labels(base, labels);
-	lat_runs_cause_labels(new, labels);
-	*out = s = calloc((size_t)cJSON_GetArraySize(labels) + 1, sizeof(*s));
-	if (!s)
-		return 0;
-	cJSON_ArrayForEach(l, labels) {
-		s[n] = (struct cause_sum){ l->valuestring,
-			{ median_of(base, l->valuestring, 1), median_of(new, l->valuestring, 1) },
-			{ median_of(base, l->valuestring, 2), median_of(new, l->valuestring, 2) }, 0 };
-		s[n].points = tot[0] > 0 ? (s[n].t[1] - s[n].t[0]) / tot[0] * 100 : 0;
-		n++;
+	*out = NULL;
+	if (vb && vn) {
+		tot[0] = runs_values(base, NULL, 0, vb, &k);
+		tot[1] = runs_values(new, NULL, 0, vn, &k);
+		lat_runs_cause_labels(base, labels);
+		lat_runs_cause_labels(new, labels);
+		s = calloc((size_t)cJSON_GetArraySize(labels) + 1, sizeof(*s));
+		list = s ? labels : NULL;
 	}
-	qsort(s, n, sizeof(*s), cmp_points);
+	cJSON_ArrayForEach(l, list)
+		cause_sum_of(base, new, l->valuestring, tot[0], vb, vn, &s[n++]);
+	if (s)
+		qsort(s, n, sizeof(*s), cmp_points);
+	free(vb);
+	free(vn);
+	*out = s;
 	return n;
+}
+
+static void explain_line(FILE *out, const struct cause_sum *s)
+{
+	char e0[24], e1[24], iv[32];
+
+	lat_pair_fmt(e0, sizeof(e0), s->t[0], "ns");
+	lat_pair_fmt(e1, sizeof(e1), s->t[1], "ns");
+	if (isfinite(s->lo) && isfinite(s->hi))
+		snprintf(iv, sizeof(iv), "%+.1f..%+.1f", s->lo, s->hi);
+	else
+		snprintf(iv, sizeof(iv), "unbounded");
+	fprintf(out, "  %-13s %7.0f -> %-7.0f %9s -> %-9s %+7.1f%s %s\n", s->label,
+		s->count[0], s->count[1], e0, e1, s->points, s->apart ? " " : "~", iv);
+}
+
+/* The median of the runs' slow thresholds of doc, in ns. */
+static double threshold_of(const cJSON *doc)
+{
+	struct lat_metric m = { "threshold", LAT_METRIC_SUMMARY, "slow_threshold_ns", "ns", 0 };
+	struct lat_interval iv;
+	double *v = NULL;
+	size_t n = 0, i, k = lat_runs_count(doc);
+
+	v = malloc((k ? k : 1) * sizeof(*v));
+	for (i = 0; v && i < k; i++) {
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(lat_run_at(doc, i), "causes");
+		double t = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, m.key));
+
+		if (!isnan(t))
+			v[n++] = t;
+	}
+	iv.median = NAN;
+	if (n)
+		lat_median_interval(v, n, &iv);
+	free(v);
+	return iv.median;
 }
 
 /* How much of the change in slow time each cause accounts for. */
@@ -285,19 +360,27 @@ static void explain(FILE *out, const cJSON *base, const cJSON *new)
 {
 	cJSON *labels = cJSON_CreateArray();
 	struct cause_sum *s;
-	double tot[2];
+	double tot[2], sum = 0;
 	size_t n = cause_sums(base, new, labels, &s, tot), i;
 	char t0[24], t1[24];
 
 	lat_pair_fmt(t0, sizeof(t0), tot[0], "ns");
 	lat_pair_fmt(t1, sizeof(t1), tot[1], "ns");
-	fprintf(out, "\nthe change explained by causes: slow time per run %s -> %s (%+.0f%%)\n"
-		"  %-14s %17s %24s %8s\n", t0, t1, tot[0] > 0 ? (tot[1] - tot[0]) / tot[0] * 100 : 0,
-		"cause", "count base -> new", "time each base -> new", "points");
-	for (i = 0; i < n; i++)
+	fprintf(out, "\nthe change explained by causes: slow time per million iterations\n"
+		"%s -> %s (%+.1f%%)\n  %-13s %17s %22s %8s %s\n", t0, t1,
+		tot[0] > 0 ? (tot[1] - tot[0]) / tot[0] * 100 : 0,
+		"cause", "slow per 1M", "time per 1M", "points", "95% interval");
+	for (i = 0; s && i < n; i++) {
 		explain_line(out, &s[i]);
-	fputs("  points: the cause's change in slow time, in % of the base's slow time;\n"
-	      "  count x time each = the cause's slow time (medians over the runs)\n", out);
+		sum += s[i].points;
+	}
+	lat_pair_fmt(t0, sizeof(t0), threshold_of(base), "ns");
+	lat_pair_fmt(t1, sizeof(t1), threshold_of(new), "ns");
+	fprintf(out, "  points: the cause's change in %% of the base's slow time (sum %+.1f);\n"
+		"  means over the runs; ~: its interval holds 0; slow per 1M: iterations\n"
+		"  where it is the primary cause. Slow is each run's own --slow: median\n"
+		"  %s base, %s new (an absolute --slow on both sides compares one set)\n",
+		sum, t0, t1);
 	free(s);
 	cJSON_Delete(labels);
 }
@@ -309,7 +392,7 @@ static cJSON *causes_json(const cJSON *base, const cJSON *new)
 	double tot[2];
 	size_t n = cause_sums(base, new, labels, &s, tot), i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; s && i < n; i++) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "cause", s[i].label);
 		cJSON_AddNumberToObject(o, "count_base", s[i].count[0]);
@@ -317,6 +400,9 @@ static cJSON *causes_json(const cJSON *base, const cJSON *new)
 		cJSON_AddNumberToObject(o, "slow_ns_base", s[i].t[0]);
 		cJSON_AddNumberToObject(o, "slow_ns_new", s[i].t[1]);
 		cJSON_AddNumberToObject(o, "points", s[i].points);
+		cJSON_AddItemToObject(o, "points_lo", isfinite(s[i].lo) ? cJSON_CreateNumber(s[i].lo) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "points_hi", isfinite(s[i].hi) ? cJSON_CreateNumber(s[i].hi) : cJSON_CreateNull());
+		cJSON_AddBoolToObject(o, "significant", s[i].apart);
 		cJSON_AddItemToArray(a, o);
 	}
 	free(s);

@@ -41,6 +41,7 @@ struct cause_row {
 	const char *cause;
 	int label;
 	double count[2], points;
+	int apart;		/* its interval excludes 0 (older documents: not said) */
 };
 
 struct cmp {
@@ -91,7 +92,7 @@ static void read_pct(struct cmp *c, const cJSON *metrics, const char *name)
 
 static void read_causes(struct cmp *c, const cJSON *arr)
 {
-	const cJSON *o;
+	const cJSON *o, *sig;
 	struct cause_row *r;
 
 	c->causes = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof(*c->causes));
@@ -104,6 +105,9 @@ static void read_causes(struct cmp *c, const cJSON *arr)
 		r->count[0] = lat_rd_num(&c->rd, o, "count_base");
 		r->count[1] = lat_rd_num(&c->rd, o, "count_new");
 		r->points = lat_rd_num(&c->rd, o, "points");
+		sig = cJSON_GetObjectItemCaseSensitive(o, "significant");
+		lat_rd_expect(&c->rd, !sig || cJSON_IsBool(sig), "significant");
+		r->apart = !sig || cJSON_IsTrue(sig);
 	}
 }
 
@@ -353,8 +357,8 @@ static void draw_cause_row(FILE *out, const struct cause_row *r, double y, doubl
 	snprintf(fill, sizeof(fill), "url(#p%d)", r->label);
 	fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"12\" fill=\"%s\" "
 		"stroke=\"#000000\" stroke-width=\"0.7\"/>\n", len < 0 ? CZ + len : CZ, y - 6, fabs(len), fill);
-	snprintf(buf, sizeof(buf), "%+.1f (%.0f->%.0f)", fabs(r->points) < 0.05 ? 0 : r->points,
-		 r->count[0], r->count[1]);
+	snprintf(buf, sizeof(buf), "%+.1f%s (%.0f->%.0f)", fabs(r->points) < 0.05 ? 0 : r->points,
+		 r->apart ? "" : " ~", r->count[0], r->count[1]);
 	svg_text(out, CX1 + 6, y + 4, 10, "start", NULL, buf);
 }
 
