@@ -79,30 +79,33 @@ static int cmp_p(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The primary row judged at alpha, every other one by Holm's step-down
- * over the others that have a verdict: the k-th smallest p (from 0) at
- * alpha / (K - k), until one fails. */
+/* The primary row judged at alpha; the others are a second family, tested
+ * only when the primary changed (serial gatekeeping, so that a table flags
+ * anything at most alpha of the time), by Holm's step-down: the k-th
+ * smallest p (from 0) at alpha / (K - k), until one fails. */
 static void holm(struct rows *r, const char *primary)
 {
 	struct row **o = malloc((r->n ? r->n : 1) * sizeof(*o));
 	size_t k = 0, i;
+	int gate = 0;
 
 	for (i = 0; i < r->n; i++) {
 		r->v[i].p.primary = !strcmp(r->v[i].m.name, primary);
 		r->v[i].p.alpha = LAT_SIGNIF_ALPHA;
+		gate |= r->v[i].p.primary && r->v[i].p.significant;
 		if (!r->v[i].p.primary && o && r->v[i].p.verdict && !r->v[i].p.missing)
 			o[k++] = &r->v[i];
 	}
 	if (o)
 		qsort(o, k, sizeof(*o), cmp_p);
 	for (i = 0; o && i < k; i++) {
-		o[i]->p.alpha = LAT_SIGNIF_ALPHA / (double)(k - i);
-		o[i]->p.significant = lat_pair_significant(&o[i]->p, o[i]->p.alpha);
+		o[i]->p.alpha = gate ? LAT_SIGNIF_ALPHA / (double)(k - i) : 0;
+		o[i]->p.significant = gate && lat_pair_significant(&o[i]->p, o[i]->p.alpha);
 		if (!o[i]->p.significant)
 			break;
 	}
 	for (i++; o && i < k; i++) {
-		o[i]->p.alpha = o[i - 1]->p.alpha;
+		o[i]->p.alpha = gate ? o[i - 1]->p.alpha : 0;
 		o[i]->p.significant = 0;
 	}
 	free(o);
@@ -443,10 +446,13 @@ int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new, const char
 	      "  change: Hodges-Lehmann estimate; ~: not significant (Mann-Whitney U,\n"
 	      "  exact for small samples, and the change's 95% interval clear of ±1%)\n", out);
 	primary_line(out, &c);
-	if (c.corrected)
-		fprintf(out, "  the other %zu rows are exploratory, Holm-corrected over them: the\n"
-			"  smallest p must be below %.4f (at 5 runs a side the test cannot go\n"
-			"  below 0.008)\n", c.corrected, LAT_SIGNIF_ALPHA / (double)c.corrected);
+	if (c.corrected && c.primary.significant)
+		fprintf(out, "  the other %zu rows are Holm-corrected over them: the smallest p must\n"
+			"  be below %.4f (at 5 runs a side no p goes below 0.008)\n",
+			c.corrected, LAT_SIGNIF_ALPHA / (double)c.corrected);
+	else if (c.corrected)
+		fprintf(out, "  the other %zu rows are exploratory: they are tested only when the\n"
+			"  primary metric changed (--metric picks another)\n", c.corrected);
 	if (c.min_conf < LAT_SIGNIF_CONFIDENCE)
 		fprintf(out, "  with fewer than 6 runs the interval is [min, max], %.1f%% or less\n",
 			c.min_conf * 100);

@@ -67,34 +67,40 @@ int lat_pair_significant(const struct lat_pair *p, double alpha)
 	       (p->change_lo > LAT_SIGNIF_NOISE_PCT || p->change_hi < -LAT_SIGNIF_NOISE_PCT);
 }
 
+int lat_pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
+		    struct lat_pair *out)
+{
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	side(b, nb, &out->base);
+	side(w, nw, &out->new);
+	out->present = nb || nw;
+	out->missing = !nb || !nw;
+	out->p = lat_mwu_p(b, nb, w, nw);
+	out->verdict = verdict;
+	out->change_lo = out->bound_lo = -INFINITY;
+	out->change_hi = out->bound_hi = INFINITY;
+	out->change_pct = NAN;
+	if (!out->missing)
+		ret = change_of(b, nb, w, nw, out);
+	out->alpha = LAT_SIGNIF_ALPHA;
+	out->significant = lat_pair_significant(out, out->alpha);
+	return ret;
+}
+
 int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metric *m,
 		     struct lat_pair *out)
 {
 	double *b = NULL, *w = NULL;
 	size_t nb = lat_metric_values(base, m, &b), nw = lat_metric_values(new, m, &w);
 	size_t need = lat_pair_min_runs();
-	int ret = 0;
+	int ret = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	if (!b || !w) {
-		free(b);
-		free(w);
-		return -ENOMEM;
-	}
-	side(b, nb, &out->base);
-	side(w, nw, &out->new);
-	out->present = nb || nw;
-	out->missing = !nb || !nw;
-	out->p = lat_mwu_p(b, nb, w, nw);
-	out->verdict = lat_runs_count(base) >= need && lat_runs_count(new) >= need;
-	out->change_lo = -INFINITY;
-	out->change_hi = out->bound_hi = INFINITY;
-	out->bound_lo = -INFINITY;
-	out->change_pct = NAN;
-	if (!out->missing)
-		ret = change_of(b, nb, w, nw, out);
-	out->alpha = LAT_SIGNIF_ALPHA;
-	out->significant = lat_pair_significant(out, out->alpha);
+	if (b && w)
+		ret = lat_pair_values(b, nb, w, nw, lat_runs_count(base) >= need &&
+				      lat_runs_count(new) >= need, out);
 	free(b);
 	free(w);
 	return ret;

@@ -39,6 +39,13 @@ struct lat_pair {
 int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metric *m,
 		     struct lat_pair *out);
 
+/* The same from each side's values (b, w are changed: logs of them when
+ * every value is positive); verdict: both sides have enough runs. The
+ * statistics of compare and check in one place, for the tests and the
+ * benchmark of the verdicts. 0 or -ENOMEM. */
+int lat_pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
+		    struct lat_pair *out);
+
 /* Significance at alpha: p < alpha and the interval clear of the noise. */
 int lat_pair_significant(const struct lat_pair *p, double alpha);
 
