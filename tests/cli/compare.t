@@ -133,6 +133,20 @@ check "check: fewer huge pages are worse (lower is worse for that metric)" \
 	"$L check --baseline $TMPD/hp0.json --metric 'huge pages' $TMPD/hp1.json" 1 'bad: .*huge pages .*worse by'
 check "check: more huge pages are not a regression" \
 	"$L check --baseline $TMPD/hp1.json --metric 'huge pages' $TMPD/hp0.json" 0 'good: .*huge pages'
+# Invocations as units: several files a side, each its median
+for k in 1 2 3 4; do
+	edit "$A" "$TMPD/g$k.json" "\$_->{summary}{p99_9_ns} *= (1, 1.04, 0.97, 1.02)[$k - 1] for @{\$d->{repeat}{per_run}}"
+	edit "$A" "$TMPD/n$k.json" "\$_->{summary}{p99_9_ns} *= 2 * (1.01, 0.98, 1.03, 0.99)[$k - 1] for @{\$d->{repeat}{per_run}}"
+done
+G="--baseline $TMPD/g1.json --baseline $TMPD/g2.json --baseline $TMPD/g3.json --baseline $TMPD/g4.json"
+check "check --pool: four invocations a side, twice as slow: bad, invocations the units" \
+	"$L check $G --pool $TMPD/n1.json $TMPD/n2.json $TMPD/n3.json $TMPD/n4.json" 1 \
+	'bad: .*n1\.json \(\+3 more\): p99\.9 .*units: invocations, base 4, new 4; ICC of the runs in one invocation'
+check "check --pool: the same kernel's invocations: never bad" \
+	"$L check $G --pool $TMPD/g1.json $TMPD/g2.json $TMPD/g3.json $TMPD/g4.json; echo rc=\$?" 0 'rc=(0|125)$'
+check_err "check --pool: two invocations a side are too few units: 125" \
+	"$L check --baseline $TMPD/g1.json --baseline $TMPD/g2.json --pool $TMPD/n1.json $TMPD/n2.json" 125 \
+	'too few runs: the baseline has 2, .* has 2; .*or 4 invocations\)'
 edit "$B" "$TMPD/runfail.json" '$d->{repeat}{per_run}[2]{exit_code} = 1'
 check_err "check: a run of the series failed: 125" "$L check --baseline $A $TMPD/runfail.json" 125 \
 	'run 3 of 5 failed \(exit code 1\)'

@@ -6,6 +6,7 @@
  * commit bad and 128+ would abort it, so a bad command line is 125 too.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +32,26 @@ struct limit {
 	double max;
 };
 
+#define MAX_SIDE	64	/* result files a side */
+
+/* One side of a comparison: one result, or several invocations pooled. */
+struct side {
+	cJSON *doc[MAX_SIDE];
+	const char *path[MAX_SIDE];
+	size_t n;
+	char name[PATH_MAX + 32];	/* for the verdict's line */
+};
+
 struct check_opts {
-	const char *baseline;
+	const char *baseline[MAX_SIDE];
+	size_t n_baseline;
+	int pool;		/* --pool: the results are one side */
 	double regression;	/* % */
 	struct limit limits[MAX_LIMITS];
 	size_t n_limits;
 	struct limit metrics[MAX_LIMITS];	/* --metric, for --baseline */
 	size_t n_metrics;
-	char why[512];		/* the verdict's reason */
+	char why[2 * PATH_MAX + 1024];	/* the verdict's reason */
 };
 
 static void usage(FILE *out)
@@ -51,11 +64,15 @@ static void usage(FILE *out)
 	      "(Mann-Whitney U, p < 0.05, as in compare) by more than --regression.\n"
 	      "\n"
 	      "options:\n"
-	      "      --baseline GOOD.json  compare with this result (needs 4+ runs a side)\n"
+	      "      --baseline GOOD.json  compare with this result (needs 4+ runs a side);\n"
+	      "                            repeatable: invocations of the good kernel, each\n"
+	      "                            one unit (its median; needs 4+ of them)\n"
 	      "  -h, --help                this text\n"
 	      "      --max METRIC=LIMIT    e.g. p99.9=2us, share:thp-zero=20%,\n"
 	      "                            count:compaction=0, faults/iter=0.01 (repeatable)\n"
 	      "      --metric METRIC       what --baseline compares (default p99.9; repeatable)\n"
+	      "      --pool                the RESULT files are invocations of one kernel:\n"
+	      "                            judged together, each one unit\n"
 	      "      --regression PCT      tolerated worsening with --baseline (default 10%)\n"
 	      "\n"
 	      "metrics: p50 p90 p99 p99.9 p99.99 max mean faults/iter, 'huge pages',\n"
@@ -64,6 +81,8 @@ static void usage(FILE *out)
 	      "examples:\n"
 	      "  latctl check --max p99.9=2us r.json\n"
 	      "  latctl check --baseline good.json --regression 10% step.json\n"
+	      "  latctl check --baseline g1.json --baseline g2.json --baseline g3.json \\\n"
+	      "               --baseline g4.json --pool n1.json n2.json n3.json n4.json\n"
 	      "  git bisect run scripts/bisect/bisect-step.sh --baseline good.json -- grow --no-thp\n"
 	      "\n"
 	      "exit status: 0 good; 1 bad; 125 cannot tell (too few runs, lost events,\n"
@@ -123,7 +142,7 @@ static int add_metric(struct limit *l, char *spec, int with_limit)
 	return 0;
 }
 
-enum { OPT_BASELINE = 256, OPT_MAX, OPT_METRIC, OPT_REGRESSION };
+enum { OPT_BASELINE = 256, OPT_MAX, OPT_METRIC, OPT_POOL, OPT_REGRESSION };
 
 /* Alphabetical. */
 static const struct option long_opts[] = {
@@ -131,6 +150,7 @@ static const struct option long_opts[] = {
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ "max",	required_argument, NULL, OPT_MAX },
 	{ "metric",	required_argument, NULL, OPT_METRIC },
+	{ "pool",	no_argument,	   NULL, OPT_POOL },
 	{ "regression",	required_argument, NULL, OPT_REGRESSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -149,9 +169,17 @@ static int take_option(struct check_opts *o, int c, char *arg, const char *given
 {
 	struct limit *l;
 
-	if (c == OPT_BASELINE) {
-		o->baseline = arg;
+	if (c == OPT_BASELINE && o->n_baseline < MAX_SIDE) {
+		o->baseline[o->n_baseline++] = arg;
 		return 0;
+	}
+	if (c == OPT_POOL) {
+		o->pool = 1;
+		return 0;
+	}
+	if (c == OPT_BASELINE) {
+		snprintf(o->why, sizeof(o->why), "--baseline: at most %d files", MAX_SIDE);
+		return -1;
 	}
 	if (c == OPT_REGRESSION) {
 		if (!parse_regression(arg, &o->regression))
@@ -196,11 +224,13 @@ static int parse(int argc, char **argv, struct check_opts *o)
 	}
 	if (optind >= argc)
 		snprintf(o->why, sizeof(o->why), "give a result: latctl check --max p99.9=2us RESULT.json");
-	else if (!o->n_limits && !o->baseline)
+	else if (argc - optind > MAX_SIDE)
+		snprintf(o->why, sizeof(o->why), "at most %d results at once", MAX_SIDE);
+	else if (!o->n_limits && !o->n_baseline)
 		snprintf(o->why, sizeof(o->why), "nothing to check: give --max METRIC=LIMIT or --baseline GOOD.json");
-	else if (o->n_metrics && !o->baseline)
+	else if (o->n_metrics && !o->n_baseline)
 		snprintf(o->why, sizeof(o->why), "--metric needs --baseline GOOD.json");
-	if (!o->baseline || o->n_metrics)
+	if (!o->n_baseline || o->n_metrics)
 		return o->why[0] ? -1 : 0;
 	add_metric(&o->metrics[0], default_metric, 0);
 	o->n_metrics = 1;
@@ -319,6 +349,20 @@ static int env_matches(struct check_opts *o, const cJSON *base, const cJSON *doc
 	return 0;
 }
 
+/* Every file of both sides against the baseline's first. */
+static int sides_match(struct check_opts *o, const struct side *base, const struct side *new)
+{
+	size_t i;
+
+	for (i = 1; i < base->n; i++)
+		if (!env_matches(o, base->doc[0], base->doc[i], base->path[i]))
+			return 0;
+	for (i = 0; i < new->n; i++)
+		if (!env_matches(o, base->doc[0], new->doc[i], new->path[i]))
+			return 0;
+	return 1;
+}
+
 /* Runs a side that would likely put the one-sided bound past the limit:
  * the bound's distance from the estimate shrinks as 1 / sqrt(n). */
 static size_t runs_to_settle(double est, double bound, double limit, size_t n)
@@ -346,15 +390,17 @@ static void worse(const struct lat_metric *m, const struct lat_pair *p, double *
 /* One metric against the baseline: bad when the change is shown to be
  * worse than --regression (its one-sided 95% lower bound above it), good
  * when it is shown to be within (the upper bound below it), else 125. */
-static int check_one(struct check_opts *o, const cJSON *base, const cJSON *doc,
-		     const struct lat_metric *m, const char *path)
+static int check_one(struct check_opts *o, const struct side *bs, const struct side *ns,
+		     const struct lat_metric *m)
 {
-	char b[32], w[32], head[160];
+	const char *path = ns->name;
+	char b[32], w[32], head[PATH_MAX + 160];
 	struct lat_pair p;
 	double est, lo, hi;
 	size_t more;
 
-	if (lat_pair_compute(base, doc, m, &p))
+	if (lat_pair_sides((const cJSON *const *)bs->doc, bs->n, (const cJSON *const *)ns->doc,
+			   ns->n, m, &p))
 		return CHECK_SKIP;
 	if (p.missing) {
 		snprintf(o->why, sizeof(o->why), "%s: %s has no value in %s (this kernel or run did not report it)",
@@ -387,22 +433,41 @@ static int check_one(struct check_opts *o, const cJSON *base, const cJSON *doc,
 	return CHECK_SKIP;
 }
 
-/* Relative check of every --metric. */
-static int check_baseline(struct check_opts *o, const cJSON *base, const cJSON *doc,
-			  const char *path)
+/* " (units: invocations, ICC 0.31 base, 0.12 new)" when a side pools. */
+static void units_note(struct check_opts *o, const struct side *bs, const struct side *ns,
+		       const struct lat_metric *m)
 {
-	size_t need = lat_pair_min_runs(), nb = lat_runs_count(base), nd = lat_runs_count(doc), i;
+	double ib = lat_side_icc((const cJSON *const *)bs->doc, bs->n, m);
+	double in = lat_side_icc((const cJSON *const *)ns->doc, ns->n, m);
+	size_t len = strlen(o->why);
+
+	if (bs->n == 1 && ns->n == 1)
+		return;
+	snprintf(o->why + len, sizeof(o->why) - len, " [units: %s %zu, new %zu; ICC of the runs in one invocation: %s%.2f, %s%.2f]",
+		 bs->n > 1 ? "invocations, base" : "runs, base", lat_side_units((const cJSON *const *)bs->doc, bs->n),
+		 lat_side_units((const cJSON *const *)ns->doc, ns->n),
+		 isnan(ib) ? "base - " : "base ", isnan(ib) ? 0 : ib, isnan(in) ? "new - " : "new ", isnan(in) ? 0 : in);
+}
+
+/* Relative check of every --metric. */
+static int check_baseline(struct check_opts *o, const struct side *bs, const struct side *ns)
+{
+	size_t need = lat_pair_min_runs(), i;
+	size_t nb = lat_side_units((const cJSON *const *)bs->doc, bs->n);
+	size_t nn = lat_side_units((const cJSON *const *)ns->doc, ns->n);
 	int ret = CHECK_GOOD;
 
-	if (nb < need || nd < need) {
-		snprintf(o->why, sizeof(o->why), "too few runs: the baseline has %zu, %s has %zu; a significant difference needs %zu a side (run --repeat %zu)",
-			 nb, path, nd, need, need);
+	if (nb < need || nn < need) {
+		snprintf(o->why, sizeof(o->why), "too few runs: the baseline has %zu, %s has %zu; a significant difference needs %zu a side (run --repeat %zu, or %zu invocations)",
+			 nb, ns->name, nn, need, need, need);
 		return CHECK_SKIP;
 	}
-	if (!env_matches(o, base, doc, path))
+	if (!sides_match(o, bs, ns))
 		return CHECK_SKIP;
-	for (i = 0; i < o->n_metrics && ret == CHECK_GOOD; i++)
-		ret = check_one(o, base, doc, &o->metrics[i].m, path);
+	for (i = 0; i < o->n_metrics && ret == CHECK_GOOD; i++) {
+		ret = check_one(o, bs, ns, &o->metrics[i].m);
+		units_note(o, bs, ns, &o->metrics[i].m);
+	}
 	return ret;
 }
 
@@ -425,37 +490,61 @@ static int load(struct check_opts *o, const char *path, cJSON **doc)
 	return 0;
 }
 
-/* Verdict of one result: limits first, then the baseline. */
-static int check_file(struct check_opts *o, const cJSON *base, const char *path)
+/* The files of a side, loaded; -1 with o->why at the first that fails. */
+static int load_side(struct check_opts *o, char *const *paths, size_t n, struct side *s)
 {
-	cJSON *doc = NULL;
-	int ret;
+	for (s->n = 0; s->n < n; s->n++) {
+		s->path[s->n] = paths[s->n];
+		if (load(o, paths[s->n], &s->doc[s->n]))
+			return -1;
+	}
+	snprintf(s->name, sizeof(s->name), n > 1 ? "%s (+%zu more)" : "%s", n ? paths[0] : "", n - 1);
+	return 0;
+}
 
-	if (load(o, path, &doc))
-		return CHECK_SKIP;
-	ret = check_limits(o, doc, path);
-	if (ret == CHECK_GOOD && base)
-		ret = check_baseline(o, base, doc, path);
-	cJSON_Delete(doc);
+static void free_side(struct side *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		cJSON_Delete(s->doc[i]);
+	s->n = 0;
+}
+
+/* Verdict of one side: each file's limits first, then the baseline. */
+static int check_side(struct check_opts *o, const struct side *base, char *const *paths, size_t n)
+{
+	static struct side new;
+	size_t i;
+	int ret = CHECK_GOOD;
+
+	if (load_side(o, paths, n, &new))
+		ret = CHECK_SKIP;
+	for (i = 0; i < new.n && ret == CHECK_GOOD; i++)
+		ret = check_limits(o, new.doc[i], new.path[i]);
+	if (ret == CHECK_GOOD && base->n)
+		ret = check_baseline(o, base, &new);
+	free_side(&new);
 	return ret;
 }
 
 int cmd_check(int argc, char **argv)
 {
 	static struct check_opts o;
-	cJSON *base = NULL;
-	int ret, i, first;
+	static struct side base;
+	int ret, i;
 
 	memset(&o, 0, sizeof(o));
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? CHECK_GOOD : verdict(CHECK_SKIP, o.why);
-	if (o.baseline && load(&o, o.baseline, &base))
+	if (load_side(&o, (char *const *)o.baseline, o.n_baseline, &base)) {
+		free_side(&base);
 		return verdict(CHECK_SKIP, o.why);
-	first = optind;
+	}
 	ret = CHECK_GOOD;
-	for (i = first; i < argc && ret == CHECK_GOOD; i++)
-		ret = check_file(&o, base, argv[i]);
-	cJSON_Delete(base);
+	if (o.pool)
+		ret = check_side(&o, &base, argv + optind, (size_t)(argc - optind));
+	for (i = optind; !o.pool && i < argc && ret == CHECK_GOOD; i++)
+		ret = check_side(&o, &base, argv + i, 1);
+	free_side(&base);
 	return verdict(ret, o.why);
 }

@@ -164,3 +164,101 @@ cJSON *lat_pair_json(const struct lat_pair *p)
 	cJSON_AddNumberToObject(o, "alpha", p->alpha);
 	return o;
 }
+
+/* The values of m on one side: each run's when it is one document, else
+ * each document's median over its runs (its invocation is the unit: runs
+ * of one invocation share its machine state). NULL without memory. */
+static double *side_values(const cJSON *const *docs, size_t n, const struct lat_metric *m,
+			   size_t *k)
+{
+	struct lat_interval iv;
+	double *v, *one;
+	size_t i, c;
+
+	if (n == 1) {
+		*k = lat_metric_values(docs[0], m, &v);
+		return v;
+	}
+	v = malloc(n * sizeof(*v));
+	for (i = 0, *k = 0; v && i < n; i++) {
+		c = lat_metric_values(docs[i], m, &one);
+		if (c && !lat_median_interval(one, c, &iv))
+			v[(*k)++] = iv.median;
+		free(one);
+	}
+	return v;
+}
+
+size_t lat_side_units(const cJSON *const *docs, size_t n)
+{
+	return n == 1 ? lat_runs_count(docs[0]) : n;
+}
+
+int lat_pair_sides(const cJSON *const *base, size_t nb, const cJSON *const *new, size_t nn,
+		   const struct lat_metric *m, struct lat_pair *out)
+{
+	size_t kb = 0, kn = 0, need = lat_pair_min_runs();
+	double *b = side_values(base, nb, m, &kb), *w = side_values(new, nn, m, &kn);
+	int ret = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	if (b && w)
+		ret = lat_pair_values(b, kb, w, kn, lat_side_units(base, nb) >= need &&
+				      lat_side_units(new, nn) >= need, out);
+	free(b);
+	free(w);
+	return ret;
+}
+
+/* One document's runs of m on logs: their count, mean and sum of squared
+ * deviations. -1 when a value is not positive. */
+static int group_of(const cJSON *doc, const struct lat_metric *m, size_t *k, double *mean,
+		    double *ss)
+{
+	double *v, s = 0;
+	size_t j;
+	int ret = 0;
+
+	*k = lat_metric_values(doc, m, &v);
+	*ss = 0;
+	for (j = 0; j < *k; j++) {
+		ret |= !(v[j] > 0);
+		v[j] = v[j] > 0 ? log(v[j]) : 0;
+		s += v[j];
+	}
+	*mean = *k ? s / (double)*k : 0;
+	for (j = 0; j < *k; j++)
+		*ss += (v[j] - *mean) * (v[j] - *mean);
+	free(v);
+	return ret ? -1 : 0;
+}
+
+/* One-way random-effects ICC(1) of m's runs grouped by document, on logs:
+ * the share of the runs' variance the invocation explains. NAN with fewer
+ * than 2 documents of 2 runs, or a value not positive. */
+double lat_side_icc(const cJSON *const *docs, size_t n, const struct lat_metric *m)
+{
+	double gm[64], ssw = 0, ssb = 0, sum = 0, nsq = 0, mean, ss, msb, msw, n0;
+	size_t k[64], g = 0, total = 0, i, c;
+
+	for (i = 0; i < n && g < 64; i++) {
+		if (group_of(docs[i], m, &c, &mean, &ss))
+			return NAN;
+		if (c < 2)
+			continue;
+		k[g] = c;
+		gm[g++] = mean;
+		ssw += ss;
+		sum += mean * (double)c;
+		total += c;
+		nsq += (double)c * (double)c;
+	}
+	if (g < 2)
+		return NAN;
+	for (i = 0; i < g; i++)
+		ssb += (double)k[i] * (gm[i] - sum / (double)total) * (gm[i] - sum / (double)total);
+	msb = ssb / (double)(g - 1);
+	msw = ssw / (double)(total - g);
+	n0 = ((double)total - nsq / (double)total) / (double)(g - 1);
+	return msb + (n0 - 1) * msw > 0 ? (msb - msw) / (msb + (n0 - 1) * msw) : NAN;
+}

@@ -46,6 +46,18 @@ int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metri
 int lat_pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
 		    struct lat_pair *out);
 
+/* The pair of two sides of one or more documents each: one document's runs
+ * are its units, several documents' medians are (each an invocation); a
+ * verdict needs lat_pair_min_runs() units a side. 0 or -ENOMEM. */
+int lat_pair_sides(const cJSON *const *base, size_t nb, const cJSON *const *new, size_t nn,
+		   const struct lat_metric *m, struct lat_pair *out);
+size_t lat_side_units(const cJSON *const *docs, size_t n);
+/* The intra-class correlation of m's runs within the documents (one-way
+ * ICC(1) on logs): how much runs of one invocation agree beyond chance;
+ * NAN when it cannot be told (fewer than 2 documents of 2 runs, a value
+ * not positive). */
+double lat_side_icc(const cJSON *const *docs, size_t n, const struct lat_metric *m);
+
 /* Significance at alpha: p < alpha and the interval clear of the noise. */
 int lat_pair_significant(const struct lat_pair *p, double alpha);
 
