@@ -54,6 +54,22 @@ static double tsc_hz_calibrate(void)
 	return (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
 }
 
+int lat_tsc_aux_not_cpu;
+
+/* Whether TSC_AUX holds Linux's CPU number, once at start: most of 8 reads
+ * next to getcpu() disagree when it does not. */
+__attribute__((constructor)) static void check_aux(void)
+{
+	uint32_t lo, hi, aux;
+	int differ = 0, i;
+
+	for (i = 0; i < 8; i++) {
+		__asm__ __volatile__("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
+		differ += (int)(aux & 0xfff) != sched_getcpu();
+	}
+	lat_tsc_aux_not_cpu = differ > 4;
+}
+
 double lat_tsc_hz(void)
 {
 	if (tsc_hz > 0)

@@ -3,7 +3,13 @@
 #ifndef LATCTL_TSC_H
 #define LATCTL_TSC_H
 
+#include <sched.h>
 #include <stdint.h>
+
+/* Set at start when TSC_AUX does not hold Linux's CPU number (some
+ * virtualized hosts put the host's CPU there): CPUs then come from
+ * getcpu(), a vDSO call. */
+extern int lat_tsc_aux_not_cpu;
 
 /*
  * rdtscp waits for every earlier instruction to finish; the lfence after it
@@ -15,7 +21,8 @@ static inline uint64_t lat_tsc(uint16_t *cpu)
 	uint32_t lo, hi, aux;
 
 	__asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
-	*cpu = (uint16_t)(aux & 0xfff);
+	*cpu = __builtin_expect(lat_tsc_aux_not_cpu, 0) ? (uint16_t)sched_getcpu() :
+							   (uint16_t)(aux & 0xfff);
 	return ((uint64_t)hi << 32) | lo;
 }
 
