@@ -25,7 +25,7 @@ I=$D/usr/bin/latctl
 check "the installed latctl --version" "$I --version" 0 "^latctl $VERSION \(latmon UAPI [0-9]+\)$"
 check "the installed latctl runs a workload" "$I run grow --iters 20000 --slow 1us" 0 '^push \(ns\) '
 check "the installed latctl finds its test bed (doctor)" "$I doctor" 0 \
-	"^ok    vm +test bed at $D/usr/lib/latctl/scripts; QEMU"
+	"^ok    vm +test bed at $D/usr/lib/latctl/scripts/testbed; QEMU"
 if command -v man >/dev/null; then
 	check "man renders the installed latctl(8)" \
 		"LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $D/usr/share/man/man8/latctl.8 2>&1" 0 '^LATCTL\(8\)'
