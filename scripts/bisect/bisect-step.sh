@@ -30,12 +30,16 @@ SKIP=125
 usage() {
 	cat >&2 <<-EOF
 	usage: $0 [options] -- WORKLOAD [OPTIONS]
-	  --baseline FILE    result of a good kernel: check --baseline FILE
+	  --baseline FILE    result of a good kernel: check --baseline FILE (repeatable:
+	                     invocations of the good kernel, e.g. a --record with --boots)
+	  --boots N          boot the step N times, --repeat runs each; check pools the
+	                     N results, each boot one unit (default 1)
 	  --build DIR        kernel build directory, kept between steps (default RESULTS/build)
 	  --jobs N           make -j (default: online CPUs)
 	  --max METRIC=LIMIT absolute limit for check (repeatable)
 	  --metric METRIC    what --baseline compares (default p99.9; repeatable)
-	  --record FILE      only run and keep the result as FILE (make the baseline)
+	  --record FILE      only run and keep the result as FILE (make the baseline; with
+	                     --boots N: FILE-b1.json .. FILE-bN.json)
 	  --regression PCT   tolerated worsening against --baseline (default 10%)
 	  --repeat N         runs per step, each in a fresh process (default 5)
 	  --results DIR      where every step's result goes (default ./latctl-bisect)
@@ -70,11 +74,12 @@ progress_end() {
 skip() { say "skip (125): $*"; echo "$COMMIT 125 $*" >>"$RESULTS/steps.log"; exit "$SKIP"; }
 
 parse() {
-	TREE=. RESULTS=./latctl-bisect BUILD="" JOBS=$(nproc) REPEAT=5 TIMEOUT=1800
+	TREE=. RESULTS=./latctl-bisect BUILD="" JOBS=$(nproc) REPEAT=5 TIMEOUT=1800 BOOTS=1
 	BASELINE="" RECORD="" CHECK=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--baseline) BASELINE=${2:?}; CHECK+=(--baseline "$2"); shift 2 ;;
+		--boots) BOOTS=${2:?}; shift 2 ;;
 		--build) BUILD=${2:?}; shift 2 ;;
 		--jobs) JOBS=${2:?}; shift 2 ;;
 		--max | --metric | --regression) CHECK+=("$1" "${2:?}"); shift 2 ;;
@@ -89,6 +94,7 @@ parse() {
 	done
 	[ $# -ge 1 ] || usage
 	WORKLOAD=("$@")
+	case $BOOTS in '' | *[!0-9]* | 0) echo "bisect-step: --boots '$BOOTS' is not valid; give a whole number from 1" >&2; exit "$SKIP" ;; esac
 	[ -n "$RECORD" ] || [ ${#CHECK[@]} -gt 0 ] || {
 		echo "bisect-step: give --baseline GOOD.json, --max METRIC=LIMIT or --record FILE" >&2
 		exit "$SKIP"
@@ -146,11 +152,13 @@ phase_build() {
 	say "build: $KDESC, latmon and initramfs in $((SECONDS - start)) s"
 }
 
-# Boot, insmod latmon, latctl run WORKLOAD --repeat N --json /out/step.json.
-phase_run() {
-	local start=$SECONDS rc=0 img=()
+# Boot, insmod latmon, latctl run WORKLOAD --repeat N --json /out/step.json;
+# the result into STEPS. $1: which boot of BOOTS.
+boot_once() {
+	local start=$SECONDS rc=0 img=() what="" n
 	[ -n "$VMLINUZ" ] && img=(--vmlinuz "$VMLINUZ")
-	progress "booting and $REPEAT runs of ${WORKLOAD[*]}"
+	[ "$BOOTS" -gt 1 ] && what=" (boot $1 of $BOOTS)"
+	progress "booting and $REPEAT runs of ${WORKLOAD[*]}$what"
 	"$ROOT/scripts/testbed/vm-run.sh" --kernel "$SERIES" "${img[@]}" --initramfs "$WORK/initramfs.cpio.gz" \
 		--timeout "$TIMEOUT" --append "$APPEND" --out-dir "$WORK" --console "$WORK/console.log" -- \
 		/bin/sh -c 'insmod /lib/modules/latmon.ko || exit 3; exec latctl run "$@"' latctl \
@@ -163,20 +171,48 @@ phase_run() {
 	*) skip "the run failed in the guest (exit $rc, see $LOG)" ;;
 	esac
 	[ -s "$WORK/step.json" ] || skip "the run left no result"
-	STEP=$RESULTS/step-$(printf %02d $(($(ls "$RESULTS"/step-*.json 2>/dev/null | wc -l) + 1)))-$COMMIT.json
+	n=$(printf %02d $(($(ls "$RESULTS"/step-*.json 2>/dev/null | sed 's/-b[0-9]*\.json$/.json/' | sort -u | wc -l) + 1)))
+	[ "$1" -gt 1 ] && n=${STEPN:-$n}
+	STEPN=$n
+	STEP=$RESULTS/step-$n-$COMMIT.json
+	[ "$BOOTS" -gt 1 ] && STEP=$RESULTS/step-$n-$COMMIT-b$1.json
 	mv "$WORK/step.json" "$STEP"
-	say "boot and $REPEAT runs of ${WORKLOAD[*]}: $((SECONDS - start)) s, result $STEP"
+	STEPS+=("$STEP")
+	say "boot and $REPEAT runs of ${WORKLOAD[*]}$what: $((SECONDS - start)) s, result $STEP"
+}
+
+phase_run() {
+	local b
+	STEPS=()
+	for b in $(seq 1 "$BOOTS"); do
+		boot_once "$b"
+	done
+}
+
+# --record FILE: the result as FILE, or each boot's as FILE-bK.json.
+record() {
+	local b=0 f out=()
+	for f in "${STEPS[@]}"; do
+		b=$((b + 1))
+		out+=("$RECORD")
+		[ "$BOOTS" -gt 1 ] && out[-1]=${RECORD%.json}-b$b.json
+		cp "$f" "${out[-1]}" || skip "cannot write ${out[-1]}"
+	done
+	say "recorded ${out[*]}"
+	echo "$COMMIT record ${out[*]}" >>"$RESULTS/steps.log"
 }
 
 phase_check() {
 	local rc=0 line
 	if [ -n "$RECORD" ]; then
-		cp "$STEP" "$RECORD" || skip "cannot write $RECORD"
-		say "recorded $RECORD"
-		echo "$COMMIT record $RECORD" >>"$RESULTS/steps.log"
+		record
 		return 0
 	fi
-	line=$("$LATCTL" check "${CHECK[@]}" "$STEP" 2>&1) || rc=$?
+	if [ "$BOOTS" -gt 1 ]; then
+		line=$("$LATCTL" check "${CHECK[@]}" --pool "${STEPS[@]}" 2>&1) || rc=$?
+	else
+		line=$("$LATCTL" check "${CHECK[@]}" "$STEP" 2>&1) || rc=$?
+	fi
 	say "check: $line"
 	case $rc in
 	0 | 1 | 125) ;;

@@ -81,4 +81,11 @@ ok "and the step still checks: good" grep -q 'bisect-step: unknown: check: latct
 check "bisect step without a terminal: exit 0" "$STEP" 0 'check: latctl check: good'
 ok "no progress line, no carriage return, no escape" \
 	bash -c "! printf '%s' \"\$1\" | grep -q -e 'building the kernel' -e $'\r' -e $'\033'" _ "$ERR"
+# --boots 2: two boots, each one result, judged together (check --pool)
+printf '#!/bin/sh\necho "latctl check: good: $*"\n' > "$F/user/latctl"
+check "bisect step --boots 2: two boots" "${STEP/--max/--boots 2 --max}" 0 \
+	'boot and 5 runs of grow \(boot 2 of 2\): [0-9]+ s, result .*/step-[0-9]+-unknown-b2\.json'
+ok "... judged as one side: check --pool with both results" \
+	bash -c "printf '%s\n' \"\$1\" | grep -Eq 'check: latctl check: good: check --max p99.9=1s --pool \\S+-b1\\.json \\S+-b2\\.json'" _ "$ERR"
+check_err "bisect step --boots 0: 125, one line" "${STEP/--max/--boots 0 --max}" 125 "--boots '0' is not valid"
 done_testing
