@@ -19,6 +19,9 @@ const struct lat_metric lat_metrics[] = {
 	{ "mean",	LAT_METRIC_SUMMARY,	"mean_ns",	"ns", 0 },
 	{ "faults/iter", LAT_METRIC_PER_ITER,	"minor_faults",	"", 0 },
 	{ "huge pages",	LAT_METRIC_COUNTER,	"thp_fault_alloc", "", 1 },
+	{ "fault:p50",	LAT_METRIC_FAULT,	"p50",		"ns", 0 },
+	{ "fault:p90",	LAT_METRIC_FAULT,	"p90",		"ns", 0 },
+	{ "fault:p99",	LAT_METRIC_FAULT,	"p99",		"ns", 0 },
 };
 const size_t lat_n_metrics = sizeof(lat_metrics) / sizeof(lat_metrics[0]);
 
@@ -118,6 +121,8 @@ double lat_metric_value(const cJSON *run, const struct lat_metric *m)
 	case LAT_METRIC_CAUSE_SHARE:
 		c = cause_entry(run, m->key);
 		return c ? num(c, "share") : 0;
+	case LAT_METRIC_FAULT:
+		return num(member(member(run, "causes"), "fault_ns"), m->key);
 	case LAT_METRIC_CAUSE_OWN:
 		c = cause_entry(run, m->key);
 		return c && num(c, "own_count") > 0 ? num(c, "own_median_ns") : NAN;

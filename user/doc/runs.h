@@ -23,6 +23,7 @@ enum lat_metric_kind {
 	LAT_METRIC_CAUSE_COUNT,	/* slow iterations the cause is present in */
 	LAT_METRIC_CAUSE_SHARE,	/* share of the slow time, 0..1 */
 	LAT_METRIC_CAUSE_OWN,	/* median own duration in ns */
+	LAT_METRIC_FAULT,	/* causes.fault_ns.<key>: every fault of the loop */
 };
 
 struct lat_metric {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "join/causes.h"
+#include "join/faults.h"
 #include "events/evtype.h"
 #include "join/join.h"
 
@@ -244,11 +245,12 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 	uint64_t other, all, joined;
 	size_t n_tids, joined_streams = 0, k;
 	uint32_t *tids = joined_tids(in->run, streams, &n_tids);
-	cJSON *o;
+	cJSON *o, *times;
 
 	if (!tids)
 		return NULL;
 	count_events(in, tids, n_tids, &other, &all, &joined);
+	times = lat_fault_times_json(in, tids, n_tids);
 	free(tids);
 	if (in->have_events) {		/* recorded, even if no stream was ours */
 		m->acc.have_events = true;
@@ -266,6 +268,9 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 		cJSON_AddItemToObject(o, "stream_faults", stream_faults_json(in->run,
 				      in->have_events ? in->events : NULL,
 				      in->have_events ? in->n_events : 0, streams));
+		cJSON_AddItemToObject(o, "fault_ns", times);
+	} else {
+		cJSON_Delete(times);
 	}
 	return o;
 }
