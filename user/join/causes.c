@@ -250,7 +250,9 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 	if (!tids)
 		return NULL;
 	count_events(in, tids, n_tids, &other, &all, &joined);
-	times = lat_fault_times_json(in, tids, n_tids);
+	times = lat_fault_times_json(&(struct lat_fault_scope){
+		in->have_events ? in->events : NULL, in->n_events, tids, n_tids,
+		in->tsc_before, in->tsc_after, in->run->tsc_hz });
 	free(tids);
 	if (in->have_events) {		/* recorded, even if no stream was ours */
 		m->acc.have_events = true;

@@ -25,8 +25,7 @@ static int has_tid(const uint32_t *tids, size_t n, uint32_t tid)
 }
 
 /* The ticks of every counted fault of tids into a new array, *n of them. */
-static uint64_t *fault_ticks(const struct lat_causes_in *in, const uint32_t *tids, size_t n_tids,
-			     size_t *n)
+static uint64_t *fault_ticks(const struct lat_fault_scope *in, size_t *n)
 {
 	uint64_t *v = malloc((in->n_events ? in->n_events : 1) * sizeof(*v));
 	size_t i;
@@ -38,7 +37,7 @@ static uint64_t *fault_ticks(const struct lat_causes_in *in, const uint32_t *tid
 		if (e->type != LATMON_EV_FAULT || e->tsc_end < e->tsc_begin ||
 		    (e->u.fault.flags & (LATMON_FAULT_F_RETRY | LATMON_FAULT_F_ERROR)) ||
 		    e->tsc_begin < in->tsc_before || e->tsc_end > in->tsc_after ||
-		    !has_tid(tids, n_tids, e->tid))
+		    !has_tid(in->tids, in->n_tids, e->tid))
 			continue;
 		v[(*n)++] = e->tsc_end - e->tsc_begin;
 	}
@@ -53,15 +52,15 @@ static double pct_ns(const uint64_t *v, size_t n, double p, double hz)
 	return (double)v[k < n ? k : n - 1] * 1e9 / hz;
 }
 
-cJSON *lat_fault_times_json(const struct lat_causes_in *in, const uint32_t *tids, size_t n_tids)
+cJSON *lat_fault_times_json(const struct lat_fault_scope *in)
 {
 	size_t n;
 	uint64_t *v;
 	cJSON *o;
 
-	if (!in->have_events || !(in->run->tsc_hz > 0))
+	if (!in->events || !(in->tsc_hz > 0))
 		return cJSON_CreateNull();
-	v = fault_ticks(in, tids, n_tids, &n);
+	v = fault_ticks(in, &n);
 	if (!v || !n) {
 		free(v);
 		return cJSON_CreateNull();
@@ -69,10 +68,10 @@ cJSON *lat_fault_times_json(const struct lat_causes_in *in, const uint32_t *tids
 	qsort(v, n, sizeof(*v), cmp_u64);
 	o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "count", (double)n);
-	cJSON_AddNumberToObject(o, "p50", pct_ns(v, n, 50, in->run->tsc_hz));
-	cJSON_AddNumberToObject(o, "p90", pct_ns(v, n, 90, in->run->tsc_hz));
-	cJSON_AddNumberToObject(o, "p99", pct_ns(v, n, 99, in->run->tsc_hz));
-	cJSON_AddNumberToObject(o, "max", pct_ns(v, n, 100, in->run->tsc_hz));
+	cJSON_AddNumberToObject(o, "p50", pct_ns(v, n, 50, in->tsc_hz));
+	cJSON_AddNumberToObject(o, "p90", pct_ns(v, n, 90, in->tsc_hz));
+	cJSON_AddNumberToObject(o, "p99", pct_ns(v, n, 99, in->tsc_hz));
+	cJSON_AddNumberToObject(o, "max", pct_ns(v, n, 100, in->tsc_hz));
 	free(v);
 	return o;
 }

@@ -7,10 +7,21 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
-#include "join/causes.h"
+#include "latmon.h"
 
-/* {count, p50, p90, p99, max} in ns of the fault records of tids inside
- * the loop (not retried, not failed); null without events or faults. */
-cJSON *lat_fault_times_json(const struct lat_causes_in *in, const uint32_t *tids, size_t n_tids);
+/* Which records: those of the threads tids between the loop's two TSC
+ * reads; events NULL when none were recorded. */
+struct lat_fault_scope {
+	const struct latmon_event *events;
+	size_t n_events;
+	const uint32_t *tids;
+	size_t n_tids;
+	uint64_t tsc_before, tsc_after;
+	double tsc_hz;
+};
+
+/* {count, p50, p90, p99, max} in ns of the fault records in scope (not
+ * retried, not failed); null without events or faults. */
+cJSON *lat_fault_times_json(const struct lat_fault_scope *in);
 
 #endif /* LATCTL_FAULTS_H */
