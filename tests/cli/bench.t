@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Every benchmark of tests/bench builds and runs one short round, so none
-# stops linking unseen: the join (host), the BPF backend's cost per fault
+# stops linking unseen: the join (host), how often compare and check are
+# wrong (simulation and two real results), the BPF backend's cost per fault
 # (host, where this kernel allows BPF), latmon's probe cost per fault and
 # per system call, and the backends side by side (one boot of the test bed
 # each, 6.12). The figures of a short round mean nothing; the README's
@@ -14,6 +15,13 @@ check "bench-join: a small run joined, timed and its cause table printed" \
 	'join: 200000 samples, [0-9]+ events, [0-9]+ slow iterations .*: [0-9]+ ms'
 ok "bench-join: the cause table has a row per label it saw" \
 	bash -c "printf '%s\n' \"\$1\" | grep -Eq '^  (fault|preemption|interrupt) +[0-9]+ +[0-9]+'" _ "$OUT"
+
+check "bench-verdicts: the simulation prints A/A and shifted rows" \
+	"'$B/bench-verdicts.sh' --trials 40 --real 2 --iters 20000" 0 '^shift x2\.0 of every run'
+ok "bench-verdicts: real results, every pair compared and checked" \
+	bash -c "printf '%s\n' \"\$1\" | grep -Eq '^A/A over 1 pairs of invocations: [01] tables flag a row; check bad [01], good [01], cannot tell [01]$'" _ "$OUT"
+ok "bench-verdicts: the shifted copies checked" \
+	bash -c "printf '%s\n' \"\$1\" | grep -Eq '^p99\.9 x2: check bad [01] of 1, good 0$'" _ "$OUT"
 
 if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ] && $LATCTL backends 2>/dev/null | grep -q 'bpf: yes'; then
 	check "bench-bpf: nothing and the BPF backend, interleaved" \
