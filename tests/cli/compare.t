@@ -165,6 +165,8 @@ check "check: another kernel is what a bisect changes: judged" "$L check --basel
 edit "$B" "$TMPD/failed.json" '$d->{exit_code} = 1'
 check_err "check: a failed run: 125" "$L check --max p99.9=1s $TMPD/failed.json" 125 'the run failed \(exit code 1\)'
 check_err "check: no result (timeout): 125" "$L check --max p99.9=1s $TMPD/none.json" 125 'no result in .*none.json'
+check_err "check: a --baseline that is not there: said so, 125" "$L check --baseline $TMPD/nosuch.json $A" 125 \
+	'--baseline .*nosuch.json: No such file or directory$'
 check_err "check: a bad command line is 125, never 2" "$L check --max p99.9=fast $A" 125 "limit 'fast' of p99.9 is not valid"
 check_err "check: nothing to check: 125" "$L check $A" 125 'nothing to check'
 

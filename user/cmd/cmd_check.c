@@ -5,6 +5,7 @@
  * a failed or missing run). Never 2 or 128+: in a bisect 2 would mark the
  * commit bad and 128+ would abort it, so a bad command line is 125 too.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -473,11 +474,13 @@ static int check_baseline(struct check_opts *o, const struct side *bs, const str
 	return ret;
 }
 
-/* A result file that may be missing: a run that failed or timed out. */
-static int load(struct check_opts *o, const char *path, cJSON **doc)
+/* A result file that may be missing: a run that failed or timed out; a
+ * baseline that is not there is a wrong path. */
+static int load(struct check_opts *o, const char *path, cJSON **doc, int baseline)
 {
 	if (access(path, R_OK)) {
-		snprintf(o->why, sizeof(o->why), "no result in %s: the run failed or timed out", path);
+		snprintf(o->why, sizeof(o->why), baseline ? "--baseline %s: %s" :
+			 "no result in %s: the run failed or timed out (%s)", path, strerror(errno));
 		return -1;
 	}
 	if (lat_runs_load(path, doc)) {	/* it printed why */
@@ -493,11 +496,12 @@ static int load(struct check_opts *o, const char *path, cJSON **doc)
 }
 
 /* The files of a side, loaded; -1 with o->why at the first that fails. */
-static int load_side(struct check_opts *o, char *const *paths, size_t n, struct side *s)
+static int load_side(struct check_opts *o, char *const *paths, size_t n, struct side *s,
+		     int baseline)
 {
 	for (s->n = 0; s->n < n; s->n++) {
 		s->path[s->n] = paths[s->n];
-		if (load(o, paths[s->n], &s->doc[s->n]))
+		if (load(o, paths[s->n], &s->doc[s->n], baseline))
 			return -1;
 	}
 	snprintf(s->name, sizeof(s->name), n > 1 ? "%s (+%zu more)" : "%s", n ? paths[0] : "", n - 1);
@@ -518,7 +522,7 @@ static int check_side(struct check_opts *o, const struct side *base, char *const
 	size_t i;
 	int ret = CHECK_GOOD;
 
-	if (load_side(o, paths, n, &new))
+	if (load_side(o, paths, n, &new, 0))
 		ret = CHECK_SKIP;
 	for (i = 0; i < new.n && ret == CHECK_GOOD; i++)
 		ret = check_limits(o, new.doc[i], new.path[i]);
@@ -538,7 +542,7 @@ int cmd_check(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? CHECK_GOOD : verdict(CHECK_SKIP, o.why);
-	if (load_side(&o, (char *const *)o.baseline, o.n_baseline, &base)) {
+	if (load_side(&o, (char *const *)o.baseline, o.n_baseline, &base, 1)) {
 		free_side(&base);
 		return verdict(CHECK_SKIP, o.why);
 	}

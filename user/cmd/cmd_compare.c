@@ -75,6 +75,19 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* --metric M: the primary metric; -1 with one line when M is none. */
+static int take_metric(struct compare_opts *o, const char *name)
+{
+	struct lat_metric m;
+
+	if (lat_metric_parse(name, &m, o->primary_label, sizeof(o->primary_label))) {
+		fprintf(stderr, "latctl compare: --metric '%s' is not a metric; see 'latctl check --help'\n", name);
+		return -1;
+	}
+	o->primary = name;
+	return 0;
+}
+
 /* 0 = compare, 1 = --help printed, -1 = bad command line (line printed). */
 static int parse(int argc, char **argv, struct compare_opts *o)
 {
@@ -91,13 +104,8 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 		} else if (c == OPT_STRICT) {
 			o->strict = 1;
 		} else if (c == OPT_METRIC) {
-			struct lat_metric m;
-
-			if (lat_metric_parse(optarg, &m, o->primary_label, sizeof(o->primary_label))) {
-				fprintf(stderr, "latctl compare: --metric '%s' is not a metric; see 'latctl check --help'\n", optarg);
+			if (take_metric(o, optarg))
 				return -1;
-			}
-			o->primary = optarg;
 		} else if (c == OPT_FORMAT && (!strcmp(optarg, "text") || !strcmp(optarg, "lkp"))) {
 			o->lkp = !strcmp(optarg, "lkp");
 		} else if (c == OPT_FORMAT) {
