@@ -39,6 +39,9 @@ _report() {	# pass? what diagnostics...
 		for line in "$@"; do
 			printf '%s\n' "$line" | sed 's/^/# /'
 		done
+		# prove shows only stderr of a passing run's neighbours: say it there too
+		{ echo "# not ok $_n - $what ($(basename "$0"))"
+		  for line in "$@"; do printf '%s\n' "$line" | sed 's/^/#   /'; done; } >&2
 	fi
 }
 
