@@ -173,22 +173,31 @@ cJSON *lat_thp_size_json(void)
 	return o;
 }
 
-/* The writer lists the sizes the kernel has, in any order, each a power of
- * two up to the PMD size, which is always one of them (2048K on x86-64); a
- * list without it, or with a repeat, is damaged. */
+/* The writer lists the sizes the kernel has, in any order: every power of
+ * two from its smallest mTHP order (8K or 16K) up to the PMD size (2048K on
+ * x86-64), each once, each with a mode sysfs holds ("?": unreadable). A
+ * list with a hole, a repeat or another mode is damaged: a size missing
+ * would drop its line from the report unseen. */
 static bool sizes_valid(const cJSON *sizes)
 {
-	unsigned int kb, n = 0;
+	static const char *const modes[] = { "always", "madvise", "never", "inherit", "?" };
+	unsigned int kb, n = 0, m;
 	uint32_t have = 0;
 	const cJSON *e;
+	bool known;
 
 	cJSON_ArrayForEach(e, sizes) {
-		if (sscanf(e->string, "%uK", &kb) != 1 || !kb || kb > 2048 || (kb & (kb - 1)))
+		if (sscanf(e->string, "%uK", &kb) != 1 || kb < 8 || kb > 2048 || (kb & (kb - 1)))
+			return false;
+		for (m = 0, known = !cJSON_IsString(e); !known && m < sizeof(modes) / sizeof(modes[0]); m++)
+			known = !strcmp(e->valuestring, modes[m]);
+		if (!known)
 			return false;
 		have |= kb;
 		n++;
 	}
-	return (have & 2048) && (unsigned int)__builtin_popcount(have) == n;
+	/* 2048K down to 16K (or 8K) without a hole */
+	return (have == 0xff0 || have == 0xff8) && (unsigned int)__builtin_popcount(have) == n;
 }
 
 void lat_thp_size_print(const cJSON *sizes, FILE *out, struct lat_rd *r)
