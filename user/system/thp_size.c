@@ -173,11 +173,11 @@ cJSON *lat_thp_size_json(void)
 	return o;
 }
 
-/* The writer lists the sizes the kernel has, in any order: every power of
- * two from its smallest mTHP order (8K or 16K) up to the PMD size (2048K on
- * x86-64), each once, each with a mode sysfs holds ("?": unreadable). A
- * list with a hole, a repeat or another mode is damaged: a size missing
- * would drop its line from the report unseen. */
+/* The writer lists the sizes the kernel has (a size without an enabled
+ * file left out), in any order, each a power of two up to the PMD size,
+ * which is always one of them (2048K on x86-64), each with a mode sysfs
+ * holds ("?": unreadable); a list without 2048K, with a repeat or another
+ * mode is damaged. */
 static bool sizes_valid(const cJSON *sizes)
 {
 	static const char *const modes[] = { "always", "madvise", "never", "inherit", "?" };
@@ -187,7 +187,7 @@ static bool sizes_valid(const cJSON *sizes)
 	bool known;
 
 	cJSON_ArrayForEach(e, sizes) {
-		if (sscanf(e->string, "%uK", &kb) != 1 || kb < 8 || kb > 2048 || (kb & (kb - 1)))
+		if (sscanf(e->string, "%uK", &kb) != 1 || !kb || kb > 2048 || (kb & (kb - 1)))
 			return false;
 		for (m = 0, known = !cJSON_IsString(e); !known && m < sizeof(modes) / sizeof(modes[0]); m++)
 			known = !strcmp(e->valuestring, modes[m]);
@@ -196,8 +196,7 @@ static bool sizes_valid(const cJSON *sizes)
 		have |= kb;
 		n++;
 	}
-	/* 2048K down to 16K (or 8K) without a hole */
-	return (have == 0xff0 || have == 0xff8) && (unsigned int)__builtin_popcount(have) == n;
+	return (have & 2048) && (unsigned int)__builtin_popcount(have) == n;
 }
 
 void lat_thp_size_print(const cJSON *sizes, FILE *out, struct lat_rd *r)
