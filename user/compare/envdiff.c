@@ -57,22 +57,32 @@ static const char *get_param(const cJSON *doc, const struct lat_env_row *row,
 	return "none";
 }
 
+/* The member of o after last in the order of names that keep() takes (NULL:
+ * all), NULL past the end: the objects are small, a selection is enough. */
+static const cJSON *next_by_name(const cJSON *o, const char *last, int (*keep)(const cJSON *))
+{
+	const cJSON *best = NULL, *v;
+
+	cJSON_ArrayForEach(v, o)
+		if (strcmp(v->string, last) > 0 && (!keep || keep(v)) &&
+		    (!best || strcmp(v->string, best->string) < 0))
+			best = v;
+	return best;
+}
+
 /* "name=value ..." of an object's members, in sorted order of names. */
 static const char *get_object(const cJSON *doc, const struct lat_env_row *row,
 			      char *buf, size_t len)
 {
-	const cJSON *o = member(member(doc, row->section), row->key), *best, *v;
+	const cJSON *o = member(member(doc, row->section), row->key), *best;
 	const char *last = "";
 	size_t used = 0;
 
 	if (!cJSON_IsObject(o))
 		return "none";
 	buf[0] = '\0';
-	for (;;) {	/* selection by name: the objects are small */
-		best = NULL;
-		cJSON_ArrayForEach(v, o)
-			if (strcmp(v->string, last) > 0 && (!best || strcmp(v->string, best->string) < 0))
-				best = v;
+	for (;;) {
+		best = next_by_name(o, last, NULL);
 		if (!best || used >= len)
 			break;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
@@ -140,12 +150,18 @@ static int given(const cJSON *v)
 	       (cJSON_IsString(v) && *v->valuestring) || cJSON_IsObject(v) || cJSON_IsArray(v);
 }
 
+/* An option no other row shows, and given. */
+static int shown_here(const cJSON *v)
+{
+	return !row_of_option(v->string) && given(v);
+}
+
 /* Every option of the run that no other row shows and that was given (a
  * workload's own: --threads, --rate, ...), "name=value" in sorted order. */
 static const char *get_options(const cJSON *doc, const struct lat_env_row *row,
 			       char *buf, size_t len)
 {
-	const cJSON *o = member(doc, "options"), *best, *v;
+	const cJSON *o = member(doc, "options"), *best;
 	const char *last = "";
 	char val[64];
 	size_t used = 0;
@@ -153,11 +169,7 @@ static const char *get_options(const cJSON *doc, const struct lat_env_row *row,
 	(void)row;
 	buf[0] = '\0';
 	for (;;) {
-		best = NULL;
-		cJSON_ArrayForEach(v, o)
-			if (strcmp(v->string, last) > 0 && !row_of_option(v->string) && given(v) &&
-			    (!best || strcmp(v->string, best->string) < 0))
-				best = v;
+		best = next_by_name(o, last, shown_here);
 		if (!best || used >= len)
 			break;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",

@@ -92,18 +92,7 @@ int lat_pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
 int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metric *m,
 		     struct lat_pair *out)
 {
-	double *b = NULL, *w = NULL;
-	size_t nb = lat_metric_values(base, m, &b), nw = lat_metric_values(new, m, &w);
-	size_t need = lat_pair_min_runs();
-	int ret = -ENOMEM;
-
-	memset(out, 0, sizeof(*out));
-	if (b && w)
-		ret = lat_pair_values(b, nb, w, nw, lat_runs_count(base) >= need &&
-				      lat_runs_count(new) >= need, out);
-	free(b);
-	free(w);
-	return ret;
+	return lat_pair_sides(&base, 1, &new, 1, m, out);
 }
 
 /* Time units for ns values, largest first. */
