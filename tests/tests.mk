@@ -22,3 +22,17 @@ tests/unit/test_%: tests/unit/test_%.c $(UNIT_LIB)
 
 tests-clean:
 	rm -f $(UNIT_TESTS) $(UNIT_LIB)
+	rm -rf tests/exec/bin
+
+# Programs the exec workload's tests run (tests/exec/), built against the
+# markers library of this tree.
+EXEC_PROGS := tests/exec/bin/markers_prog tests/exec/bin/calls
+CHECK_BUILD += $(EXEC_PROGS)
+
+tests/exec/bin/markers_prog: tests/exec/markers_prog.c include/latctl.h $(MARKERS_LIB) $(MARKERS_DIR)/liblatctl.so
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Wall -Iinclude -o $@ $< -L$(MARKERS_DIR) -llatctl -lpthread -Wl,-rpath,'$$ORIGIN/../../../$(MARKERS_DIR)'
+
+tests/exec/bin/calls: tests/exec/calls.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Wall -o $@ $<

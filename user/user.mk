@@ -4,20 +4,23 @@
 # of its own folder and of the folders before it only (user/main.c: any).
 # tests/cli/layers.t checks it with scripts/dev/layers.pl.
 USER_LAYERS := lib system events workload join backend doc compare report plot run cmd
+# Libraries built beside latctl, not into it (lowest layer: include/ only).
+USER_LIB_LAYERS := markers
 USER_SRCS := user/main.c $(foreach d,$(USER_LAYERS),$(wildcard user/$(d)/*.c))
 USER_OBJS := $(USER_SRCS:.c=.o)
 USER_PKGS := libnl-genl-3.0 libcjson libbpf zlib
 USER_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(USER_PKGS))
 USER_LIBS = $(shell $(PKG_CONFIG) --libs $(USER_PKGS)) -lm
 include user/backend/bpf/bpf.mk
+include user/markers/markers.mk
 
 .PHONY: user user-clean layers
 
 # The layer rule and the include circles, as tests/cli/layers.t checks them.
 layers:
-	@scripts/dev/layers.pl user $(USER_LAYERS) && scripts/dev/layers.pl module
+	@scripts/dev/layers.pl user $(USER_LIB_LAYERS) $(USER_LAYERS) && scripts/dev/layers.pl module
 
-user: user/latctl
+user: user/latctl markers
 
 user/latctl: $(USER_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(USER_LIBS)
@@ -34,4 +37,4 @@ run:
 	@scripts/make-run.sh $(RUN_ARGS)
 
 user-clean:
-	rm -f user/latctl user/*.o user/*.o.d user/*/*.o user/*/*.o.d
+	rm -f user/latctl user/*.o user/*.o.d user/*/*.o user/*/*.o.d user/markers/liblatctl.*

@@ -11,7 +11,7 @@
 command -v perl >/dev/null || skip_all "perl is not installed; scripts/deps.sh installs it"
 R=$TESTS_DIR
 CHK=$R/scripts/dev/layers.pl
-LAYERS=$(sed -n 's/^USER_LAYERS := //p' "$R/user/user.mk")
+LAYERS="$(sed -n 's/^USER_LIB_LAYERS := //p' "$R/user/user.mk") $(sed -n 's/^USER_LAYERS := //p' "$R/user/user.mk")"
 ok "user/user.mk names the layers" test -n "$LAYERS"
 check "user/: no include upward, no circle, functions where declared" \
 	"cd '$R' && '$CHK' user $LAYERS" 0 '^user: [0-9]+ files, no include circle'

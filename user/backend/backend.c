@@ -51,7 +51,8 @@ static void choose_auto(struct lat_session *s, const struct lat_backend_caps *c)
 		choose(s, LAT_BACKEND_NONE, "latmon: %s; BPF backend not allowed: %s", s->mon.line, c->bpf_why);
 }
 
-int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, uint64_t ring)
+int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, uint64_t ring,
+		     int syscalls)
 {
 	struct lat_monitor *m = &s->mon;
 	struct lat_backend_caps c = { 0 };
@@ -81,7 +82,7 @@ int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, u
 		m->state = LAT_MON_FAILED;
 		snprintf(m->line, sizeof(m->line), "latmon is loaded but not used: --backend bpf");
 	}
-	return lat_bpf_new(&s->bpf, ring ? ring : LAT_BPF_DEFAULT_RING);
+	return lat_bpf_new(&s->bpf, ring ? ring : LAT_BPF_DEFAULT_RING, syscalls);
 }
 
 int lat_backend_start(struct lat_session *s, int measured_cpu)

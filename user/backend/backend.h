@@ -44,9 +44,12 @@ struct lat_session {
 /* --backend's value: 0, or -EINVAL for anything but auto, latmon, bpf. */
 int lat_backend_check(const char *name);
 /* Choose the backend (want: auto, latmon, bpf; NULL = auto) for a buffer of
- * events records (0: default) and a BPF ring of ring records (0: default).
+ * events records (0: default) and a BPF ring of ring records (0: default);
+ * syscalls 1: the BPF backend records system calls too (latmon's syscall
+ * source always does).
  * 0, -ENOMEM or -EINVAL (a bad LATCTL_BPF_FOLLOW_MAX, said on stderr). */
-int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, uint64_t ring);
+int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, uint64_t ring,
+		     int syscalls);
 /* Start recording, the reader away from measured_cpu (-1: not pinned). A
  * failure switches the run to no backend with the reason: 0 or -ENOMEM. */
 int lat_backend_start(struct lat_session *s, int measured_cpu);

@@ -254,6 +254,7 @@ static int prepare(struct run_ctx *c, int argc, char **argv, char *mode, size_t 
 	c->run.ops = ops;
 	c->run.mode = mode;
 	c->run.iters = c->opts.iters ? c->opts.iters : ops->default_iters;
+	c->run.command = c->opts.command;
 	return 0;
 }
 
@@ -308,7 +309,8 @@ static int measure(struct run_ctx *c)
 	uint16_t cpu;
 	int ret;
 
-	ret = lat_backend_open(&c->sess, c->opts.backend, c->opts.events, c->opts.ring);
+	ret = lat_backend_open(&c->sess, c->opts.backend, c->opts.events, c->opts.ring,
+			       run->ops->wants_syscalls);
 	/* latmon's tsc_khz first */
 	if (ret)
 		return ret == -EINVAL ? LAT_EXIT_USAGE : LAT_EXIT_FAIL;
@@ -329,6 +331,8 @@ static int measure(struct run_ctx *c)
 	c->tsc_after = lat_tsc(&cpu);
 	lat_progress_done();
 	lat_backend_stop(&c->sess, run);
+	if (!ret && run->ops->from_events)
+		ret = run->ops->from_events(run, c->sess.buf.ev, c->sess.buf.n);
 	if (ret == -EINVAL)
 		return LAT_EXIT_USAGE;
 	if (ret || run->n == 0) {
@@ -357,7 +361,7 @@ static int finish(struct run_ctx *c)
 	lat_describe_slow_ops(extras, cJSON_GetObjectItemCaseSensitive(
 			      cJSON_GetObjectItemCaseSensitive(c->doc, "slow"), "iterations"));
 	cJSON_AddItemToObject(c->doc, "extras", extras ? extras : cJSON_CreateNull());
-	lat_result_finish(c->doc, LAT_EXIT_OK);
+	lat_result_finish(c->doc, c->run.exit_status);
 	if (c->opts.json_path && lat_result_commit(&c->file, c->doc))
 		return LAT_EXIT_FAIL;
 	if (!c->opts.quiet && lat_result_render(c->doc, stdout, "result"))
@@ -409,6 +413,8 @@ int cmd_run(int argc, char **argv)
 		ret = measure(&c);
 	if (!ret)
 		ret = finish(&c);
+	if (!ret)
+		ret = c.run.exit_status;	/* exec: the command's, if it failed */
 	cleanup(&c);
 	return ret;
 }

@@ -251,12 +251,22 @@ static int getopt_error(int c, char **argv)
 	return -EINVAL;
 }
 
-/* The workload name: exactly one positional argument. */
+/* The workload name: exactly one positional argument; exec takes the rest
+ * as its command. */
 static int take_workload(int argc, char **argv, struct lat_opts *o)
 {
 	if (optind >= argc) {
 		fprintf(stderr, "latctl run: no workload given; 'latctl list' shows them\n");
 		return -EINVAL;
+	}
+	if (!strcmp(argv[optind], "exec")) {
+		o->workload = argv[optind];
+		o->command = argv + optind + 1;
+		if (!o->command[0]) {
+			fprintf(stderr, "latctl run: exec needs a command: latctl run exec [OPTIONS] -- COMMAND [ARGS...]\n");
+			return -EINVAL;
+		}
+		return 0;
 	}
 	if (optind + 1 < argc) {
 		fprintf(stderr, "latctl run: unexpected argument '%s'; give one workload\n",

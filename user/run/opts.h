@@ -38,6 +38,7 @@ struct lat_opts {
 	 * flag, NULL = not given); lat_wl_opts_apply() parses them into the
 	 * chosen workload's config. */
 	const char *wl_arg[LAT_WL_OPT_MAX];
+	char **command;		/* exec: the arguments after the workload */
 };
 
 /* Kernel series the test bed can boot (--kernel), oldest first; the last is

@@ -53,7 +53,7 @@ static int make_scratch(const char *json_path)
 }
 
 /* Run this binary's `run` again with argv plus --repeat 1 --json path
- * --quiet (later options win). Its exit status, LAT_EXIT_FAIL if killed;
+ * --quiet (later options win; before a `--`, whose command stays last). Its exit status, LAT_EXIT_FAIL if killed;
  * *child its process id. */
 static int run_child(int argc, char **argv, const char *path, pid_t *child)
 {
@@ -64,13 +64,15 @@ static int run_child(int argc, char **argv, const char *path, pid_t *child)
 	if (!cv)
 		return LAT_EXIT_FAIL;
 	cv[n++] = "latctl";
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++)
 		cv[n++] = argv[i];
 	cv[n++] = "--repeat";
 	cv[n++] = "1";
 	cv[n++] = "--json";
 	cv[n++] = (char *)path;
 	cv[n++] = "--quiet";
+	for (; i < argc; i++)		/* exec's -- COMMAND stays last */
+		cv[n++] = argv[i];
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {

@@ -21,6 +21,7 @@
  *    rejects another workload's option with one clear line ("--rate does
  *    not apply to grow"). --mode is accepted when ops->modes is not NULL;
  *    the first mode in ops->modes is the default.
+ *  - run->command is the COMMAND after `--` (exec only; NULL otherwise).
  *  - setup() may set run->cap (number of samples to allocate) when it is not
  *    run->iters (e.g. several processes or a --duration bound); the core then
  *    allocates and pre-faults run->samples AFTER setup().
@@ -107,7 +108,12 @@ struct lat_run {
 	 * of this process (a forked child): that stream stays unattributed.
 	 */
 	uint32_t stream_tid[LAT_MAX_STREAMS];
+	char *const *command;		/* exec: COMMAND [ARGS...], NULL-ended */
+	int exit_status;		/* what latctl exits with after the
+					 * report: 0, or the command's (exec) */
 };
+
+struct latmon_event;
 
 struct workload_ops {
 	const char *name;
@@ -125,6 +131,11 @@ struct workload_ops {
 	/* Print the extra report lines from the object extras() made. */
 	void (*print_extras)(const cJSON *extras, FILE *out, struct lat_rd *rd);
 	void (*teardown)(struct lat_run *run);
+	/* After the backend stopped, with its records on the TSC: a workload
+	 * whose iterations are some of them (exec's system calls) fills
+	 * run->samples here. NULL = none. -errno. */
+	int (*from_events)(struct lat_run *run, const struct latmon_event *ev, size_t n);
+	int wants_syscalls;		/* the BPF backend records system calls */
 	const char *default_slow;	/* --slow default, NULL: LAT_DEFAULT_SLOW */
 	/* Its own options, ended by { NULL }; NULL = none. Their values go
 	 * into *config (config_size bytes, zeroed before parsing). */
@@ -139,6 +150,11 @@ static inline double lat_sample_ns(const struct lat_run *run,
 {
 	return (double)(s->tsc_end - s->tsc_begin) * 1e9 / run->tsc_hz;
 }
+
+/* Replace run->samples by a pre-faulted shared array of cap entries (a
+ * workload that learns its sample count only in run() or from_events());
+ * the contents are not kept. 0 or -ENOMEM. */
+int lat_run_resize(struct lat_run *run, size_t cap);
 
 extern const struct workload_ops *const lat_workloads[];
 const struct workload_ops *lat_workload_find(const char *name);

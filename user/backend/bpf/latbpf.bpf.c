@@ -20,6 +20,8 @@
  *   migrate    sched_migrate_task, exact
  *   irq        hardirq, softirq, x86 vector entry/exit pairs while a target
  *              thread is current, exact; NMIs from nmi_handler's duration
+ *   syscall    sys_enter to sys_exit of the exec workload's command, exact
+ *              (latbpf_sys.bpf.h; loaded for exec only)
  * Failed reservations are counted per CPU and reported by a LATMON_EV_LOST
  * record before the CPU's next record (or by latctl after detaching).
  */
@@ -480,3 +482,4 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest_cpu)
 }
 
 #include "latbpf_irq.bpf.h"
+#include "latbpf_sys.bpf.h"

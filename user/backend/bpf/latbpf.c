@@ -49,6 +49,7 @@ struct lat_bpf {
 	char err[200];
 	struct lat_evbuf *buf;		/* what the reader fills */
 	int running;
+	int syscalls;			/* load latbpf_sys.bpf.h's programs */
 	sem_t ready;
 };
 
@@ -104,7 +105,8 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-/* Programs whose tracepoint this kernel lacks are not loaded; named. */
+/* Programs whose tracepoint this kernel lacks are not loaded; named.
+ * Programs already off (system calls outside exec) are not counted. */
 static void skip_missing(struct lat_bpf *b)
 {
 	struct btf *vmlinux = btf__load_vmlinux_btf();
@@ -115,6 +117,8 @@ static void skip_missing(struct lat_bpf *b)
 	bpf_object__for_each_program(p, b->skel->obj) {
 		const char *tp = strchr(bpf_program__section_name(p), '/');
 
+		if (!bpf_program__autoload(p))
+			continue;	/* not wanted in this run */
 		b->programs++;
 		snprintf(type, sizeof(type), "btf_trace_%s", tp ? tp + 1 : "");
 		if (vmlinux && btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) >= 0)
@@ -143,6 +147,10 @@ static int load_attach(struct lat_bpf *b, uint64_t ring)
 	b->ring_bytes = ring_bytes(ring);
 	bpf_map__set_max_entries(b->skel->maps.rb, (uint32_t)b->ring_bytes);
 	bpf_map__set_max_entries(b->skel->maps.followed, b->follow.max);
+	if (!b->syscalls) {
+		bpf_program__set_autoload(b->skel->progs.on_sys_enter, false);
+		bpf_program__set_autoload(b->skel->progs.on_sys_exit, false);
+	}
 	skip_missing(b);
 	ret = latbpf__load(b->skel);
 	if (ret) {
@@ -264,7 +272,7 @@ void lat_bpf_stop(struct lat_bpf *b, struct lat_evbuf *buf, struct lat_run *run)
 	lat_bpf_follow_streams(&b->follow, run);
 }
 
-int lat_bpf_new(struct lat_bpf **bp, uint64_t ring_events)
+int lat_bpf_new(struct lat_bpf **bp, uint64_t ring_events, int syscalls)
 {
 	struct lat_bpf *b = calloc(1, sizeof(*b));
 
@@ -272,6 +280,7 @@ int lat_bpf_new(struct lat_bpf **bp, uint64_t ring_events)
 	if (!b)
 		return -ENOMEM;
 	b->ring_events = ring_events;
+	b->syscalls = syscalls;
 	return lat_bpf_follow_max(&b->follow.max);
 }
 

@@ -20,9 +20,10 @@ struct lat_bpf;
 struct lat_ktime_map;
 struct latbpf_cpu;
 
-/* The backend's state for a ring buffer of ring_events records; -ENOMEM, or
- * -EINVAL (said on stderr) for a bad LATCTL_BPF_FOLLOW_MAX. */
-int lat_bpf_new(struct lat_bpf **b, uint64_t ring_events);
+/* The backend's state for a ring buffer of ring_events records, system
+ * calls recorded when syscalls is 1; -ENOMEM, or -EINVAL (said on stderr)
+ * for a bad LATCTL_BPF_FOLLOW_MAX. */
+int lat_bpf_new(struct lat_bpf **b, uint64_t ring_events, int syscalls);
 /* Buffer, open -> load -> attach, reader thread, clock start point. 0, or -1
  * with the reason in lat_bpf_error(). */
 int lat_bpf_start(struct lat_bpf *b, struct lat_evbuf *buf, int measured_cpu);

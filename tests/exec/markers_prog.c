@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A program with latctl markers whose iterations do known work, for
+ * tests/cli/wl_exec.t and the VM tests:
+ *   markers_prog fault N        N iterations, each the first touch of a page
+ *   markers_prog sleep N        N iterations, each a 3 ms sleep (a timer)
+ *   markers_prog hog N          N iterations of 20 ms of work, a CPU hog
+ *                               ("latctl-hog") pinned to the same CPU
+ *   markers_prog threads T N    T threads at once, N fault iterations each
+ *   markers_prog fork N         N fault iterations in this process and N in
+ *                               a forked child
+ *   markers_prog misuse N       N iterations, then an end without a begin
+ *                               and a begin while one is open
+ * At the end it prints "minflt M" (getrusage of this process and its waited
+ * children) and "iterations I".
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <latctl.h>
+
+static long n_iter;
+
+static void touch_pages(long n)
+{
+	char *p = mmap(NULL, (size_t)n * 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long i;
+
+	if (p == MAP_FAILED)
+		exit(1);
+	madvise(p, (size_t)n * 4096, MADV_NOHUGEPAGE);
+	for (i = 0; i < n; i++) {
+		latctl_begin();
+		p[i * 4096] = 1;
+		latctl_end();
+	}
+	__atomic_fetch_add(&n_iter, n, __ATOMIC_RELAXED);
+}
+
+static void sleeps(long n)
+{
+	struct timespec ts = { 0, 3000000 };
+	long i;
+
+	for (i = 0; i < n; i++) {
+		latctl_begin();
+		nanosleep(&ts, NULL);
+		latctl_end();
+	}
+	n_iter += n;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	sched_setaffinity(0, sizeof(s), &s);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Loop rounds that take about s seconds on this CPU, alone. */
+static unsigned long rounds_for(double s)
+{
+	double end = now_s() + s;
+	unsigned long n = 0;
+
+	while (now_s() < end)
+		n++;
+	return n;
+}
+
+/* The same work as rounds_for's n rounds: longer when the CPU is shared. */
+static void work(unsigned long n)
+{
+	volatile double sink = 0;
+
+	while (n--)
+		sink += now_s();
+}
+
+static void beside_hog(long n)
+{
+	unsigned long r;
+	pid_t hog;
+	long i;
+
+	pin(0);
+	r = rounds_for(0.02);
+	hog = fork();
+	if (hog == 0) {
+		prctl(PR_SET_NAME, "latctl-hog");
+		for (;;)
+			work(1000000);
+	}
+	for (i = 0; i < n; i++) {
+		latctl_begin();
+		work(r);		/* 20 ms alone, more beside the hog */
+		latctl_end();
+	}
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	n_iter += n;
+}
+
+static void *thread_main(void *arg)
+{
+	touch_pages((long)arg);
+	return NULL;
+}
+
+static void threads(int t, long n)
+{
+	pthread_t th[64];
+	int i;
+
+	for (i = 0; i < t && i < 64; i++)
+		pthread_create(&th[i], NULL, thread_main, (void *)n);
+	for (i = 0; i < t && i < 64; i++)
+		pthread_join(th[i], NULL);
+}
+
+static void forked(long n)
+{
+	pid_t c = fork();
+
+	touch_pages(n);
+	if (c == 0)
+		exit(0);
+	waitpid(c, NULL, 0);
+	n_iter += n;		/* the child's */
+}
+
+static void misuse(long n)
+{
+	touch_pages(n);
+	latctl_end();		/* no begin */
+	latctl_begin();
+	latctl_begin();		/* the first is dropped */
+	latctl_end();
+	n_iter++;
+}
+
+int main(int argc, char **argv)
+{
+	struct rusage self, kids;
+	long n = argc > 2 ? atol(argv[argc - 1]) : 1000;
+
+	if (argc < 2)
+		return fprintf(stderr, "usage: markers_prog fault|sleep|hog|threads|fork|misuse [T] N\n"), 2;
+	if (!strcmp(argv[1], "fault"))
+		touch_pages(n);
+	else if (!strcmp(argv[1], "sleep"))
+		sleeps(n);
+	else if (!strcmp(argv[1], "hog"))
+		beside_hog(n);
+	else if (!strcmp(argv[1], "threads") && argc == 4)
+		threads(atoi(argv[2]), n);
+	else if (!strcmp(argv[1], "fork"))
+		forked(n);
+	else if (!strcmp(argv[1], "misuse"))
+		misuse(n);
+	else
+		return fprintf(stderr, "markers_prog: unknown kind %s\n", argv[1]), 2;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	printf("minflt %ld\niterations %ld\nactive %d\n", self.ru_minflt + kids.ru_minflt, n_iter,
+	       latctl_active());
+	return 0;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * liblatctl: latctl_begin() and latctl_end() write the calling thread's
+ * iterations into the ring latctl named in LATCTL_RING (include/latctl.h
+ * has the layout). Without that variable, or with a ring that does not
+ * map, both return at once.
+ */
+#define LATCTL_NO_INLINE
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "latctl.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+EXPORT volatile int latctl_on;
+
+static struct latctl_ring_head *ring;
+static int use_getcpu;
+
+/* The calling thread's region: NULL until its first call, REFUSED when the
+ * ring had none left. A forked child starts with none (at_fork_child). */
+static __thread struct latctl_ring_slot *my_slot;
+#define REFUSED ((struct latctl_ring_slot *)1)
+
+static inline uint64_t read_tsc(uint16_t *cpu)
+{
+	uint32_t lo, hi, aux;
+
+	__asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
+	*cpu = __builtin_expect(use_getcpu, 0) ? (uint16_t)sched_getcpu() : (uint16_t)(aux & 0xfff);
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static struct latctl_ring_rec *records(struct latctl_ring_slot *s)
+{
+	return (struct latctl_ring_rec *)(s + 1);
+}
+
+/* Take the next free region for this thread (async-signal-safe: one atomic
+ * add and one system call). */
+static struct latctl_ring_slot *take_slot(void)
+{
+	uint32_t k = __atomic_fetch_add(&ring->next_slot, 1, __ATOMIC_RELAXED);
+	struct latctl_ring_slot *s;
+
+	if (k >= ring->slots) {
+		__atomic_fetch_add(&ring->threads_refused, 1, __ATOMIC_RELAXED);
+		return my_slot = REFUSED;
+	}
+	s = (struct latctl_ring_slot *)((char *)ring + LATCTL_RING_HEAD + k * ring->slot_bytes);
+	s->tid = (uint32_t)gettid();
+	s->pid = (uint32_t)getpid();
+	return my_slot = s;
+}
+
+static inline struct latctl_ring_slot *slot(void)
+{
+	struct latctl_ring_slot *s = my_slot;
+
+	if (__builtin_expect(!s, 0))
+		s = take_slot();
+	return s == REFUSED ? NULL : s;
+}
+
+EXPORT void latctl_begin(void)
+{
+	struct latctl_ring_slot *s;
+	uint16_t cpu;
+
+	if (__builtin_expect(!latctl_on, 1))
+		return;
+	s = slot();
+	if (!s)
+		return;
+	if (s->open)
+		s->begin_twice++;
+	s->open_tsc = read_tsc(&cpu);
+	s->open_cpu = cpu;
+	s->open = 1;
+}
+
+EXPORT void latctl_end(void)
+{
+	struct latctl_ring_slot *s;
+	uint64_t t, n;
+	uint16_t cpu;
+
+	if (__builtin_expect(!latctl_on, 1))
+		return;
+	t = read_tsc(&cpu);
+	s = slot();
+	if (!s)
+		return;
+	if (!s->open) {
+		s->end_without_begin++;
+		return;
+	}
+	s->open = 0;
+	n = s->count;
+	if (n >= ring->capacity) {
+		s->full++;
+		return;
+	}
+	records(s)[n] = (struct latctl_ring_rec){ s->open_tsc, t, s->open_cpu, cpu, 0 };
+	__atomic_store_n(&s->count, n + 1, __ATOMIC_RELEASE);
+}
+
+EXPORT int latctl_active(void)
+{
+	return latctl_on;
+}
+
+static void at_fork_child(void)
+{
+	my_slot = NULL;
+}
+
+/* Map the ring named by LATCTL_RING; leave latctl_on 0 if anything is off. */
+static int map_ring(const char *path)
+{
+	struct latctl_ring_head *h;
+	struct stat st;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || (size_t)st.st_size < LATCTL_RING_HEAD) {
+		close(fd);
+		return -1;
+	}
+	h = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (h == MAP_FAILED)
+		return -1;
+	if (h->magic != LATCTL_RING_MAGIC || h->version != LATCTL_RING_VERSION ||
+	    LATCTL_RING_HEAD + h->slots * h->slot_bytes > (uint64_t)st.st_size) {
+		munmap(h, (size_t)st.st_size);
+		return -1;
+	}
+	ring = h;
+	use_getcpu = !!(h->flags & LATCTL_RING_F_GETCPU);
+	return 0;
+}
+
+__attribute__((constructor)) static void latctl_init(void)
+{
+	const char *path = getenv("LATCTL_RING");
+
+	if (!path || !*path || map_ring(path))
+		return;
+	pthread_atfork(NULL, NULL, at_fork_child);
+	latctl_on = 1;
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * exec: your own program. `latctl run exec -- COMMAND [ARGS...]` runs
+ * COMMAND (and whatever it forks) under the chosen backend. Its iterations
+ * come from the markers it writes (latctl_begin/latctl_end, include/latctl.h)
+ * into a shared-memory ring latctl creates and names in LATCTL_RING; a
+ * command that writes none has each of its system calls as an iteration
+ * (wl_exec_sys.c), so it gets causes too. --duration stops a long-running
+ * command with SIGINT, then SIGTERM and SIGKILL after a grace period each.
+ * Modes: auto (markers if the command wrote any, else system calls),
+ * markers, syscalls.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "latctl.h"
+#include "lib/tsc.h"
+#include "workload/wl_exec.h"
+
+static struct exec_cfg {
+	double duration_s;	/* --duration: stop the command after this */
+	int threads;		/* --threads: ring regions (threads recorded) */
+} cfg;
+
+#define DEFAULT_THREADS	64
+#define GRACE_MS	3000	/* between SIGINT, SIGTERM and SIGKILL */
+
+static struct lat_exec ex;
+
+/* COMMAND's program exists and can run: one line and -EINVAL if not. */
+static int check_command(char *const *cmd)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	const char *p;
+	size_t n;
+
+	if (!cmd || !cmd[0]) {
+		fprintf(stderr, "latctl: exec needs a command: latctl run exec -- COMMAND [ARGS...]\n");
+		return -EINVAL;
+	}
+	if (strchr(cmd[0], '/')) {
+		if (access(cmd[0], X_OK) == 0)
+			return 0;
+		fprintf(stderr, "latctl: exec: cannot run '%s': %s\n", cmd[0], strerror(errno));
+		return -EINVAL;
+	}
+	for (p = path ? path : "/usr/bin:/bin"; *p; p += n + (p[n] == ':')) {
+		n = strcspn(p, ":");
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", cmd[0]);
+		if (access(buf, X_OK) == 0)
+			return 0;
+	}
+	fprintf(stderr, "latctl: exec: '%s' is not a program in PATH\n", cmd[0]);
+	return -EINVAL;
+}
+
+/* The ring: a memfd of cfg.threads regions of run->iters records each. */
+static int make_ring(struct lat_run *run)
+{
+	uint64_t slot = sizeof(struct latctl_ring_slot) + run->iters * sizeof(struct latctl_ring_rec);
+	struct latctl_ring_head *h;
+
+	ex.slot_bytes = (slot + 4095) & ~4095ULL;
+	ex.slots = (uint32_t)(cfg.threads ? cfg.threads : DEFAULT_THREADS);
+	ex.ring_bytes = LATCTL_RING_HEAD + ex.slots * ex.slot_bytes;
+	ex.fd = memfd_create("latctl-ring", MFD_CLOEXEC);
+	if (ex.fd < 0 || ftruncate(ex.fd, (off_t)ex.ring_bytes))
+		return -errno;
+	h = mmap(NULL, ex.ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, ex.fd, 0);
+	if (h == MAP_FAILED)
+		return -errno;
+	*h = (struct latctl_ring_head){
+		.magic = LATCTL_RING_MAGIC, .version = LATCTL_RING_VERSION,
+		.slots = ex.slots, .slot_bytes = ex.slot_bytes, .capacity = run->iters,
+		.flags = lat_tsc_aux_not_cpu ? LATCTL_RING_F_GETCPU : 0,
+	};
+	ex.ring = h;
+	snprintf(ex.path, sizeof(ex.path), "/proc/%d/fd/%d", (int)getpid(), ex.fd);
+	return 0;
+}
+
+static int exec_setup(struct lat_run *run)
+{
+	memset(&ex, 0, sizeof(ex));
+	ex.fd = -1;
+	ex.pid = -1;
+	if (check_command(run->command))
+		return -EINVAL;
+	ex.cmd = run->command;
+	ex.duration_s = cfg.duration_s;
+	run->priv = &ex;
+	run->cap = 1;		/* the samples are sized after the command ends */
+	return make_ring(run);
+}
+
+/* In the child: the ring's name, then the command. */
+static void start_command(void)
+{
+	setenv("LATCTL_RING", ex.path, 1);
+	execvp(ex.cmd[0], ex.cmd);
+	fprintf(stderr, "latctl: exec: cannot run '%s': %s\n", ex.cmd[0], strerror(errno));
+	_exit(127);
+}
+
+/* Wait up to ms for the command to end (-1: for ever). 1 if it ended. */
+static int wait_end(int pidfd, int ms)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	int r;
+
+	do
+		r = poll(&p, 1, ms);
+	while (r < 0 && errno == EINTR);
+	return r != 0;
+}
+
+/* --duration is over: SIGINT, then SIGTERM, then SIGKILL, each said. */
+static void stop_command(int pidfd)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGKILL };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		fprintf(stderr, "latctl: exec: %s SIG%s to %d\n",
+			i ? "still running after 3 s, sending" : "--duration reached, sending",
+			sigabbrev_np(sigs[i]) ? sigabbrev_np(sigs[i]) : "?", (int)ex.pid);
+		kill(ex.pid, sigs[i]);
+		ex.stop_signal = sigs[i];
+		if (wait_end(pidfd, GRACE_MS))
+			return;
+	}
+}
+
+/* Run the command to its end (or --duration's); its status into ex. */
+static int run_command(void)
+{
+	int pidfd, st;
+
+	ex.pid = fork();
+	if (ex.pid < 0)
+		return -errno;
+	if (ex.pid == 0)
+		start_command();
+	pidfd = (int)syscall(SYS_pidfd_open, ex.pid, 0);
+	if (pidfd >= 0 && ex.duration_s > 0 &&
+	    !wait_end(pidfd, (int)(ex.duration_s * 1000)))
+		stop_command(pidfd);
+	if (pidfd >= 0)
+		close(pidfd);
+	while (waitpid(ex.pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	ex.status = st;
+	ex.ended = 1;
+	return 0;
+}
+
+/* What latctl exits with: the command's status when it failed (not when
+ * --duration stopped it), else 0. */
+static int exit_status_of(void)
+{
+	if (WIFEXITED(ex.status))
+		return ex.stop_signal ? 0 : WEXITSTATUS(ex.status);
+	if (WIFSIGNALED(ex.status) && WTERMSIG(ex.status) != ex.stop_signal)
+		return 128 + WTERMSIG(ex.status);
+	return 0;
+}
+
+static int exec_run(struct lat_run *run)
+{
+	int ret = run_command();
+
+	if (ret)
+		return ret;
+	run->exit_status = exit_status_of();
+	if (WIFEXITED(ex.status) && WEXITSTATUS(ex.status) == 127 && !lat_exec_marker_count(&ex))
+		return -ENOEXEC;	/* the child said why */
+	if (!strcmp(run->mode, "syscalls"))
+		return 0;
+	return lat_exec_take_markers(run, &ex);
+}
+
+/* After the backend stopped: system calls as iterations when no marker
+ * was written (mode auto) or when asked (mode syscalls). */
+static int exec_from_events(struct lat_run *run, const struct latmon_event *ev, size_t n)
+{
+	if (run->n || !strcmp(run->mode, "markers"))
+		return 0;
+	return lat_exec_take_syscalls(run, &ex, ev, n);
+}
+
+static void exec_teardown(struct lat_run *run)
+{
+	(void)run;
+	if (ex.ring)
+		munmap(ex.ring, ex.ring_bytes);
+	if (ex.fd >= 0)
+		close(ex.fd);
+	ex.ring = NULL;
+	ex.fd = -1;
+}
+
+static const struct lat_wl_opt exec_opts[] = {
+	{ "duration", LAT_WL_OPT_DURATION, "D", "stop the command after D with SIGINT (SIGTERM, SIGKILL 3 s later each)",
+	  "duration_s", offsetof(struct exec_cfg, duration_s) },
+	{ "threads", LAT_WL_OPT_COUNT, "N", "threads (over all processes) whose markers are kept (default 64)",
+	  "threads", offsetof(struct exec_cfg, threads) },
+	{ NULL },
+};
+
+const struct workload_ops wl_exec = {
+	.name = "exec",
+	.summary = "your own program: latctl run exec -- COMMAND (markers from latctl.h, else its system calls)",
+	.modes = "auto|markers|syscalls",
+	.unit_name = "iteration",
+	.default_iters = 1000000,
+	.setup = exec_setup,
+	.run = exec_run,
+	.from_events = exec_from_events,
+	.extras = lat_exec_extras,
+	.print_extras = lat_exec_print_extras,
+	.teardown = exec_teardown,
+	.wants_syscalls = 1,
+	.default_slow = "p99",		/* a program's loop or calls: thousands, not millions */
+	.opts = exec_opts,
+	.config = &cfg,
+	.config_size = sizeof(cfg),
+};

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* The exec workload's state, shared by its three files: the command and its
+ * ring (wl_exec.c), its iterations from markers or system calls
+ * (wl_exec_take.c), its extras and report lines (wl_exec_report.c). */
+#ifndef LATCTL_WL_EXEC_H
+#define LATCTL_WL_EXEC_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "latctl.h"
+#include "latmon.h"
+#include "workload/workload.h"
+
+struct lat_exec {
+	char *const *cmd;		/* COMMAND [ARGS...] */
+	double duration_s;		/* --duration, 0 = none */
+	struct latctl_ring_head *ring;
+	uint64_t ring_bytes, slot_bytes;
+	uint32_t slots;
+	int fd;				/* the ring's memfd */
+	char path[64];			/* LATCTL_RING */
+	pid_t pid;			/* the command */
+	int status;			/* its wait status */
+	int ended;
+	int stop_signal;		/* last signal --duration sent, 0 = none */
+	const char *source;		/* "markers" or "syscalls" */
+	uint64_t threads, processes;	/* streams taken, distinct pids */
+	uint64_t dropped_streams;	/* threads beyond LAT_MAX_STREAMS */
+	uint64_t dropped_iters;		/* their iterations */
+};
+
+/* Records the command's threads wrote so far (over every region). */
+uint64_t lat_exec_marker_count(const struct lat_exec *ex);
+/* The marker records into run->samples, one stream per region. -errno. */
+int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex);
+/* The command's system calls (records of other processes than latctl's)
+ * into run->samples, one stream per thread. -errno. */
+int lat_exec_take_syscalls(struct lat_run *run, struct lat_exec *ex,
+			   const struct latmon_event *ev, size_t n);
+
+cJSON *lat_exec_extras(const struct lat_run *run);
+void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd);
+
+#endif /* LATCTL_WL_EXEC_H */

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+/* The exec workload's extras: the command, how it ended, where its
+ * iterations came from, and what the markers lost; and their report lines. */
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "lib/json.h"
+#include "workload/wl_exec.h"
+
+static struct latctl_ring_slot *slot_at(const struct lat_exec *ex, uint32_t k)
+{
+	return (struct latctl_ring_slot *)((char *)ex->ring + LATCTL_RING_HEAD + k * ex->slot_bytes);
+}
+
+/* Sums of the regions' loss counters. */
+static cJSON *markers_json(const struct lat_exec *ex)
+{
+	uint64_t full = 0, nobegin = 0, twice = 0, open = 0;
+	uint32_t k, taken = ex->ring->next_slot < ex->slots ? ex->ring->next_slot : ex->slots;
+	cJSON *o = cJSON_CreateObject();
+
+	for (k = 0; k < taken; k++) {
+		const struct latctl_ring_slot *s = slot_at(ex, k);
+
+		full += s->full;
+		nobegin += s->end_without_begin;
+		twice += s->begin_twice;
+		open += s->open;
+	}
+	cJSON_AddNumberToObject(o, "written", (double)lat_exec_marker_count(ex));
+	cJSON_AddNumberToObject(o, "regions", ex->slots);
+	cJSON_AddNumberToObject(o, "capacity_per_thread", (double)ex->ring->capacity);
+	cJSON_AddNumberToObject(o, "full", (double)full);
+	cJSON_AddNumberToObject(o, "threads_refused", ex->ring->threads_refused);
+	cJSON_AddNumberToObject(o, "end_without_begin", (double)nobegin);
+	cJSON_AddNumberToObject(o, "begin_twice", (double)twice);
+	cJSON_AddNumberToObject(o, "open_at_end", (double)open);
+	return o;
+}
+
+static cJSON *exit_json(const struct lat_exec *ex)
+{
+	cJSON *o = cJSON_CreateObject();
+	const char *sig = WIFSIGNALED(ex->status) ? sigabbrev_np(WTERMSIG(ex->status)) : NULL;
+
+	cJSON_AddItemToObject(o, "status", WIFEXITED(ex->status) ?
+			      cJSON_CreateNumber(WEXITSTATUS(ex->status)) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "signal", sig ? cJSON_CreateString(sig) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "stopped_with", ex->stop_signal && sigabbrev_np(ex->stop_signal) ?
+			      cJSON_CreateString(sigabbrev_np(ex->stop_signal)) : cJSON_CreateNull());
+	return o;
+}
+
+cJSON *lat_exec_extras(const struct lat_run *run)
+{
+	const struct lat_exec *ex = run->priv;
+	cJSON *o = cJSON_CreateObject(), *cmd = cJSON_AddArrayToObject(o, "command");
+	size_t i;
+
+	for (i = 0; ex->cmd[i]; i++)
+		cJSON_AddItemToArray(cmd, cJSON_CreateString(ex->cmd[i]));
+	cJSON_AddNumberToObject(o, "pid", ex->pid);
+	cJSON_AddStringToObject(o, "source", ex->source ? ex->source : "markers");
+	cJSON_AddItemToObject(o, "exit", exit_json(ex));
+	cJSON_AddItemToObject(o, "duration_s", ex->duration_s > 0 ?
+			      cJSON_CreateNumber(ex->duration_s) : cJSON_CreateNull());
+	cJSON_AddNumberToObject(o, "threads", (double)ex->threads);
+	cJSON_AddNumberToObject(o, "processes", (double)ex->processes);
+	cJSON_AddItemToObject(o, "markers", markers_json(ex));
+	cJSON_AddNumberToObject(o, "threads_beyond_limit", (double)ex->dropped_streams);
+	cJSON_AddNumberToObject(o, "calls_dropped", (double)ex->dropped_iters);
+	return o;
+}
+
+/* "./prog a b (pid 12): exited with status 0". */
+static void print_command(const cJSON *x, FILE *out, struct lat_rd *rd)
+{
+	const cJSON *e = lat_rd_obj(rd, x, "exit"), *a;
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
+	const cJSON *sig = cJSON_GetObjectItemCaseSensitive(e, "signal");
+	const cJSON *stop = cJSON_GetObjectItemCaseSensitive(e, "stopped_with");
+
+	fprintf(out, "command:");
+	cJSON_ArrayForEach(a, lat_rd_array(rd, x, "command"))
+		fprintf(out, " %s", cJSON_IsString(a) ? a->valuestring : "?");
+	fprintf(out, " (pid %.0f): ", lat_rd_num(rd, x, "pid"));
+	if (cJSON_IsString(stop))
+		fprintf(out, "stopped by latctl with SIG%s after --duration %g s, then ", stop->valuestring,
+			lat_rd_num(rd, x, "duration_s"));
+	if (cJSON_IsNumber(st))
+		fprintf(out, "exited with status %d\n", st->valueint);
+	else
+		fprintf(out, "killed by SIG%s\n", cJSON_IsString(sig) ? sig->valuestring : "?");
+}
+
+static void print_losses(const cJSON *m, FILE *out, struct lat_rd *rd)
+{
+	double full = lat_rd_num(rd, m, "full"), refused = lat_rd_num(rd, m, "threads_refused");
+	double nob = lat_rd_num(rd, m, "end_without_begin"), twice = lat_rd_num(rd, m, "begin_twice");
+	double open = lat_rd_num(rd, m, "open_at_end");
+
+	fprintf(out, "markers lost: %.0f iterations%s (a thread's region full: %.0f, threads beyond --threads %.0f: %.0f, "
+		"end without begin: %.0f, begin while one was open: %.0f, open at the end: %.0f)\n",
+		full + nob + twice + open, full + refused + nob + twice + open > 0 ? " !" : "",
+		full, lat_rd_num(rd, m, "regions"), refused, nob, twice, open);
+	if (full > 0)
+		fprintf(out, "  a region holds %.0f iterations: raise --iters to keep more per thread\n",
+			lat_rd_num(rd, m, "capacity_per_thread"));
+}
+
+void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
+{
+	const char *src = lat_rd_str(rd, x, "source");
+	const cJSON *m = lat_rd_obj(rd, x, "markers");
+	double th = lat_rd_num(rd, x, "threads"), pr = lat_rd_num(rd, x, "processes");
+
+	print_command(x, out, rd);
+	if (!strcmp(src, "syscalls"))
+		fprintf(out, "iterations: no markers were used, so each system call of the command is one "
+			"(%.0f thread%s in %.0f process%s)\n", th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
+	else
+		fprintf(out, "iterations: latctl_begin() to latctl_end() of %.0f thread%s in %.0f process%s\n",
+			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
+	if (!strcmp(src, "markers") || lat_rd_num(rd, m, "written") > 0)
+		print_losses(m, out, rd);
+	if (lat_rd_num(rd, x, "threads_beyond_limit") > 0)
+		fprintf(out, "system calls lost: %.0f of %.0f threads beyond latctl's %d streams !\n",
+			lat_rd_num(rd, x, "calls_dropped"), lat_rd_num(rd, x, "threads_beyond_limit"),
+			LAT_MAX_STREAMS);
+}

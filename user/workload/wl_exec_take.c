@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The exec workload's iterations: the records its threads wrote into the
+ * ring (markers), or, when it wrote none, its system calls as the backend
+ * recorded them. Either way one stream per thread, in time order, with the
+ * thread's id for the join.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "workload/wl_exec.h"
+
+static struct latctl_ring_slot *slot_at(const struct lat_exec *ex, uint32_t k)
+{
+	return (struct latctl_ring_slot *)((char *)ex->ring + LATCTL_RING_HEAD + k * ex->slot_bytes);
+}
+
+static uint32_t slots_taken(const struct lat_exec *ex)
+{
+	uint32_t n = __atomic_load_n(&ex->ring->next_slot, __ATOMIC_ACQUIRE);
+
+	return n < ex->slots ? n : ex->slots;
+}
+
+/* Records of region s that are complete. */
+static uint64_t recs_of(const struct lat_exec *ex, const struct latctl_ring_slot *s)
+{
+	uint64_t n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
+
+	return n < ex->ring->capacity ? n : ex->ring->capacity;
+}
+
+uint64_t lat_exec_marker_count(const struct lat_exec *ex)
+{
+	uint64_t n = 0;
+	uint32_t k;
+
+	for (k = 0; ex->ring && k < slots_taken(ex); k++)
+		n += recs_of(ex, slot_at(ex, k));
+	return n;
+}
+
+/* Count the distinct pids of the streams. */
+static uint64_t count_pids(const uint32_t *pid, size_t n)
+{
+	uint64_t d = 0;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && pid[j] != pid[i]; j++)
+			;
+		d += j == i;
+	}
+	return d;
+}
+
+int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex)
+{
+	uint32_t k, pids[LAT_MAX_STREAMS];
+	uint64_t n = lat_exec_marker_count(ex), i, m;
+	size_t at = 0, streams = 0;
+
+	ex->source = "markers";
+	if (n == 0)
+		return 0;
+	if (lat_run_resize(run, n))
+		return -ENOMEM;
+	for (k = 0; k < slots_taken(ex); k++) {
+		const struct latctl_ring_slot *s = slot_at(ex, k);
+		const struct latctl_ring_rec *r = (const void *)(s + 1);
+
+		m = recs_of(ex, s);
+		if (m == 0)
+			continue;
+		for (i = 0; i < m; i++)
+			memcpy(&run->samples[at + i], &r[i], sizeof(r[i]));
+		run->samples[at].flags |= LAT_SAMPLE_F_NEWSTREAM;
+		run->stream_tid[streams] = s->tid;
+		pids[streams++] = s->pid;
+		at += m;
+	}
+	run->samples[0].flags &= ~LAT_SAMPLE_F_NEWSTREAM;
+	run->n = at;
+	ex->threads = streams;
+	ex->processes = count_pids(pids, streams);
+	return 0;
+}
+
+/* Indices of the system-call records of the command: other processes than
+ * latctl's. */
+static size_t *command_calls(const struct latmon_event *ev, size_t n, size_t *count)
+{
+	size_t *v = malloc((n ? n : 1) * sizeof(*v)), i;
+	uint32_t self = (uint32_t)getpid();
+
+	*count = 0;
+	for (i = 0; v && i < n; i++)
+		if (ev[i].type == LATMON_EV_SYSCALL && ev[i].pid != self && ev[i].tsc_end >= ev[i].tsc_begin)
+			v[(*count)++] = i;
+	return v;
+}
+
+static const struct latmon_event *sort_ev;
+
+/* By thread, then by entry. */
+static int by_tid_time(const void *a, const void *b)
+{
+	const struct latmon_event *x = &sort_ev[*(const size_t *)a], *y = &sort_ev[*(const size_t *)b];
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->tsc_begin < y->tsc_begin ? -1 : x->tsc_begin > y->tsc_begin;
+}
+
+/* One sample per call, a stream per thread; threads past the stream limit
+ * are counted in ex. */
+static void calls_to_samples(struct lat_run *run, struct lat_exec *ex,
+			     const struct latmon_event *ev, const size_t *v, size_t n)
+{
+	uint32_t pids[LAT_MAX_STREAMS];
+	size_t i, at = 0, streams = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct latmon_event *e = &ev[v[i]];
+		int fresh = i == 0 || e->tid != ev[v[i - 1]].tid;
+		uint32_t flags = fresh && at ? LAT_SAMPLE_F_NEWSTREAM : 0;
+
+		if (fresh && streams == LAT_MAX_STREAMS) {
+			ex->dropped_streams++;
+			for (; i + 1 < n && ev[v[i + 1]].tid == e->tid; i++)
+				ex->dropped_iters++;
+			ex->dropped_iters++;
+			continue;
+		}
+		if (fresh) {
+			run->stream_tid[streams] = e->tid;
+			pids[streams++] = e->pid;
+		}
+		run->samples[at++] = (struct lat_sample){ e->tsc_begin, e->tsc_end, e->cpu, e->cpu, flags };
+	}
+	run->n = at;
+	ex->threads = streams;
+	ex->processes = count_pids(pids, streams);
+}
+
+int lat_exec_take_syscalls(struct lat_run *run, struct lat_exec *ex,
+			   const struct latmon_event *ev, size_t n)
+{
+	size_t count, *v = command_calls(ev, n, &count);
+
+	ex->source = "syscalls";
+	if (!v)
+		return -ENOMEM;
+	if (count && lat_run_resize(run, count)) {
+		free(v);
+		return -ENOMEM;
+	}
+	sort_ev = ev;
+	qsort(v, count, sizeof(*v), by_tid_time);
+	calls_to_samples(run, ex, ev, v, count);
+	free(v);
+	return 0;
+}
