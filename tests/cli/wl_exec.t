@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# exec: your own program under latctl, on this machine's backend. A program
+# with markers (tests/exec/markers_prog.c) whose iterations do known work
+# gets the causes of that work: fresh pages are faults (as many fault events
+# as the program's own getrusage counts), sleeps are blocked, work beside a
+# CPU hog on its CPU is preempted by the hog; 8 threads, a forked child, a
+# full region, threads beyond --threads and misuse are counted. The Python
+# ctypes example gets the same labels for the same work. Without markers the
+# command's system calls are the iterations, munmap named. --duration stops
+# a server; a failing command's status is latctl's.
+. "$(dirname "$0")/engine.sh"
+
+L=$LATCTL
+B=$TESTS_DIR/tests/exec/bin
+LIB=$TESTS_DIR/user/markers/liblatctl.so.1
+[ -x "$B/markers_prog" ] || { echo "Bail out! tests/exec/bin not built (make check builds it)"; exit 1; }
+
+check_err "exec without a command" "$L run exec" 2 'exec needs a command: latctl run exec'
+check_err "exec of a program that is not there" "$L run exec -- $TMPD/nosuch" 2 \
+	"exec: cannot run '$TMPD/nosuch': No such file"
+check_err "exec of a name not in PATH" "$L run exec -- nosuch-latctl-prog" 2 "'nosuch-latctl-prog' is not a program in PATH"
+check_err "another workload takes no command" "$L run grow -- ls" 2 "unexpected argument 'ls'"
+check "outside latctl the markers do nothing" "$B/markers_prog fault 100" 0 '^active 0'
+
+caps=$("$L" backends)
+case $caps in
+*"bpf: yes"* | *"latmon: yes"*) ;;
+*) skip_all "no backend records here: ${caps}" ;;
+esac
+
+# facts FILE.json: the figures the checks need, one "key value" per line.
+facts() {
+	perl -MJSON::PP -e 'local $/; my $d = decode_json(<>); my $c = $d->{causes};
+	my %p = map { $_->{label} => $_ } @{$c->{causes}};
+	my $n = $c->{slow_iterations};
+	print "slow $n\n";
+	for my $l (keys %p) { print "primary_$l $p{$l}{primary}\npresent_$l $p{$l}{present}\n" }
+	my $sf = 0; $sf += $_->{fault_events} for @{$c->{stream_faults}};
+	print "stream_faults $sf\n";
+	my $x = $d->{extras}; my $m = $x->{markers};
+	print "source $x->{source}\nthreads $x->{threads}\nprocesses $x->{processes}\n";
+	print "$_ $m->{$_}\n" for qw(written full threads_refused end_without_begin begin_twice);
+	print "iterations $d->{run}{iterations}\n";
+	my $h = 0; for (@{$d->{slow}{iterations}}) { $h++ if JSON::PP->new->canonical->encode($_) =~ /latctl-hog/ }
+	print "named_hog $h\n";
+	my $mu = 0; for (@{$d->{slow}{iterations}}) { $mu++ if ($_->{syscall}{name} // "") eq "munmap" }
+	print "slow_munmap $mu\n";' "$1"
+}
+# keep FILE CMD: CMD's stdout into FILE and on stdout, its exit status kept.
+keep() { echo "$2 > $1; r=\$?; cat $1; exit \$r"; }
+fact() { awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$1"; }
+
+F=$TMPD/fault
+check "a loop of first touches runs under latctl" \
+	"$L run exec --json $F.json -- $B/markers_prog fault 3000 > $F.txt" 0 ''
+facts $F.json > $F.f
+check "the report names the command and how it ended" "cat $F.txt" 0 \
+	"^command: $B/markers_prog fault 3000 \\(pid [0-9]+\\): exited with status 0"
+check "... and where its iterations came from" "cat $F.txt" 0 \
+	'^iterations: latctl_begin\(\) to latctl_end\(\) of 1 thread in 1 process'
+check "... and that no marker was lost" "cat $F.txt" 0 '^markers lost: 0 iterations \('
+ok "every marked iteration is a sample (3000)" test "$(fact $F.f iterations)" = 3000
+ok "the program saw itself under latctl" grep -q '^active 1' $F.txt
+minflt=$(awk '$1 == "minflt" { print $2 }' $F.txt)
+sf=$(fact $F.f stream_faults)
+ok "fault events of the program's thread ($sf) = its getrusage ($minflt), within 1%" \
+	between "$sf" "$minflt" $((minflt + minflt / 100 + 10))
+ok "a fault is in every slow iteration ($(fact $F.f present_fault) of $(fact $F.f slow))" \
+	test "$(fact $F.f present_fault)" = "$(fact $F.f slow)"
+check "latctl report FILE prints the same report (the program's own lines aside)" \
+	"'$L' report $F.json | diff - <(grep -Ev '^(minflt|iterations|active) [0-9]+$' $F.txt)" 0 ''
+
+S=$TMPD/sleep
+check "iterations that sleep" "$L run exec --slow 2ms --json $S.json -- $B/markers_prog sleep 20 > $S.txt" 0 ''
+facts $S.json > $S.f
+ok "... are all slow, and blocked ($(fact $S.f primary_blocked) of $(fact $S.f slow), 18 wanted)" \
+	test "$(fact $S.f primary_blocked)" -ge 18 -a "$(fact $S.f slow)" = 20
+
+H=$TMPD/hog
+check "work beside a CPU hog on the same CPU" \
+	"$L run exec --slow p50 --json $H.json -- $B/markers_prog hog 10 > $H.txt" 0 ''
+facts $H.json > $H.f
+ok "... is preempted in its slow iterations ($(fact $H.f present_preemption) of $(fact $H.f slow))" \
+	test "$(fact $H.f present_preemption)" -ge 1 -a "$(fact $H.f present_preemption)" -ge $(($(fact $H.f slow) / 2))
+ok "... by the hog, named ($(fact $H.f named_hog) slow iterations)" test "$(fact $H.f named_hog)" -ge 1
+
+T=$TMPD/threads
+check "8 threads at once" "$(keep $T.txt "$L run exec --json $T.json -- $B/markers_prog threads 8 1000")" 0 \
+	'of 8 threads in 1 process'
+facts $T.json > $T.f
+ok "... 8000 iterations in 8 streams" test "$(fact $T.f iterations)" = 8000 -a "$(fact $T.f threads)" = 8
+ok "... each stream joined with its own thread's faults" test "$(fact $T.f stream_faults)" -ge 8000
+K=$TMPD/fork
+check "a forked child writes its own stream" "$(keep $K.txt "$L run exec --json $K.json -- $B/markers_prog fork 1000")" 0 \
+	'of 2 threads in 2 processes'
+facts $K.json > $K.f
+ok "... 2000 iterations" test "$(fact $K.f iterations)" = 2000
+
+O=$TMPD/over
+check "a region that fills up" "$(keep $O.txt "$L run exec --iters 100 --json $O.json -- $B/markers_prog fault 500")" 0 \
+	"^markers lost: 400 iterations ! \\(a thread's region full: 400,"
+check "... says how to keep more" "cat $O.txt" 0 'a region holds 100 iterations: raise --iters'
+facts $O.json > $O.f
+ok "... keeps the first 100 and counts 400 in the JSON" test "$(fact $O.f iterations)" = 100 -a "$(fact $O.f full)" = 400
+R=$TMPD/refused
+check "threads beyond --threads" "$(keep $R.txt "$L run exec --threads 3 --json $R.json -- $B/markers_prog threads 8 200")" 0 \
+	'threads beyond --threads 3: 5,'
+ok "... are counted, the others kept" test "$(fact <(facts $R.json) threads_refused)" = 5 -a "$(fact <(facts $R.json) iterations)" = 600
+M=$TMPD/misuse
+check "an end without a begin and a begin while one is open" "$(keep $M.txt "$L run exec --json $M.json -- $B/markers_prog misuse 500")" 0 \
+	'end without begin: 1, begin while one was open: 1,'
+
+P=$TMPD/py
+if command -v python3 > /dev/null; then
+	check "the Python ctypes example" "$(keep $P.txt "LATCTL_LIB=$LIB $L run exec --json $P.json -- python3 $TESTS_DIR/user/markers/examples/loop.py 3000")" 0 \
+		'touched 3000 pages; under latctl: True'
+	facts $P.json > $P.f
+	ok "... 3000 iterations" test "$(fact $P.f iterations)" = 3000
+	ok "... a fault in every slow iteration, as in C ($(fact $P.f present_fault) of $(fact $P.f slow))" \
+		test "$(fact $P.f present_fault)" = "$(fact $P.f slow)" -a "$(fact $P.f slow)" -gt 0
+else
+	ok "# SKIP python3 is not installed" true
+fi
+
+C=$TMPD/calls
+check "a program without markers" "$(keep $C.txt "$L run exec --json $C.json -- $B/calls 10")" 0 \
+	'^iterations: no markers were used, so each system call of the command is one \(1 thread in 1 process\)'
+facts $C.json > $C.f
+ok "... its system calls are the iterations ($(fact $C.f iterations))" test "$(fact $C.f iterations)" -ge 520
+ok "... the slow ones are named: munmap ($(fact $C.f slow_munmap) of $(fact $C.f slow))" \
+	test "$(fact $C.f slow_munmap)" -ge 4 -a "$(fact $C.f slow_munmap)" -ge $(($(fact $C.f slow) - 1))
+check "... in the slowest list" "cat $C.txt" 0 'inside munmap'
+check "--mode markers keeps no system call" "$L run exec --mode markers -- $B/calls 2" 1 'no iteration recorded'
+
+D=$TMPD/dur
+SECONDS=0
+check "--duration stops a command that runs on" "$L run exec --duration 1s --json $D.json -- sleep 60 > $D.txt" 0 ''
+ok "... within the grace period ($SECONDS s)" test "$SECONDS" -le 6
+check "... says so on stderr" "cat /dev/null; $L report $D.json" 0 \
+	'stopped by latctl with SIGINT after --duration 1 s, then killed by SIGINT'
+check "a failing command's status is latctl's, after the report" "$L run exec -- sh -c 'exit 3'" 3 \
+	'exited with status 3'
+check "a command killed by a signal: 128 + N" "$L run exec -- sh -c 'kill -9 \$\$'" 137 'killed by SIGKILL'
+
+check "--repeat 3 runs the command 3 times" "$L run exec --repeat 3 --json $TMPD/rep.json -- $B/markers_prog fault 2000" 0 ''
+ok "... the pooled runs hold 6000 iterations" test "$(json_get $TMPD/rep.json runs 2 run iterations 2>/dev/null || json_get $TMPD/rep.json summary count)" -ge 2000
+check "compare works on its results" "$L compare $F.json $F.json" 0 'p99'
+check "check works on its results" "$L check --max p50=1s $F.json" 0 ''
+done_testing
