@@ -56,7 +56,9 @@ extern volatile int latctl_on;
  *
  * A thread takes region k by an atomic fetch-and-add of 1 on next_slot; k
  * at or past slots means no region: it adds 1 to threads_refused once and
- * records nothing. In its region it writes its tid and pid, then for each
+ * records nothing. It may fault its region in then (liblatctl does, with
+ * MADV_POPULATE_WRITE, and stores the page count in populated), so that
+ * no record write faults later. In its region it writes its tid and pid, then for each
  * iteration one record at records[count] and then count + 1 (a store with
  * release order). A record that finds count == capacity adds 1 to full
  * instead. Times are TSC reads of `rdtscp; lfence`; CPUs the low 12 bits
@@ -101,7 +103,8 @@ struct latctl_ring_slot {
 	uint32_t open;			/* 1 while an iteration is open */
 	uint16_t open_cpu;
 	uint16_t reserved;
-	uint64_t reserved2;
+	uint64_t populated;		/* pages of the region the writer
+					 * faulted in when it took it */
 };
 
 #ifdef __cplusplus

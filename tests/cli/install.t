@@ -14,7 +14,9 @@ check "make install DESTDIR PREFIX=/usr" "$MK install DESTDIR=$D PREFIX=/usr" 0 
 for f in bin/latctl share/man/man8/latctl.8 share/man/man5/latctl-result.5 share/man/man4/latmon.4 \
 	 share/bash-completion/completions/latctl lib/latctl/Makefile lib/latctl/Kbuild \
 	 lib/latctl/scripts/testbed/vm-run.sh lib/latctl/module/main.c lib/latctl/include/latmon.h \
-	 lib/latctl/user/main.c lib/latctl/tests/vm/suite.sh lib/latctl/tests/cli/engine.sh; do
+	 lib/latctl/user/main.c lib/latctl/tests/vm/suite.sh lib/latctl/tests/cli/engine.sh \
+	 include/latctl.h lib/liblatctl.so.1 lib/liblatctl.a lib/pkgconfig/latctl.pc \
+	 share/man/man3/latctl-markers.3 lib/latctl/include/latctl.h; do
 	ok "installed: /usr/$f" test -s "$D/usr/$f"
 done
 ok "latctl and the scripts are executable, the pages are not" \
@@ -35,11 +37,21 @@ comp() {	# words...: what the completion offers for the last one
 		COMP_WORDS=($*); COMP_CWORD=\$((\${#COMP_WORDS[@]} - 1)); _latctl; echo \${COMPREPLY[*]}"
 }
 ok "completion: the commands" bash -c "[[ '$(comp latctl "''")' == *'plot'*'doctor'*'latmon'* ]]"
-ok "completion: the workloads of run" test "$(comp latctl run "''")" = "grow chase request alloc mmap"
+ok "completion: the workloads of run" test "$(comp latctl run "''")" = "grow chase request alloc mmap exec"
 ok "completion: the options of run, from --help" bash -c "[[ '$(comp latctl run grow --th)' == '--thp --thp-size --threads' ]]"
 ok "completion: the kernels of --kernel" test "$(comp latctl run grow --kernel "''")" = "6.1 6.12 7.3"
 ok "completion: the options of compare, from --help" test "$(comp latctl compare --s)" = "--strict"
 ok "completion: the options of check, from --help" test "$(comp latctl check --m)" = "--max --metric"
+# Your own program against the installed markers, found by pkg-config.
+if command -v pkg-config > /dev/null; then
+	PC="PKG_CONFIG_SYSROOT_DIR=$D PKG_CONFIG_PATH=$D/usr/lib/pkgconfig pkg-config"
+	check "pkg-config knows latctl ($VERSION)" "$PC --modversion latctl" 0 "^$VERSION\$"
+	check "the C example builds against the installed header and library" \
+		"cc -O2 -o $TMPD/loop $TESTS_DIR/user/markers/examples/loop.c \$($PC --cflags --libs latctl) -Wl,-rpath,$D/usr/lib" 0 ''
+	check "... and runs outside latctl, the markers doing nothing" "$TMPD/loop" 0 '^touched 20000 pages'
+	check "... and under the installed latctl" "$I run exec -q --json $TMPD/loop.json -- $TMPD/loop" 0 '^touched 20000 pages'
+	ok "... 20000 marked iterations" test "$(json_get $TMPD/loop.json run iterations)" = 20000
+fi
 check "make uninstall" "$MK uninstall DESTDIR=$D PREFIX=/usr" 0 ''
 ok "nothing left but directories" test -z "$(find "$D" -type f -o -type l)"
 

@@ -40,7 +40,7 @@ facts() {
 	print "stream_faults $sf\n";
 	my $x = $d->{extras}; my $m = $x->{markers};
 	print "source $x->{source}\nthreads $x->{threads}\nprocesses $x->{processes}\n";
-	print "$_ $m->{$_}\n" for qw(written full threads_refused end_without_begin begin_twice);
+	print "$_ $m->{$_}\n" for qw(written full threads_refused end_without_begin begin_twice populated_pages);
 	print "iterations $d->{run}{iterations}\n";
 	my $h = 0; for (@{$d->{slow}{iterations}}) { $h++ if JSON::PP->new->canonical->encode($_) =~ /latctl-hog/ }
 	print "named_hog $h\n";
@@ -64,8 +64,11 @@ ok "every marked iteration is a sample (3000)" test "$(fact $F.f iterations)" = 
 ok "the program saw itself under latctl" grep -q '^active 1' $F.txt
 minflt=$(awk '$1 == "minflt" { print $2 }' $F.txt)
 sf=$(fact $F.f stream_faults)
-ok "fault events of the program's thread ($sf) = its getrusage ($minflt), within 1%" \
-	between "$sf" "$minflt" $((minflt + minflt / 100 + 10))
+pop=$(fact $F.f populated_pages)
+check "the pages of the markers' region faulted in are said" "cat $F.txt" 0 \
+	"^markers' regions faulted in when taken: $pop pages \\(in getrusage's count, not fault events\\)"
+ok "fault events of the program's thread ($sf) + its region's pages ($pop) = its getrusage ($minflt), within 1%" \
+	between "$((sf + pop))" "$minflt" $((minflt + minflt / 100 + 10))
 ok "a fault is in every slow iteration ($(fact $F.f present_fault) of $(fact $F.f slow))" \
 	test "$(fact $F.f present_fault)" = "$(fact $F.f slow)"
 check "latctl report FILE prints the same report (the program's own lines aside)" \

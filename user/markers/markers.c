@@ -16,6 +16,10 @@
 
 #include "latctl.h"
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
 #define EXPORT __attribute__((visibility("default")))
 
 EXPORT volatile int latctl_on;
@@ -42,8 +46,9 @@ static struct latctl_ring_rec *records(struct latctl_ring_slot *s)
 	return (struct latctl_ring_rec *)(s + 1);
 }
 
-/* Take the next free region for this thread (async-signal-safe: one atomic
- * add and one system call). */
+/* Take the next free region for this thread and fault it in, so that no
+ * record write faults later (async-signal-safe: an atomic add and system
+ * calls). */
 static struct latctl_ring_slot *take_slot(void)
 {
 	uint32_t k = __atomic_fetch_add(&ring->next_slot, 1, __ATOMIC_RELAXED);
@@ -56,6 +61,8 @@ static struct latctl_ring_slot *take_slot(void)
 	s = (struct latctl_ring_slot *)((char *)ring + LATCTL_RING_HEAD + k * ring->slot_bytes);
 	s->tid = (uint32_t)gettid();
 	s->pid = (uint32_t)getpid();
+	if (!madvise(s, ring->slot_bytes, MADV_POPULATE_WRITE))
+		s->populated = ring->slot_bytes / 4096;
 	return my_slot = s;
 }
 

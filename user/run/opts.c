@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "backend/monitor.h"
@@ -39,6 +40,7 @@ void lat_opts_usage(FILE *out)
 {
 	fputs(
 "usage: latctl run WORKLOAD [options]\n"
+"       latctl run exec [options] -- COMMAND [ARGS...]   (your own program)\n"
 "\n"
 "Runs WORKLOAD, times every iteration with the serialized TSC (rdtscp), and\n"
 "prints the tail: percentiles, tail ratios, a log2 histogram and what the\n"
@@ -60,6 +62,8 @@ void lat_opts_usage(FILE *out)
 "                       always for the run: huge-page faults compact (root)\n"
 "  -h, --help           this text\n"
 "  -i, --iters N        iterations (default: the workload's, see 'latctl list')\n"
+"      --in FILE        with --vm: copy FILE (a program and the libraries it\n"
+"                       needs) into the VM's /in, on PATH there; repeatable\n"
 "  -j, --json FILE      also write the whole result as JSON (atomically)\n"
 "      --kernel SERIES  with --vm: Debian kernel 6.1, 6.12 or 7.3 (default 7.3)\n"
 "      --memcg SIZE     run in a new memory cgroup limited to SIZE (64M, 1G)\n"
@@ -95,15 +99,19 @@ void lat_opts_usage(FILE *out)
 "  latctl run grow --thp always --vm --kernel 6.1   in a VM, with causes\n"
 "  latctl run grow --thp always --fragment  huge-page faults that compact\n"
 "  latctl run grow --thp-size 64K=always    64 KiB folios\n"
+"  latctl run exec -- ./prog                your program: its latctl_begin/end\n"
+"                                           iterations, else its system calls\n"
+"  latctl run exec --vm --in ./prog -- prog   the same in the VM, with latmon\n"
 "\n"
 "exit status: 0 ok; 1 the run failed (no permission, out of memory, ...);\n"
-"2 bad command line or input file. Killed by a signal: THP is restored first.\n",
+"2 bad command line or input file. Killed by a signal: THP is restored first.\n"
+"exec: the command's status when it failed (128+N: killed by signal N).\n",
 	      out);
 }
 
 enum {
 	OPT_EVENTS = 256, OPT_NO_THP, OPT_SEED, OPT_THP, OPT_KERNEL, OPT_VM,
-	OPT_FRAGMENT, OPT_MEMCG, OPT_THP_SIZE, OPT_BACKEND, OPT_RING, OPT_REPEAT,
+	OPT_FRAGMENT, OPT_MEMCG, OPT_THP_SIZE, OPT_BACKEND, OPT_RING, OPT_REPEAT, OPT_IN,
 	OPT_WL,		/* OPT_WL + i: workload option lat_wl_opt_at(i) */
 };
 
@@ -114,6 +122,7 @@ static const struct option core_opts[] = {
 	{ "events",	required_argument, NULL, OPT_EVENTS },
 	{ "fragment",	no_argument,	   NULL, OPT_FRAGMENT },
 	{ "help",	no_argument,	   NULL, 'h' },
+	{ "in",		required_argument, NULL, OPT_IN },
 	{ "iters",	required_argument, NULL, 'i' },
 	{ "json",	required_argument, NULL, 'j' },
 	{ "kernel",	required_argument, NULL, OPT_KERNEL },
@@ -225,6 +234,15 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 		return lat_thp_size_parse(arg, &o->mm.thp_size[o->mm.n_thp_size++]);
 	case OPT_MEMCG:
 		return lat_mm_parse_size("--memcg", arg, &o->mm.memcg_bytes);
+	case OPT_IN:
+		if (o->n_in == LAT_MAX_IN) {
+			fprintf(stderr, "latctl run: --in given more than %d times\n", LAT_MAX_IN);
+			return -EINVAL;
+		}
+		if (access(arg, R_OK))
+			return lat_opt_bad_value("--in", arg, -EINVAL, "a file to copy into the VM");
+		o->in[o->n_in++] = arg;
+		return 0;
 	case OPT_BACKEND:
 		o->backend = arg;
 		return lat_backend_check(arg) ? -EINVAL : 0;
@@ -305,6 +323,10 @@ int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
 	}
 	if (o->kernel && !o->vm) {
 		fprintf(stderr, "latctl run: --kernel picks the VM's kernel; add --vm\n");
+		return -EINVAL;
+	}
+	if (o->n_in && !o->vm) {
+		fprintf(stderr, "latctl run: --in copies a file into the VM; add --vm\n");
 		return -EINVAL;
 	}
 	return take_workload(argc, argv, o);

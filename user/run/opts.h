@@ -14,6 +14,7 @@
 #define LAT_DEFAULT_SEED	42ULL
 #define LAT_MAX_ITERS		1000000000ULL
 #define LAT_MAX_REPEAT		1000ULL
+#define LAT_MAX_IN		16	/* --in files */
 
 /* The whole `run` command line; lower layers get only the parts they use. */
 struct lat_opts {
@@ -39,6 +40,8 @@ struct lat_opts {
 	 * chosen workload's config. */
 	const char *wl_arg[LAT_WL_OPT_MAX];
 	char **command;		/* exec: the arguments after the workload */
+	const char *in[LAT_MAX_IN];	/* --in FILE: into the VM's /in */
+	int n_in;
 };
 
 /* Kernel series the test bed can boot (--kernel), oldest first; the last is

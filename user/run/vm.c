@@ -262,8 +262,63 @@ static void announce(const struct vm_ctx *v)
 
 static int skipped_option(const char *name)
 {
-	return !strcmp(name, "vm") || !strcmp(name, "kernel") ||
+	return !strcmp(name, "vm") || !strcmp(name, "kernel") || !strcmp(name, "in") ||
 	       !strcmp(name, "json") || !strcmp(name, "quiet");
+}
+
+/* glibc's own libraries are in the guest already (latctl needs them). */
+static int in_guest(const char *lib)
+{
+	static const char *const glibc[] = { "/libc.so", "/libm.so", "/ld-linux", "/libpthread.so",
+					     "/libdl.so", "/librt.so", NULL };
+	int i;
+
+	for (i = 0; glibc[i]; i++)
+		if (strstr(lib, glibc[i]))
+			return 1;
+	return 0;
+}
+
+#define MAX_LIBS	64
+static char in_libs[MAX_LIBS][PATH_MAX];
+
+/* The shared libraries FILE needs that the guest lacks (ldd), as --in
+ * arguments of vm-run.sh into gv; the number of words added. */
+static int libs_of(const char *file, char **gv)
+{
+	char cmd[PATH_MAX + 32], line[PATH_MAX + 64], *p, *end;
+	static int used;
+	int n = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "ldd '%s' 2>/dev/null", file);
+	f = strchr(file, '\'') ? NULL : popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f) && used < MAX_LIBS) {
+		p = strstr(line, "=> /");
+		if (!p || in_guest(p))
+			continue;
+		p += 3;
+		end = p + strcspn(p, " \n");
+		snprintf(in_libs[used], PATH_MAX, "%.*s", (int)(end - p), p);
+		gv[n++] = "--in";
+		gv[n++] = in_libs[used++];
+	}
+	if (f)
+		pclose(f);
+	return n;
+}
+
+/* --in FILE for each of the run's files and their libraries. */
+static int in_files(const struct lat_opts *o, char **gv)
+{
+	int n = 0, i;
+
+	for (i = 0; i < o->n_in; i++) {
+		gv[n++] = "--in";
+		gv[n++] = (char *)o->in[i];
+		n += libs_of(o->in[i], gv + n);
+	}
+	return n;
 }
 
 /* Every option given, as --name [value], except --vm, --kernel, --json and
@@ -299,14 +354,14 @@ static int boot(const struct vm_ctx *v, const struct lat_opts *o, int argc, char
 {
 	static const char script[] =
 		"insmod /lib/modules/latmon.ko || { echo 'latctl --vm: the guest cannot load latmon.ko' >&2; exit 1; }; "
-		"exec latctl \"$@\"";
+		"export PATH=/in:$PATH LD_LIBRARY_PATH=/in; exec latctl \"$@\"";
 	char run[PATH_MAX + 16], (*names)[MAX_NAME];
 	const char *timeout = getenv("LATCTL_VM_TIMEOUT");
 	const char *append = getenv("LATCTL_VM_APPEND");
 	char **gv;
 	int n = 0, ret;
 
-	gv = calloc((size_t)argc * 2 + 32, sizeof(*gv));
+	gv = calloc((size_t)argc * 2 + 4 * LAT_MAX_IN + 2 * MAX_LIBS + 32, sizeof(*gv));
 	names = calloc((size_t)argc, sizeof(*names));
 	if (!gv || !names) {
 		free(gv);
@@ -316,14 +371,24 @@ static int boot(const struct vm_ctx *v, const struct lat_opts *o, int argc, char
 	snprintf(run, sizeof(run), "%s/vm-run.sh", v->scripts);
 	const char *head[] = { run, "--kernel", v->series, "--out-dir", v->tmp, "--timeout",
 			       timeout && *timeout ? timeout : VM_TIMEOUT_S,
-			       "--append", append ? append : VM_APPEND, "--",
-			       "/bin/sh", "-c", script, "latctl", "run", NULL };
+			       "--append", append ? append : VM_APPEND, NULL };
+	const char *guest[] = { "--", "/bin/sh", "-c", script, "latctl", "run", NULL };
+	int i;
+
 	for (; head[n]; n++)
 		gv[n] = (char *)head[n];
+	n += in_files(o, gv + n);
+	for (i = 0; guest[i]; i++)
+		gv[n++] = (char *)guest[i];
 	n += guest_options(argc, argv, o->workload, gv + n, names);
 	gv[n++] = "--quiet";
 	gv[n++] = "--json";
 	gv[n++] = "/out/" GUEST_RESULT;
+	if (o->command) {		/* exec's COMMAND, last */
+		gv[n++] = "--";
+		for (i = 0; o->command[i]; i++)
+			gv[n++] = o->command[i];
+	}
 	ret = spawn_wait(gv, STDERR_FILENO, 1);
 	free(gv);
 	free(names);

@@ -212,9 +212,9 @@ static void exec_teardown(struct lat_run *run)
 }
 
 static const struct lat_wl_opt exec_opts[] = {
-	{ "duration", LAT_WL_OPT_DURATION, "D", "stop the command after D with SIGINT (SIGTERM, SIGKILL 3 s later each)",
+	{ "duration", LAT_WL_OPT_DURATION, "D", "stop the command after D: SIGINT, then TERM, KILL",
 	  "duration_s", offsetof(struct exec_cfg, duration_s) },
-	{ "threads", LAT_WL_OPT_COUNT, "N", "threads (over all processes) whose markers are kept (default 64)",
+	{ "threads", LAT_WL_OPT_COUNT, "N", "threads whose markers are kept (default 64)",
 	  "threads", offsetof(struct exec_cfg, threads) },
 	{ NULL },
 };

@@ -16,7 +16,7 @@ static struct latctl_ring_slot *slot_at(const struct lat_exec *ex, uint32_t k)
 /* Sums of the regions' loss counters. */
 static cJSON *markers_json(const struct lat_exec *ex)
 {
-	uint64_t full = 0, nobegin = 0, twice = 0, open = 0;
+	uint64_t full = 0, nobegin = 0, twice = 0, open = 0, populated = 0;
 	uint32_t k, taken = ex->ring->next_slot < ex->slots ? ex->ring->next_slot : ex->slots;
 	cJSON *o = cJSON_CreateObject();
 
@@ -27,6 +27,7 @@ static cJSON *markers_json(const struct lat_exec *ex)
 		nobegin += s->end_without_begin;
 		twice += s->begin_twice;
 		open += s->open;
+		populated += s->populated;
 	}
 	cJSON_AddNumberToObject(o, "written", (double)lat_exec_marker_count(ex));
 	cJSON_AddNumberToObject(o, "regions", ex->slots);
@@ -36,6 +37,7 @@ static cJSON *markers_json(const struct lat_exec *ex)
 	cJSON_AddNumberToObject(o, "end_without_begin", (double)nobegin);
 	cJSON_AddNumberToObject(o, "begin_twice", (double)twice);
 	cJSON_AddNumberToObject(o, "open_at_end", (double)open);
+	cJSON_AddNumberToObject(o, "populated_pages", (double)populated);
 	return o;
 }
 
@@ -107,6 +109,8 @@ static void print_losses(const cJSON *m, FILE *out, struct lat_rd *rd)
 	if (full > 0)
 		fprintf(out, "  a region holds %.0f iterations: raise --iters to keep more per thread\n",
 			lat_rd_num(rd, m, "capacity_per_thread"));
+	fprintf(out, "markers' regions faulted in when taken: %.0f pages (in getrusage's count, not fault events)\n",
+		lat_rd_num(rd, m, "populated_pages"));
 }
 
 void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
