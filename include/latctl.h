@@ -90,7 +90,7 @@ struct latctl_ring_rec {
 	uint32_t flags;			/* 0 */
 };
 
-/* The head of one region (64 bytes); its records follow. */
+/* The head of one region (128 bytes); its records follow. */
 struct latctl_ring_slot {
 	uint32_t tid;			/* the writing thread */
 	uint32_t pid;			/* its process */
@@ -105,6 +105,10 @@ struct latctl_ring_slot {
 	uint16_t reserved;
 	uint64_t populated;		/* pages of the region the writer
 					 * faulted in when it took it */
+	uint64_t map_addr;		/* where the writer's process mapped
+					 * the file, and how many bytes: */
+	uint64_t map_bytes;		/* latctl sets apart faults there */
+	uint64_t reserved2[6];
 };
 
 #ifdef __cplusplus

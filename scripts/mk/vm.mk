@@ -89,7 +89,7 @@ $(VM_BIN)/jcheck: tests/vm/prog/jcheck.c
 	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ \
 		tests/vm/prog/jcheck.c $(shell $(PKG_CONFIG) --libs libcjson)
 
-vm-initramfs: vm-modules vm-progs user
+vm-initramfs: vm-modules vm-progs user $(EXEC_PROGS)
 	@for k in $(VM_KERNELS); do scripts/testbed/vm-initramfs.sh --kernel $$k >/dev/null || exit 1; done
 
 vm-check: vm-initramfs

@@ -55,14 +55,25 @@ put_base() {
 	chmod 1777 "$stage/tmp"
 }
 
+# liblatctl (the markers of run exec) beside the guest's libc, where the
+# dynamic linker looks without a path.
+put_markers() {
+	local stage=$1 lib=$ROOT/user/markers/liblatctl.so.1 libc
+	[ -f "$lib" ] || return 0
+	libc=$(ldd "$ROOT/user/latctl" 2>/dev/null | grep -o '/[^ ]*/libc\.so\.6' | head -n 1)
+	[ -n "$libc" ] || return 0
+	install -D -m 0755 "$lib" "$stage$(dirname "$libc")/liblatctl.so.1"
+}
+
 # latctl, the test programs and the TAP scripts, when they are built.
 put_payload() {
 	local stage=$1 module=$2 f
 	[ -f "$module" ] && install -m 0644 "$module" "$stage/lib/modules/latmon.ko"
 	[ -x "$ROOT/user/latctl" ] && put_program "$ROOT/user/latctl" "$stage" /usr/bin/latctl
-	for f in "$ROOT"/tests/vm/bin/*; do
+	for f in "$ROOT"/tests/vm/bin/* "$ROOT"/tests/exec/bin/*; do
 		[ -x "$f" ] && put_program "$f" "$stage" "/usr/bin/$(basename "$f")"
 	done
+	put_markers "$stage"
 	for f in "$ROOT"/tests/vm/*.sh "$ROOT"/tests/bench/guest/*.sh; do
 		[ -f "$f" ] && install -m 0755 "$f" "$stage/tests/$(basename "$f")"
 	done

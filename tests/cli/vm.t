@@ -58,6 +58,21 @@ ok "latctl report prints it as the run did" bash -c "'$L' report $J | diff - $TM
 [ -e "$THP" ] && ok "the host's THP setting is untouched ($thp_before)" [ "$(cat "$THP")" = "$thp_before" ]
 _run "$L run grow --vm --kernel 6.1 --cpu 7 --iters 1000"
 ok "bad input only the guest can judge (--cpu 7 of 2): exit 2, its line here" diag guest_bad_input
+# Your own program in the VM: --in copies it and the libraries it needs
+# (liblatctl of this tree) into /in, on the guest's PATH.
+check_err "--in without --vm is refused" "$L run exec --in $TESTS_DIR/tests/exec/bin/calls -- calls" 2 \
+	'--in copies a file into the VM; add --vm'
+check_err "--in of a file that is not there" "$L run exec --vm --in $TMPD/nosuch -- nosuch" 2 "--in '$TMPD/nosuch'"
+cp "$TESTS_DIR/tests/exec/bin/markers_prog" "$TMPD/myprog"
+check "exec --vm --in: a program the guest does not have, with its markers library" \
+	"$L run exec --vm --kernel 7.3 --slow p90 --in $TMPD/myprog --json $TMPD/in.json -- myprog fault 2000" 0 \
+	'^iterations: latctl_begin\(\) to latctl_end\(\) of 1 thread in 1 process'
+ok "... 2000 marked iterations, joined with latmon's records" \
+	test "$(json_get "$TMPD/in.json" run iterations)" = 2000 -a "$(json_get "$TMPD/in.json" latmon state)" = on
+ok "... their slow iterations mostly faults" \
+	test "$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<>); my ($f) = grep { $_->{label} eq "fault" } @{$d->{causes}{causes}};
+		print 2 * ($f ? $f->{primary} : 0) > $d->{causes}{slow_iterations} ? "yes" : "no"' "$TMPD/in.json")" = yes
+
 # SIGINT while the guest runs: latctl stops the VM and removes its files.
 # setsid: everything latctl started shares its session, found by pgrep -s.
 interrupted_run() {

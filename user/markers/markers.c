@@ -16,6 +16,9 @@
 
 #include "latctl.h"
 
+_Static_assert(sizeof(struct latctl_ring_slot) == 128, "region head: 128 bytes");
+_Static_assert(sizeof(struct latctl_ring_rec) == 24, "record: 24 bytes");
+
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
 #endif
@@ -25,6 +28,7 @@
 EXPORT volatile int latctl_on;
 
 static struct latctl_ring_head *ring;
+static uint64_t ring_bytes;
 static int use_getcpu;
 
 /* The calling thread's region: NULL until its first call, REFUSED when the
@@ -61,6 +65,8 @@ static struct latctl_ring_slot *take_slot(void)
 	s = (struct latctl_ring_slot *)((char *)ring + LATCTL_RING_HEAD + k * ring->slot_bytes);
 	s->tid = (uint32_t)gettid();
 	s->pid = (uint32_t)getpid();
+	s->map_addr = (uint64_t)(uintptr_t)ring;
+	s->map_bytes = ring_bytes;
 	if (!madvise(s, ring->slot_bytes, MADV_POPULATE_WRITE))
 		s->populated = ring->slot_bytes / 4096;
 	return my_slot = s;
@@ -151,6 +157,7 @@ static int map_ring(const char *path)
 		return -1;
 	}
 	ring = h;
+	ring_bytes = (uint64_t)st.st_size;
 	use_getcpu = !!(h->flags & LATCTL_RING_F_GETCPU);
 	return 0;
 }

@@ -191,10 +191,12 @@ static int exec_run(struct lat_run *run)
 	return lat_exec_take_markers(run, &ex);
 }
 
-/* After the backend stopped: system calls as iterations when no marker
- * was written (mode auto) or when asked (mode syscalls). */
-static int exec_from_events(struct lat_run *run, const struct latmon_event *ev, size_t n)
+/* After the backend stopped: the faults on the ring set apart; system
+ * calls as iterations when no marker was written (mode auto) or when asked
+ * (mode syscalls). */
+static int exec_from_events(struct lat_run *run, struct latmon_event *ev, size_t n)
 {
+	lat_exec_set_apart(&ex, ev, n);
 	if (run->n || !strcmp(run->mode, "markers"))
 		return 0;
 	return lat_exec_take_syscalls(run, &ex, ev, n);

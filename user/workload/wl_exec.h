@@ -28,12 +28,16 @@ struct lat_exec {
 	uint64_t threads, processes;	/* streams taken, distinct pids */
 	uint64_t dropped_streams;	/* threads beyond LAT_MAX_STREAMS */
 	uint64_t dropped_iters;		/* their iterations */
+	uint64_t ring_faults;		/* fault records on the ring, set apart */
 };
 
 /* Records the command's threads wrote so far (over every region). */
 uint64_t lat_exec_marker_count(const struct lat_exec *ex);
 /* The marker records into run->samples, one stream per region. -errno. */
 int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex);
+/* Fault records of the command's threads on their own ring mapping (the
+ * markers' regions faulted in) get tid 0: not the program's. */
+void lat_exec_set_apart(struct lat_exec *ex, struct latmon_event *ev, size_t n);
 /* The command's system calls (records of other processes than latctl's)
  * into run->samples, one stream per thread. -errno. */
 int lat_exec_take_syscalls(struct lat_run *run, struct lat_exec *ex,

@@ -38,6 +38,7 @@ static cJSON *markers_json(const struct lat_exec *ex)
 	cJSON_AddNumberToObject(o, "begin_twice", (double)twice);
 	cJSON_AddNumberToObject(o, "open_at_end", (double)open);
 	cJSON_AddNumberToObject(o, "populated_pages", (double)populated);
+	cJSON_AddNumberToObject(o, "ring_faults", (double)ex->ring_faults);
 	return o;
 }
 
@@ -109,8 +110,9 @@ static void print_losses(const cJSON *m, FILE *out, struct lat_rd *rd)
 	if (full > 0)
 		fprintf(out, "  a region holds %.0f iterations: raise --iters to keep more per thread\n",
 			lat_rd_num(rd, m, "capacity_per_thread"));
-	fprintf(out, "markers' regions faulted in when taken: %.0f pages (in getrusage's count, not fault events)\n",
-		lat_rd_num(rd, m, "populated_pages"));
+	fprintf(out, "markers' regions faulted in when taken: %.0f pages (getrusage counts them); "
+		"%.0f fault records there set apart from the program's\n",
+		lat_rd_num(rd, m, "populated_pages"), lat_rd_num(rd, m, "ring_faults"));
 }
 
 void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)

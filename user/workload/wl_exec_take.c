@@ -88,6 +88,27 @@ int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex)
 	return 0;
 }
 
+void lat_exec_set_apart(struct lat_exec *ex, struct latmon_event *ev, size_t n)
+{
+	uint32_t k, taken = slots_taken(ex);
+	size_t i;
+
+	for (i = 0; ex->ring && i < n; i++) {
+		if (ev[i].type != LATMON_EV_FAULT)
+			continue;
+		for (k = 0; k < taken; k++) {
+			const struct latctl_ring_slot *s = slot_at(ex, k);
+			uint64_t a = ev[i].u.fault.address;
+
+			if (s->pid == ev[i].pid && a >= s->map_addr && a - s->map_addr < s->map_bytes) {
+				ev[i].tid = 0;
+				ex->ring_faults++;
+				break;
+			}
+		}
+	}
+}
+
 /* Indices of the system-call records of the command: other processes than
  * latctl's. */
 static size_t *command_calls(const struct latmon_event *ev, size_t n, size_t *count)

@@ -133,8 +133,9 @@ struct workload_ops {
 	void (*teardown)(struct lat_run *run);
 	/* After the backend stopped, with its records on the TSC: a workload
 	 * whose iterations are some of them (exec's system calls) fills
-	 * run->samples here. NULL = none. -errno. */
-	int (*from_events)(struct lat_run *run, const struct latmon_event *ev, size_t n);
+	 * run->samples here; it may give a record of its own doing tid 0
+	 * (then no stream's). NULL = none. -errno. */
+	int (*from_events)(struct lat_run *run, struct latmon_event *ev, size_t n);
 	int wants_syscalls;		/* the BPF backend records system calls */
 	const char *default_slow;	/* --slow default, NULL: LAT_DEFAULT_SLOW */
 	/* Its own options, ended by { NULL }; NULL = none. Their values go
