@@ -7,7 +7,10 @@
  *   FFI outside     the exported functions called (as ctypes does), no ring
  *   with a ring     a ring made here in the documented format (LATCTL_RING,
  *                   set before this program runs itself again)
- * Each figure is the fastest of ROUNDS rounds of N pairs, per pair.
+ * Each figure is the fastest of ROUNDS rounds of N pairs, per pair. Then
+ * what the pairs recorded: the median time of an empty marked iteration,
+ * against the median time between two serialized reads (what latctl's own
+ * loops call the cost of a pair: "clock: one pair of TSC reads costs").
  *   bench_markers [N [ROUNDS]]
  */
 #include <stdint.h>
@@ -98,6 +101,46 @@ static double per_pair(pair_fn f, long n, int rounds)
 	return best;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median_ns(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), by_value);
+	return (double)v[n / 2] / tsc_ghz;
+}
+
+/* The median of the empty iterations the ring holds, and of the time
+ * between two serialized reads, in ns. */
+static void recorded(double *empty, double *reads)
+{
+	const char *path = getenv("LATCTL_RING");
+	FILE *f = fopen(path, "r");
+	struct latctl_ring_head h;
+	struct latctl_ring_slot s;
+	struct latctl_ring_rec r;
+	uint64_t *v = malloc(100000 * sizeof(*v)), i, n = 0;
+
+	if (!f || !v || fread(&h, sizeof(h), 1, f) != 1 || fseek(f, LATCTL_RING_HEAD, SEEK_SET) ||
+	    fread(&s, sizeof(s), 1, f) != 1)
+		exit(1);
+	for (i = 0; i < s.count && n < 100000 && fread(&r, sizeof(r), 1, f) == 1; i++)
+		v[n++] = r.tsc_end - r.tsc_begin;
+	fclose(f);
+	*empty = median_ns(v, n);
+	for (i = 0; i < 100000; i++) {
+		uint64_t t0 = serialized();
+
+		v[i] = serialized() - t0;
+	}
+	*reads = median_ns(v, 100000);
+	free(v);
+}
+
 /* A ring for one thread of n * rounds records, named in LATCTL_RING. */
 static int make_ring(long records)
 {
@@ -146,5 +189,8 @@ int main(int argc, char **argv)
 	pr = per_pair(inline_pairs, n, rounds);
 	printf("with a ring (begin + end, one record)   %7.2f ns  (%.2fx the floor of %.2f ns)\n",
 	       pr, pr / fl, fl);
+	recorded(&in, &fl);
+	printf("an empty marked iteration, as recorded  %7.2f ns  (median; between two reads: %.2f ns)\n",
+	       in, fl);
 	return 0;
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Every benchmark of tests/bench builds and runs one short round, so none
-# stops linking unseen: the join (host), how often compare and check are
+# stops linking unseen: the join (host), the markers of run exec (host),
+# how often compare and check are
 # wrong (simulation and two real results), the BPF backend's cost per fault
 # (host, where this kernel allows BPF), latmon's probe cost per fault and
 # per system call, and the backends side by side (one boot of the test bed
@@ -22,6 +23,12 @@ ok "bench-verdicts: real results, every pair compared and checked" \
 	bash -c "printf '%s\n' \"\$1\" | grep -Eq '^A/A over 1 pairs of invocations: [01] tables flag a row; check bad [01], good [01], cannot tell [01]$'" _ "$OUT"
 ok "bench-verdicts: the shifted copies checked" \
 	bash -c "printf '%s\n' \"\$1\" | grep -Eq '^p99\.9 x2: check bad [01] of 1, good 0$'" _ "$OUT"
+
+check "bench-markers: a marker pair outside latctl and with a ring, against the floor" \
+	"'$B/bench-markers.sh' 20000 2" 0 '^with a ring \(begin \+ end, one record\) +[0-9.]+ ns +\([0-9.]+x the floor'
+ok "bench-markers: outside latctl and the recorded empty iteration measured" \
+	bash -c "printf '%s\n' \"\$1\" | grep -q '^outside latctl (inline test) ' &&
+		printf '%s\n' \"\$1\" | grep -q '^an empty marked iteration, as recorded '" _ "$OUT"
 
 if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ] && $LATCTL backends 2>/dev/null | grep -q 'bpf: yes'; then
 	check "bench-bpf: nothing and the BPF backend, interleaved" \

@@ -33,7 +33,8 @@ static int use_getcpu;
 
 /* The calling thread's region: NULL until its first call, REFUSED when the
  * ring had none left. A forked child starts with none (at_fork_child). */
-static __thread struct latctl_ring_slot *my_slot;
+static __thread struct latctl_ring_slot *my_slot
+	__attribute__((tls_model("initial-exec")));	/* one %fs load, no call */
 #define REFUSED ((struct latctl_ring_slot *)1)
 
 static inline uint64_t read_tsc(uint16_t *cpu)
@@ -48,6 +49,18 @@ static inline uint64_t read_tsc(uint16_t *cpu)
 static struct latctl_ring_rec *records(struct latctl_ring_slot *s)
 {
 	return (struct latctl_ring_rec *)(s + 1);
+}
+
+/* A write to each page of a region just faulted in: the page tables say
+ * dirty now, which some hypervisors otherwise trap at the first record of
+ * every page (no page fault either way). */
+static void dirty_pages(struct latctl_ring_slot *s)
+{
+	volatile char *p = (volatile char *)s;
+	uint64_t off;
+
+	for (off = 4096; off < ring->slot_bytes; off += 4096)
+		p[off] = 0;
 }
 
 /* Take the next free region for this thread and fault it in, so that no
@@ -67,8 +80,10 @@ static struct latctl_ring_slot *take_slot(void)
 	s->pid = (uint32_t)getpid();
 	s->map_addr = (uint64_t)(uintptr_t)ring;
 	s->map_bytes = ring_bytes;
-	if (!madvise(s, ring->slot_bytes, MADV_POPULATE_WRITE))
+	if (!madvise(s, ring->slot_bytes, MADV_POPULATE_WRITE)) {
 		s->populated = ring->slot_bytes / 4096;
+		dirty_pages(s);
+	}
 	return my_slot = s;
 }
 
