@@ -15,11 +15,27 @@
 # RESULTS/steps.log has one line per step (commit, verdict, why), so
 # `latctl compare BASELINE RESULTS/step-*.json` shows the whole bisect.
 #
-# The tree is either a Linux source tree (built with O=BUILD, incrementally:
-# tinyconfig + scripts/bisect/bisect-kernel.config, then bzImage and modules), or
-# a test-bed tree holding testbed.conf with `kernel=6.1|6.12` (one of the
-# test bed's prebuilt Debian kernels) and `append=ARGS` (its command line):
-# a commit whose testbed.conf names no such kernel does not build.
+# The tree is either a Linux source tree or a test-bed tree holding
+# testbed.conf with `kernel=6.1|6.12` (one of the test bed's prebuilt Debian
+# kernels) and `append=ARGS` (its command line): a commit whose testbed.conf
+# names no such kernel does not build.
+#
+# A Linux tree is built with O=BUILD, incrementally, from the configuration
+# users run (scripts/bisect/kernel-config.sh): the distribution's (--config
+# FILE, else Debian's config of the test bed's kernel of the same series),
+# its modules off (the test bed loads none but latmon), every built-in
+# option as the distribution sets it (init_on_alloc, THP, preemption, HZ,
+# BTF); the options changed are said once, in CONFIG-CHANGES. --tinyconfig
+# builds tinyconfig + scripts/bisect/bisect-kernel.config instead (minutes,
+# not the users' kernel). The build dependencies are installed first
+# (scripts/deps.sh kernel); latmon's vermagic is checked against the built
+# kernel's release.
+#
+# --improvement finds the commit that made things faster: with
+#   git bisect start --term-old=slow --term-new=fast FAST SLOW
+# and a --baseline recorded on SLOW, a step is "fast" (exit 1) when the
+# baseline is significantly worse than it (latctl check with the roles
+# swapped) and "slow" (exit 0) when it is not.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,6 +51,10 @@ usage() {
 	  --boots N          boot the step N times, --repeat runs each; check pools the
 	                     N results, each boot one unit (default 1)
 	  --build DIR        kernel build directory, kept between steps (default RESULTS/build)
+	  --config FILE      Linux tree: the distribution configuration to start from (default:
+	                     Debian's config of the test bed's kernel of the tree's series)
+	  --improvement      find a speed-up: exit 1 when the step is significantly faster
+	                     than --baseline (git bisect terms: old=slow, new=fast)
 	  --jobs N           make -j (default: online CPUs)
 	  --max METRIC=LIMIT absolute limit for check (repeatable)
 	  --metric METRIC    what --baseline compares (default p99.9; repeatable)
@@ -44,6 +64,7 @@ usage() {
 	  --repeat N         runs per step, each in a fresh process (default 5)
 	  --results DIR      where every step's result goes (default ./latctl-bisect)
 	  --timeout SECONDS  one boot and its runs (default 1800)
+	  --tinyconfig       Linux tree: tinyconfig + bisect-kernel.config (fast, not the users' kernel)
 	  --tree DIR         the kernel tree (default: the current directory)
 	example: git bisect run ~/latctl/scripts/bisect/bisect-step.sh --baseline good.json -- grow --no-thp
 	EOF
@@ -71,14 +92,25 @@ progress_end() {
 	printf '\r\033[K' >&2
 }
 # Give up on this commit: one line, exit 125.
-skip() { say "skip (125): $*"; echo "$COMMIT 125 $*" >>"$RESULTS/steps.log"; exit "$SKIP"; }
+skip() { say "skip (125): $*"; echo "$COMMIT 125 $*$(facts)" >>"$RESULTS/steps.log"; exit "$SKIP"; }
+# What the step did so far, for its line in steps.log.
+facts() {
+	local f=""
+	[ -n "${KREL-}" ] && f="kernel $KREL"
+	[ -n "${BUILD_S-}" ] && f="$f${f:+, }build $BUILD_S s"
+	[ -n "${BOOT_S-}" ] && f="$f${f:+, }boot and runs $BOOT_S s, $((REPEAT * BOOTS)) runs in $BOOTS boot(s)"
+	[ -n "$f" ] && echo "; $f"
+}
 
 parse() {
 	TREE=. RESULTS=./latctl-bisect BUILD="" JOBS=$(nproc) REPEAT=5 TIMEOUT=1800 BOOTS=1
-	BASELINE="" RECORD="" CHECK=()
+	BASELINE="" RECORD="" CHECK=() CONFIG="" TINY=0 IMPROVE=0 BASELINES=()
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--baseline) BASELINE=${2:?}; CHECK+=(--baseline "$2"); shift 2 ;;
+		--baseline) BASELINE=${2:?}; BASELINES+=("$2"); CHECK+=(--baseline "$2"); shift 2 ;;
+		--config) CONFIG=${2:?}; shift 2 ;;
+		--improvement) IMPROVE=1; shift ;;
+		--tinyconfig) TINY=1; shift ;;
 		--boots) BOOTS=${2:?}; shift 2 ;;
 		--build) BUILD=${2:?}; shift 2 ;;
 		--jobs) JOBS=${2:?}; shift 2 ;;
@@ -119,21 +151,55 @@ build_testbed() {
 # Run a helper script quietly, its output in the step's log.
 scripts_ok() { "$@" >>"$LOG" 2>&1; }
 
-# Linux tree: configure when the fragment is newer, then build incrementally.
+# The kernel build's tools, installed when missing; a missing one named.
+build_tools() {
+	local t missing=""
+	"$ROOT/scripts/deps.sh" kernel >>"$LOG" 2>&1 || true
+	for t in flex bison bc pahole openssl; do
+		command -v "$t" >/dev/null || missing="$missing $t"
+	done
+	[ -e /usr/include/gelf.h ] || missing="$missing libelf-dev"
+	[ -e /usr/include/openssl/ssl.h ] || missing="$missing libssl-dev"
+	[ -z "$missing" ] || skip "kernel build tools missing:$missing (scripts/deps.sh kernel installs them)"
+}
+
+# tinyconfig + the fragment, when the fragment is newer than the config.
+configure_tiny() {
+	local b=$1
+	[ ! -f "$b/.config" ] || [ "$FRAGMENT" -nt "$b/.config" ] || return 0
+	make -s -C "$TREE" O="$b" tinyconfig >>"$LOG" 2>&1 &&
+		(cd "$TREE" && scripts/kconfig/merge_config.sh -m -O "$b" "$b/.config" "$FRAGMENT") >>"$LOG" 2>&1 &&
+		make -s -C "$TREE" O="$b" olddefconfig >>"$LOG" 2>&1 || skip "configure failed (see $LOG)"
+}
+
+# Latmon's vermagic names the release of the kernel it was built for.
+check_vermagic() {
+	local vm
+	vm=$(modinfo -F vermagic "$KO" 2>/dev/null | cut -d' ' -f1)
+	[ "$vm" = "$KREL" ] || skip "latmon's vermagic '$vm' is not the built kernel's release '$KREL'"
+}
+
+# Linux tree: configure (once per build directory, again when the base
+# configuration changes), then build incrementally.
 build_linux() {
 	local b=$BUILD
 	mkdir -p "$b"
-	if [ ! -f "$b/.config" ] || [ "$FRAGMENT" -nt "$b/.config" ]; then
-		make -s -C "$TREE" O="$b" tinyconfig >>"$LOG" 2>&1 &&
-			(cd "$TREE" && scripts/kconfig/merge_config.sh -m -O "$b" "$b/.config" "$FRAGMENT") >>"$LOG" 2>&1 &&
-			make -s -C "$TREE" O="$b" olddefconfig >>"$LOG" 2>&1 || skip "configure failed (see $LOG)"
+	build_tools
+	if [ "$TINY" = 1 ]; then
+		configure_tiny "$b"
+	else
+		"$ROOT/scripts/bisect/kernel-config.sh" --tree "$TREE" --build "$b" ${CONFIG:+--config "$CONFIG"} \
+			>>"$LOG" 2>"$WORK/config.err" || skip "configure failed: $(tail -n1 "$WORK/config.err")"
+		[ -s "$WORK/config.err" ] && say "$(cat "$WORK/config.err")"
 	fi
 	make -C "$TREE" O="$b" -j"$JOBS" bzImage modules >>"$LOG" 2>&1 || skip "build failed (see $LOG)"
+	KREL=$(make -s -C "$TREE" O="$b" kernelrelease 2>/dev/null)
 	LATMON_VM_KDIR=$b scripts_ok "$ROOT/scripts/testbed/vm-module.sh" bisect ||
 		skip "latmon does not build against this kernel (see $LOG)"
 	SERIES=bisect KO=$ROOT/build/vm/bisect/latmon.ko VMLINUZ=$b/arch/x86/boot/bzImage
-	APPEND=${LATCTL_BISECT_APPEND-init_on_alloc=0}
-	KDESC="$(make -s -C "$TREE" O="$b" kernelrelease 2>/dev/null)"
+	check_vermagic
+	APPEND=${LATCTL_BISECT_APPEND-}
+	KDESC=$KREL
 }
 
 phase_build() {
@@ -149,7 +215,8 @@ phase_build() {
 	make -s -C "$ROOT" user >>"$LOG" 2>&1 || skip "latctl does not build (see $LOG)"
 	"$ROOT/scripts/testbed/vm-initramfs.sh" --kernel "$SERIES" --module "$KO" \
 		--out "$WORK/initramfs.cpio.gz" >>"$LOG" 2>&1 || skip "the test bed's initramfs does not build (see $LOG)"
-	say "build: $KDESC, latmon and initramfs in $((SECONDS - start)) s"
+	BUILD_S=$((SECONDS - start))
+	say "build: $KDESC, latmon and initramfs in $BUILD_S s"
 }
 
 # Boot, insmod latmon, latctl run WORKLOAD --repeat N --json /out/step.json;
@@ -167,7 +234,9 @@ boot_once() {
 	0) ;;
 	3) skip "boot: latmon does not load in this kernel (see $LOG)" ;;
 	124) skip "timeout: the boot and runs took over $TIMEOUT s" ;;
-	125) skip "boot failed: the guest died without a status (see $WORK/console.log)" ;;
+	125) grep -q 'Kernel panic' "$WORK/console.log" 2>/dev/null &&
+		skip "boot failed: the kernel panicked: $(grep -m1 'Kernel panic' "$WORK/console.log" | cut -c1-120)"
+	     skip "boot failed: the guest died without a status (see $WORK/console.log)" ;;
 	*) skip "the run failed in the guest (exit $rc, see $LOG)" ;;
 	esac
 	[ -s "$WORK/step.json" ] || skip "the run left no result"
@@ -178,6 +247,7 @@ boot_once() {
 	[ "$BOOTS" -gt 1 ] && STEP=$RESULTS/step-$n-$COMMIT-b$1.json
 	mv "$WORK/step.json" "$STEP"
 	STEPS+=("$STEP")
+	BOOT_S=$((${BOOT_S:-0} + SECONDS - start))
 	say "boot and $REPEAT runs of ${WORKLOAD[*]}$what: $((SECONDS - start)) s, result $STEP"
 }
 
@@ -208,17 +278,39 @@ phase_check() {
 		record
 		return 0
 	fi
-	if [ "$BOOTS" -gt 1 ]; then
+	if [ "$IMPROVE" = 1 ]; then
+		line=$(check_improvement) || rc=$?
+	elif [ "$BOOTS" -gt 1 ]; then
 		line=$("$LATCTL" check "${CHECK[@]}" --pool "${STEPS[@]}" 2>&1) || rc=$?
 	else
 		line=$("$LATCTL" check "${CHECK[@]}" "$STEP" 2>&1) || rc=$?
 	fi
-	say "check: $line"
 	case $rc in
 	0 | 1 | 125) ;;
 	*) rc=$SKIP ;;
 	esac
-	echo "$COMMIT $rc ${line#latctl check: }" >>"$RESULTS/steps.log"
+	say "check: $line$(facts)"
+	echo "$COMMIT $rc ${line#latctl check: }$(facts)" >>"$RESULTS/steps.log"
+	return "$rc"
+}
+
+# --improvement: the roles of check swapped (the step's results are the
+# baseline, the slow baseline is judged): "bad" there means the step is
+# significantly faster (new term, exit 1), "good" that it is not (old
+# term, exit 0).
+check_improvement() {
+	local args=() f rc=0 line
+	for f in "${STEPS[@]}"; do args+=(--baseline "$f"); done
+	for ((f = 0; f < ${#CHECK[@]}; f += 2)); do
+		[ "${CHECK[f]}" = --baseline ] || args+=("${CHECK[f]}" "${CHECK[f + 1]}")
+	done
+	[ ${#BASELINES[@]} -gt 0 ] || { echo "improvement: give --baseline SLOW.json"; return "$SKIP"; }
+	line=$("$LATCTL" check "${args[@]}" --pool "${BASELINES[@]}" 2>&1) || rc=$?
+	case $rc in
+	1) echo "fast: the baseline is significantly slower than this step (${line#latctl check: })" ;;
+	0) echo "slow: the baseline is not slower than this step (${line#latctl check: })" ;;
+	*) echo "${line#latctl check: }" ;;
+	esac
 	return "$rc"
 }
 
