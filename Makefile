@@ -6,6 +6,7 @@
 #   make load       insmod the module on this machine
 #   make run        set up what is missing, build, run the main job
 #   make check      set up what is missing, build, run every test
+#   make check-bisect   bisect a real Linux tree end to end (about an hour)
 #   make install    latctl, man pages, completion, test bed (scripts/mk/install.mk)
 #
 KERNELRELEASE ?= $(shell uname -r)
@@ -26,6 +27,7 @@ include user/user.mk
 include tests/tests.mk
 include scripts/mk/vm.mk
 include scripts/mk/install.mk
+include scripts/mk/bisect.mk
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules

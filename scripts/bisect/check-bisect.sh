@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# make check-bisect: bisect a real Linux tree end to end, as TAP. Debian's
+# linux-source 6.12 (scripts/bisect/linux-tree.sh) gets a planted history:
+#   c1  Debian's source (good)           c7  a documentation change
+#   c2  a documentation change           c8  a MAINTAINERS change (bad end)
+#   c3  every new anonymous page zeroed  c9  the extra zeroing removed (the fix)
+#       8 more times (the regression)    c10 a documentation change
+#   c4  mm/memory.c does not build       c11 a documentation change
+#   c5  it builds again
+#   c6  a README change
+# git bisect run with scripts/bisect/bisect-step.sh (Debian's configuration
+# trimmed to the test bed, one boot per step, grow --no-thp --repeat 5,
+# judged on the time of a 4 KiB fault, fault:p50) must name c3 as the first
+# bad commit, skip c4 (125) without judging it, and, run again for an
+# improvement over c8..c11 (terms slow/fast), name c9. Not part of make
+# check: a cold build takes most of an hour (tests/BENCHMARKS.md).
+#
+#   scripts/bisect/check-bisect.sh [WORKDIR]     (default build/bisect)
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+STEP=$ROOT/scripts/bisect/bisect-step.sh
+W=${1:-$ROOT/build/bisect}
+WL=(grow --no-thp --iters 2000000)
+JUDGE=(--metric fault:p50 --repeat 5)
+export GIT_AUTHOR_NAME=latctl GIT_AUTHOR_EMAIL=latctl@example.org
+export GIT_COMMITTER_NAME=latctl GIT_COMMITTER_EMAIL=latctl@example.org
+# reproducible kernels: the same commit builds the same image
+export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_VERSION=1
+export KBUILD_BUILD_USER=latctl KBUILD_BUILD_HOST=bisect
+n=0 failed=0
+ok() { local what=$1; shift; n=$((n + 1)); if "$@"; then echo "ok $n - $what"; else echo "not ok $n - $what"; failed=$((failed + 1)); fi; }
+
+# One planted commit: $1 its date (fixed, so the history is the same
+# commits every time and a warm build directory stays warm), $2 message.
+plant() {
+	git -C "$L" add -A
+	GIT_AUTHOR_DATE="2026-01-01T00:$1:00Z" GIT_COMMITTER_DATE="2026-01-01T00:$1:00Z" \
+		git -C "$L" commit -q -m "$2"
+}
+note() { echo "$2" >>"$L/$1"; }
+
+# The extra zeroing of c3, before the new folio is marked up to date.
+slow_down() {
+	perl -0pi -e 's/(\n\t__folio_mark_uptodate\(folio\);\n)/\n\t{\n\t\tint latctl_i;\n\n\t\tfor (latctl_i = 0; latctl_i < 8; latctl_i++)\n\t\t\tfolio_zero_range(folio, 0, folio_size(folio));\n\t}$1/' \
+		"$L/mm/memory.c"
+	grep -q latctl_i "$L/mm/memory.c"
+}
+# c9: mm/memory.c as Debian ships it again.
+speed_up() { git -C "$L" show "$(git -C "$L" rev-list --max-parents=0 HEAD):mm/memory.c" >"$L/mm/memory.c"; }
+
+make_history() {
+	local base=$1
+	if [ ! -d "$L/.git" ]; then
+		git clone -q "$base" "$L" || return 1
+	fi
+	git -C "$L" bisect reset -q >/dev/null 2>&1
+	git -C "$L" checkout -q -f master && git -C "$L" reset -q --hard "$(git -C "$base" rev-parse HEAD)" || return 1
+	note Documentation/admin-guide/mm/transhuge.rst "" && plant 02 "c2: docs: a blank line"
+	slow_down && plant 03 "c3: mm: zero each new anonymous folio 8 more times"
+	note mm/memory.c '#error "c4: this commit does not build"' && plant 04 "c4: mm: a build break"
+	sed -i '/c4: this commit does not build/d' "$L/mm/memory.c" && plant 05 "c5: mm: the build fixed"
+	note README "" && plant 06 "c6: README: a blank line"
+	note Documentation/admin-guide/README.rst "" && plant 07 "c7: docs: a blank line"
+	note MAINTAINERS "" && plant 08 "c8: MAINTAINERS: a blank line"
+	speed_up && ! grep -q latctl_i "$L/mm/memory.c" && plant 09 "c9: mm: the extra zeroing removed"
+	note Documentation/admin-guide/mm/transhuge.rst "" && plant 10 "c10: docs: another blank line"
+	note Documentation/admin-guide/README.rst "" && plant 11 "c11: docs: another blank line"
+	mapfile -t C < <(git -C "$L" rev-list --reverse -n 11 HEAD)
+	[ "${#C[@]}" = 11 ]
+}
+c() { echo "${C[$1 - 1]}"; }
+short() { git -C "$L" rev-parse --short=12 "$(c "$1")"; }
+
+main() {
+	local base t0=$SECONDS t rc
+	L=$W/linux
+	mkdir -p "$W"
+	echo "# work directory $W"
+	base=$("$ROOT/scripts/bisect/linux-tree.sh") || { echo "Bail out! no Linux tree"; exit 1; }
+	make -s -C "$ROOT" user >/dev/null || { echo "Bail out! latctl does not build"; exit 1; }
+	ok "the planted history of 11 commits on $(git -C "$base" log --format=%s -1)" make_history "$base"
+	rm -rf "$W/regression" "$W/improvement"
+
+	git -C "$L" checkout -q "$(c 1)"
+	t=$SECONDS
+	ok "c1 (good): the baseline recorded" "$STEP" --tree "$L" --build "$W/build" --results "$W/regression" \
+		"${JUDGE[@]}" --record "$W/good.json" -- "${WL[@]}"
+	echo "# baseline step (build, boot, runs): $((SECONDS - t)) s"
+	t=$SECONDS
+	(cd "$L" && git bisect start "$(c 8)" "$(c 1)" >/dev/null &&
+		git bisect run "$STEP" --build "$W/build" --results "$W/regression" --baseline "$W/good.json" \
+			"${JUDGE[@]}" -- "${WL[@]}") >"$W/regression.txt" 2>&1
+	rc=$?
+	sed 's/^/# /' "$W/regression.txt" | grep -E '^# (bisect-step|[0-9a-f]+ is the first)'
+	echo "# regression bisect: $((SECONDS - t)) s"
+	ok "git bisect run ends (exit $rc)" [ "$rc" = 0 ]
+	ok "the first bad commit is c3, the planted regression" grep -q "^$(c 3) is the first bad commit" "$W/regression.txt"
+	ok "c4, which does not build, is skipped (125), not judged" \
+		bash -c "grep -q '^$(short 4) 125 build failed' '$W/regression/steps.log' && ! grep -Eq '^$(short 4) [01] ' '$W/regression/steps.log'"
+	ok "each judged step's line names the kernel, build and boot times" \
+		grep -Eq '^[0-9a-f]+ [01] .*; kernel 6\.12\.[0-9]+-bisect, build [0-9]+ s, boot and runs [0-9]+ s, 5 runs' "$W/regression/steps.log"
+	git -C "$L" bisect reset -q >/dev/null 2>&1
+
+	git -C "$L" checkout -q "$(c 8)"
+	t=$SECONDS
+	ok "c8 (slow): the baseline of the improvement recorded" "$STEP" --tree "$L" --build "$W/build" \
+		--results "$W/improvement" "${JUDGE[@]}" --record "$W/slow.json" -- "${WL[@]}"
+	(cd "$L" && git bisect start --term-old=slow --term-new=fast "$(c 11)" "$(c 8)" >/dev/null &&
+		git bisect run "$STEP" --improvement --build "$W/build" --results "$W/improvement" \
+			--baseline "$W/slow.json" "${JUDGE[@]}" -- "${WL[@]}") >"$W/improvement.txt" 2>&1
+	rc=$?
+	sed 's/^/# /' "$W/improvement.txt" | grep -E '^# (bisect-step|[0-9a-f]+ is the first)'
+	echo "# improvement bisect: $((SECONDS - t)) s"
+	ok "git bisect run --improvement ends (exit $rc)" [ "$rc" = 0 ]
+	ok "the first fast commit is c9, the planted fix" grep -q "^$(c 9) is the first fast commit" "$W/improvement.txt"
+	git -C "$L" bisect reset -q >/dev/null 2>&1
+	echo "# check-bisect: $((SECONDS - t0)) s in all"
+	echo "1..$n"
+	[ "$failed" = 0 ]
+}
+
+main "$@"
