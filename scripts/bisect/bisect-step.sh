@@ -192,6 +192,9 @@ build_linux() {
 			>>"$LOG" 2>"$WORK/config.err" || skip "configure failed: $(tail -n1 "$WORK/config.err")"
 		[ -s "$WORK/config.err" ] && say "$(cat "$WORK/config.err")"
 	fi
+	# the same version string every step: a commit that changes no source
+	# of the image relinks nothing
+	export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2026-01-01} KBUILD_BUILD_VERSION=${KBUILD_BUILD_VERSION:-1}
 	make -C "$TREE" O="$b" -j"$JOBS" bzImage modules >>"$LOG" 2>&1 || skip "build failed (see $LOG)"
 	KREL=$(make -s -C "$TREE" O="$b" kernelrelease 2>/dev/null)
 	LATMON_VM_KDIR=$b scripts_ok "$ROOT/scripts/testbed/vm-module.sh" bisect ||
