@@ -53,4 +53,13 @@ ok "JSON keeps the environment keys even when empty" \
 	bash -c "grep -q '\"cpufreq_governor\"' '$J' && grep -q '\"isolcpus\"' '$J'"
 ok "no temporary file left next to the result" \
 	bash -c "! ls '$TMPD' | grep -q 'tmp\\.'"
+# --json - : the document on stdout, alone; no file named "-"
+check "run --json - writes the result to stdout, without the report" \
+	"cd $TMPD && $LATCTL run grow --iters 20000 --json - | perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>); print \$d->{schema}, \" \", \$d->{run}{iterations}, \"\\n\"'" 0 \
+	'^latctl\.result 20000$'
+ok "... and leaves no file named -" test ! -e "$TMPD/-"
+$LATCTL run grow --iters 20000 --json "$TMPD/a.json" -q && $LATCTL run grow --iters 20000 --json "$TMPD/b.json" -q
+check "compare --json - writes the comparison to stdout, without the tables" \
+	"cd $TMPD && $LATCTL compare --json - a.json b.json | perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>); print \$d->{schema}, \"\\n\"'" 0 \
+	'^latctl\.compare$'
 done_testing

@@ -27,6 +27,7 @@ struct compare_opts {
 	const char *files[MAX_FILES];
 	cJSON *docs[MAX_FILES];
 	size_t n;
+	FILE *text;		/* the tables: stdout, or nowhere with --json - */
 };
 
 static void usage(FILE *out)
@@ -47,7 +48,8 @@ static void usage(FILE *out)
 	      "options:\n"
 	      "      --format F   text (default, 80 columns) or lkp (0-day %stddev table)\n"
 	      "  -h, --help       this text\n"
-	      "  -j, --json FILE  also write the comparison as JSON (schema latctl.compare)\n"
+	      "  -j, --json FILE  also write the comparison as JSON (schema latctl.compare);\n"
+	      "                   - writes it to stdout instead of the tables\n"
 	      "      --metric M   the primary metric (default p99.9; see 'latctl check --help')\n"
 	      "      --strict     a difference of machine or run in the environment is an\n"
 	      "                   error (exit 1); kernel rows may differ (a kernel A/B)\n"
@@ -145,13 +147,13 @@ static void print_all(const struct compare_opts *o)
 
 	for (i = 1; i < o->n; i++) {
 		if (o->n > 2)
-			printf("\n%s -> %s\n", o->files[0], o->files[i]);
+			fprintf(o->text, "\n%s -> %s\n", o->files[0], o->files[i]);
 		else
-			putchar('\n');
+			fputc('\n', o->text);
 		if (o->lkp)
-			lat_compare_print_lkp(stdout, o->docs[0], o->docs[i], o->primary);
+			lat_compare_print_lkp(o->text, o->docs[0], o->docs[i], o->primary);
 		else
-			lat_compare_print(stdout, o->docs[0], o->docs[i], o->primary);
+			lat_compare_print(o->text, o->docs[0], o->docs[i], o->primary);
 	}
 }
 
@@ -190,7 +192,7 @@ static int compare(struct compare_opts *o)
 	size_t differ;
 
 	short_names(o, names);
-	lat_env_print(stdout, (const cJSON *const *)o->docs, names, o->n);
+	lat_env_print(o->text, (const cJSON *const *)o->docs, names, o->n);
 	differ = lat_env_count_differences((const cJSON *const *)o->docs, o->n,
 					   (1U << LAT_ENV_MACHINE) | (1U << LAT_ENV_RUN));
 	if (differ && o->strict) {
@@ -215,7 +217,10 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; i < o.n; i++)
 		if (lat_runs_load(o.files[i], &o.docs[i]))
 			goto out;
-	ret = compare(&o);
+	o.text = o.json_path && !strcmp(o.json_path, "-") ? fopen("/dev/null", "w") : stdout;
+	ret = o.text ? compare(&o) : LAT_EXIT_FAIL;
+	if (o.text && o.text != stdout)
+		fclose(o.text);
 	if (ret == LAT_EXIT_OK && o.json_path && write_json(&o, lat_main_argc, lat_main_argv))
 		ret = LAT_EXIT_USAGE;
 out:

@@ -230,6 +230,9 @@ int lat_result_open(struct lat_result_file *f, const char *path)
 
 	umask(mask);
 	f->path = path;
+	f->to_stdout = !strcmp(path, "-");
+	if (f->to_stdout)
+		return 0;
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "latctl: --json %s is a directory; give a file name\n", path);
 		return -EISDIR;
@@ -281,6 +284,15 @@ int lat_result_commit(struct lat_result_file *f, const cJSON *doc)
 	char *text = cJSON_Print(doc);
 	int ret = text ? 0 : -ENOMEM;
 
+	if (f->to_stdout) {
+		fflush(stdout);
+		ret = ret ? ret : write_all(STDOUT_FILENO, text, strlen(text));
+		ret = ret ? ret : write_all(STDOUT_FILENO, "\n", 1);
+		if (ret)
+			fprintf(stderr, "latctl: writing the JSON to stdout failed: %s\n", strerror(-ret));
+		free(text);
+		return ret;
+	}
 	if (!ret)
 		ret = write_all(f->fd, text, strlen(text));
 	if (!ret)

@@ -40,9 +40,11 @@ struct lat_result_file {
 	const char *path;
 	char tmp[PATH_MAX];
 	int fd;
+	int to_stdout;		/* path "-": the document goes to stdout */
 };
 
-/* Create the temporary file now, so an unwritable path fails before the run. */
+/* Create the temporary file now, so an unwritable path fails before the run;
+ * "-" is stdout (nothing to create). */
 int lat_result_open(struct lat_result_file *f, const char *path);
 int lat_result_commit(struct lat_result_file *f, const cJSON *doc);
 void lat_result_abort(struct lat_result_file *f);

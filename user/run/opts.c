@@ -64,7 +64,8 @@ void lat_opts_usage(FILE *out)
 "  -i, --iters N        iterations (default: the workload's, see 'latctl list')\n"
 "      --in FILE        with --vm: copy FILE (a program and the libraries it\n"
 "                       needs) into the VM's /in, on PATH there; repeatable\n"
-"  -j, --json FILE      also write the whole result as JSON (atomically)\n"
+"  -j, --json FILE      also write the whole result as JSON (atomically);\n"
+"                       - writes it to stdout instead of the report\n"
 "      --kernel SERIES  with --vm: Debian kernel 6.1, 6.12 or 7.3 (default 7.3)\n"
 "      --memcg SIZE     run in a new memory cgroup limited to SIZE (64M, 1G)\n"
 "                       and full of memory to reclaim: faults reclaim (root)\n"
@@ -211,6 +212,7 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 	switch (c) {
 	case 'j':
 		o->json_path = arg;
+		o->quiet |= !strcmp(arg, "-");	/* stdout holds the JSON alone */
 		return 0;
 	case 'm':
 		o->mode = arg;
