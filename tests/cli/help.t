@@ -26,4 +26,16 @@ check_err "latctl help with an unknown command" "'$L' help nosuch" 2 "unknown co
 check_err "latctl help with two commands" "'$L' help run list" 2 'at most one command'
 check_err "latctl latmon with an unknown subcommand" "'$L' latmon nosuch" 2 \
 	'give info, stats, record or help'
+# list and backends for scripts: --json, the same facts as the text
+check "list --json: every workload, exec included, with its modes and options" \
+	"$LATCTL list --json | perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>);
+		print join(\" \", map { \$_->{name} . \"/\" . scalar(@{\$_->{modes}}) . \"/\" . scalar(@{\$_->{options}}) } @{\$d->{workloads}}), \"\\n\"'" 0 \
+	'^grow/3/0 chase/3/1 request/0/1 alloc/0/1 mmap/0/2 exec/3/2$'
+check_err "list with another argument" "$LATCTL list --all" 2 "unknown argument '--all'; it takes only --json"
+text=$("$LATCTL" backends)
+check "backends --json says what the line says" \
+	"$LATCTL backends --json | perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>);
+		print \"latmon \", (\$d->{latmon}{usable} ? \"yes\" : \"no\"), \" bpf \", (\$d->{bpf}{usable} ? \"yes\" : \"no\"), \"\\n\"'" "$([[ $text == *"latmon: yes"* || $text == *"bpf: yes"* ]] && echo 0 || echo 1)" \
+	"^latmon $([[ $text == *"latmon: yes"* ]] && echo yes || echo no) bpf $([[ $text == *"bpf: yes"* ]] && echo yes || echo no)\$"
+check_err "backends with another argument" "$LATCTL backends --all" 2 "unknown argument '--all'; it takes only --json"
 done_testing

@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: MIT
-/* `latctl list`: the workloads, their modes, default size and options. */
+/* `latctl list [--json]`: the workloads, their modes, default size and
+ * options. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
+#include "lib/json.h"
 #include "lib/latctl.h"
 #include "run/opts.h"
 #include "workload/workload.h"
 
-int cmd_list(int argc, char **argv)
+static void print_text(void)
 {
 	const struct workload_ops *const *w;
 
-	if (lat_is_help(argc, argv)) {
-		puts("usage: latctl list\n\n"
-		     "Lists each workload with its modes (the first is the default), its\n"
-		     "default --iters and its own options of 'latctl run'.");
-		return LAT_EXIT_OK;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "latctl list: takes no argument\n");
-		return LAT_EXIT_USAGE;
-	}
 	for (w = lat_workloads; *w; w++) {
 		printf("%-8s %s\n", (*w)->name, (*w)->summary);
 		if ((*w)->modes)
@@ -28,5 +21,72 @@ int cmd_list(int argc, char **argv)
 		printf("         default --iters %llu\n", (unsigned long long)(*w)->default_iters);
 		lat_wl_opts_print(*w, "         ", stdout);
 	}
+}
+
+/* {"workloads": [{"name", "summary", "modes": [...], "default_iters",
+ * "unit", "options": [{"name", "arg", "help"}]}]} */
+static cJSON *workload_json(const struct workload_ops *w)
+{
+	cJSON *o = cJSON_CreateObject(), *modes = cJSON_CreateArray(), *opts = cJSON_CreateArray();
+	const struct lat_wl_opt *opt;
+	const char *p = w->modes;
+	char mode[32];
+	size_t n;
+
+	cJSON_AddStringToObject(o, "name", w->name);
+	cJSON_AddStringToObject(o, "summary", w->summary);
+	for (; p && *p; p += n + (p[n] == '|')) {
+		n = strcspn(p, "|");
+		snprintf(mode, sizeof(mode), "%.*s", (int)n, p);
+		cJSON_AddItemToArray(modes, cJSON_CreateString(mode));
+	}
+	cJSON_AddItemToObject(o, "modes", modes);
+	cJSON_AddNumberToObject(o, "default_iters", (double)w->default_iters);
+	cJSON_AddStringToObject(o, "unit", w->unit_name);
+	for (opt = w->opts; opt && opt->name; opt++) {
+		cJSON *j = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(j, "name", opt->name);
+		cJSON_AddItemToObject(j, "arg", opt->arg ? cJSON_CreateString(opt->arg) : cJSON_CreateNull());
+		cJSON_AddStringToObject(j, "help", opt->help);
+		cJSON_AddItemToArray(opts, j);
+	}
+	cJSON_AddItemToObject(o, "options", opts);
+	return o;
+}
+
+static int print_json(void)
+{
+	const struct workload_ops *const *w;
+	cJSON *doc = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(doc, "workloads");
+	char *s;
+
+	for (w = lat_workloads; *w; w++)
+		cJSON_AddItemToArray(a, workload_json(*w));
+	s = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	if (!s)
+		return LAT_EXIT_FAIL;
+	puts(s);
+	cJSON_free(s);
+	return LAT_EXIT_OK;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	if (lat_is_help(argc, argv)) {
+		puts("usage: latctl list [--json]\n\n"
+		     "Lists each workload with its modes (the first is the default), its\n"
+		     "default --iters and its own options of 'latctl run'; --json as a\n"
+		     "JSON object {\"workloads\": [...]}.");
+		return LAT_EXIT_OK;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--json"))
+		return print_json();
+	if (argc > 1) {
+		fprintf(stderr, "latctl list: unknown argument '%s'; it takes only --json\n", argv[1]);
+		return LAT_EXIT_USAGE;
+	}
+	print_text();
 	return LAT_EXIT_OK;
 }
