@@ -38,4 +38,8 @@ check "backends --json says what the line says" \
 		print \"latmon \", (\$d->{latmon}{usable} ? \"yes\" : \"no\"), \" bpf \", (\$d->{bpf}{usable} ? \"yes\" : \"no\"), \"\\n\"'" "$([[ $text == *"latmon: yes"* || $text == *"bpf: yes"* ]] && echo 0 || echo 1)" \
 	"^latmon $([[ $text == *"latmon: yes"* ]] && echo yes || echo no) bpf $([[ $text == *"bpf: yes"* ]] && echo yes || echo no)\$"
 check_err "backends with another argument" "$LATCTL backends --all" 2 "unknown argument '--all'; it takes only --json"
+check "list names each workload's own --slow default (mmap: 1ms)" "$LATCTL list" 0 \
+	'^         default --iters [0-9]+, --slow 1ms$'
+check "... which is the one a run of it uses" \
+	"$LATCTL run mmap --procs 1 --iters 200 --json - | perl -MJSON::PP -e 'local \$/; print decode_json(<>)->{options}{slow}, \"\\n\"'" 0 '^1ms$'
 done_testing

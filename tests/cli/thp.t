@@ -67,14 +67,17 @@ ok "after two overlapping runs the setting is madvise again" fake_is madvise
 REAL=/sys/kernel/mm/transparent_hugepage/enabled
 if [ "$(id -u)" != 0 ]; then
 	check_err "--thp as a normal user" "$L run grow --thp always --iters 1000" 1 \
-		'--thp always needs root: .*run as root, or use --no-thp'
+		'--thp always needs root: .*run as root \(without root'
 	done_testing
 	exit
 fi
 if command -v setpriv >/dev/null; then
 	check_err "--thp as user nobody" \
 		"setpriv --reuid=nobody --regid=nogroup --clear-groups $L run grow --thp always --iters 1000" 1 \
-		'--thp always needs root: .*run as root, or use --no-thp'
+		'--thp always needs root: .*run as root \(without root a run gets huge pages only where THP is already always\)$'
+	check_err "--thp never as user nobody: --no-thp does that without root" \
+		"setpriv --reuid=nobody --regid=nogroup --clear-groups $L run grow --thp never --iters 1000" 1 \
+		'--thp never needs root: .*or use --no-thp \(no huge pages for this run only, no root needed\)$'
 fi
 [ -w "$REAL" ] || { done_testing; exit; }
 

@@ -18,7 +18,8 @@ static void print_text(void)
 		printf("%-8s %s\n", (*w)->name, (*w)->summary);
 		if ((*w)->modes)
 			printf("         modes: %s (the first is the default)\n", (*w)->modes);
-		printf("         default --iters %llu\n", (unsigned long long)(*w)->default_iters);
+		printf("         default --iters %llu, --slow %s\n", (unsigned long long)(*w)->default_iters,
+		       (*w)->default_slow ? (*w)->default_slow : LAT_DEFAULT_SLOW);
 		lat_wl_opts_print(*w, "         ", stdout);
 	}
 }
@@ -42,6 +43,7 @@ static cJSON *workload_json(const struct workload_ops *w)
 	}
 	cJSON_AddItemToObject(o, "modes", modes);
 	cJSON_AddNumberToObject(o, "default_iters", (double)w->default_iters);
+	cJSON_AddStringToObject(o, "default_slow", w->default_slow ? w->default_slow : LAT_DEFAULT_SLOW);
 	cJSON_AddStringToObject(o, "unit", w->unit_name);
 	for (opt = w->opts; opt && opt->name; opt++) {
 		cJSON *j = cJSON_CreateObject();
@@ -77,7 +79,7 @@ int cmd_list(int argc, char **argv)
 	if (lat_is_help(argc, argv)) {
 		puts("usage: latctl list [--json]\n\n"
 		     "Lists each workload with its modes (the first is the default), its\n"
-		     "default --iters and its own options of 'latctl run'; --json as a\n"
+		     "default --iters and --slow and its own options of 'latctl run'; --json as a\n"
 		     "JSON object {\"workloads\": [...]}.");
 		return LAT_EXIT_OK;
 	}

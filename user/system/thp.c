@@ -52,9 +52,12 @@ static void thp_error(int err, const char *path, const char *value)
 	if (err == -ENOENT)
 		fprintf(stderr, "latctl: --thp %s: this kernel has no transparent huge pages (%s is missing); run without --thp\n",
 			value, path);
+	else if ((err == -EACCES || err == -EPERM || err == -EROFS) && !strcmp(value, "never"))
+		fprintf(stderr, "latctl: --thp never needs root: it changes %s for the whole system; run as root, "
+			"or use --no-thp (no huge pages for this run only, no root needed)\n", path);
 	else if (err == -EACCES || err == -EPERM || err == -EROFS)
-		fprintf(stderr, "latctl: --thp %s needs root: it changes %s for the whole system; run as root, or use --no-thp\n",
-			value, path);
+		fprintf(stderr, "latctl: --thp %s needs root: it changes %s for the whole system; run as root "
+			"(without root a run gets huge pages only where THP is already %s)\n", value, path, value);
 	else
 		fprintf(stderr, "latctl: --thp %s: cannot write %s: %s\n",
 			value, path, strerror(-err));
