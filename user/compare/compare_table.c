@@ -454,8 +454,8 @@ int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new, const char
 		fprintf(out, "  the other %zu rows are exploratory: they are tested only when the\n"
 			"  primary metric changed (--metric picks another)\n", c.corrected);
 	if (c.min_conf < LAT_SIGNIF_CONFIDENCE)
-		fprintf(out, "  with fewer than 6 runs the interval is [min, max], %.1f%% or less\n",
-			c.min_conf * 100);
+		fprintf(out, "  with fewer than 6 runs a side a median's interval is its runs' [min, max],\n"
+			"  which holds it with %.1f%% confidence, not 95%%\n", c.min_conf * 100);
 	if (nb < need || nw < need)
 		fprintf(out, "no verdict: base has %zu run%s, new %zu; a difference can be significant\n"
 			"only with at least %zu runs a side (run --repeat %zu)\n",

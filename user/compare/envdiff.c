@@ -7,7 +7,7 @@
 #include "compare/envdiff.h"
 
 #define ENV_WIDTH	80
-#define ENV_NAME	14
+#define ENV_NAME	16
 
 static const cJSON *member(const cJSON *o, const char *key)
 {
@@ -184,7 +184,7 @@ const struct lat_env_row lat_env_rows[] = {
 	{ "init_on_alloc", LAT_ENV_KERNEL,  get_param,  NULL, "init_on_alloc" },
 	{ "preempt",	   LAT_ENV_KERNEL,  get_param,  NULL, "preempt" },
 	{ "thp cmdline",   LAT_ENV_KERNEL,  get_param,  NULL, "transparent_hugepage" },
-	{ "mitigations=",  LAT_ENV_KERNEL,  get_param,  NULL, "mitigations" },
+	{ "mitigations arg", LAT_ENV_KERNEL, get_param, NULL, "mitigations" },
 	{ "cmdline",	   LAT_ENV_KERNEL,  get_plain,  "environment", "cmdline" },
 	{ "mitigations",   LAT_ENV_KERNEL,  get_object, "environment", "mitigations" },
 	{ "latmon",	   LAT_ENV_KERNEL,  get_latmon, NULL, NULL },
@@ -281,6 +281,30 @@ static void cell(FILE *out, const char *text, int width, int last)
 		fprintf(out, " %.*s...", width - 3, text);
 }
 
+/* The rows that differ and whose value a cell cut, each file's value in
+ * full. */
+static void print_cut(FILE *out, const cJSON *const *docs, const char *const *names, size_t n,
+		      int width)
+{
+	char buf[4096];
+	size_t r, i;
+	int head = 0;
+
+	for (r = 0; r < lat_n_env_rows; r++) {
+		int cut = 0;
+
+		for (i = 0; i < n; i++)
+			cut |= (int)strlen(lat_env_rows[r].get(docs[i], &lat_env_rows[r], buf, sizeof(buf))) > width;
+		if (!cut || !lat_env_row_differs(&lat_env_rows[r], docs, n))
+			continue;
+		if (!head++)
+			fprintf(out, "in full, the rows that differ and were cut above:\n");
+		for (i = 0; i < n; i++)
+			fprintf(out, "  %s, %s: %s\n", lat_env_rows[r].name, names[i],
+				lat_env_rows[r].get(docs[i], &lat_env_rows[r], buf, sizeof(buf)));
+	}
+}
+
 size_t lat_env_print(FILE *out, const cJSON *const *docs, const char *const *names, size_t n)
 {
 	int width = (ENV_WIDTH - 2 - ENV_NAME) / (int)n - 1, d;
@@ -302,6 +326,7 @@ size_t lat_env_print(FILE *out, const cJSON *const *docs, const char *const *nam
 			     i + 1 == n);
 		fputc('\n', out);
 	}
+	print_cut(out, docs, names, n, width);
 	return differ;
 }
 
