@@ -30,6 +30,7 @@ include scripts/mk/install.mk
 include scripts/mk/bisect.mk
 
 module:
+	@test -d $(KDIR) || { echo "make module: no kernel headers at $(KDIR): install linux-headers-$(KERNELRELEASE) (Debian), or give KDIR=; where modules cannot load, latctl uses the BPF backend or --vm" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 load: module

@@ -18,6 +18,11 @@ for p in $PAGES; do
 	ok "${p##*/} has NAME, SYNOPSIS or DESCRIPTION, and SEE ALSO" \
 		bash -c "grep -q '^\.SH NAME' '$p' && grep -Eq '^\.SH (SYNOPSIS|DESCRIPTION)' '$p' && grep -q '^\.SH SEE ALSO' '$p'"
 done
+VERSION=$(sed -n 's/^#define LATMON_MODULE_VERSION[^"]*"\(.*\)"/\1/p' "$TESTS_DIR/module/latmon.h")
+for p in $PAGES; do
+	ok "${p##*/} in the tree carries the version ($VERSION), not a placeholder" \
+		bash -c "grep -q '^\.TH .*\"lat[a-z]* $VERSION\"' '$p' && ! grep -q '@VERSION@' '$p'"
+done
 M=$TESTS_DIR/user/latctl.8
 for s in COMMANDS OPTIONS ENVIRONMENT "EXIT STATUS" EXAMPLES; do
 	ok "latctl(8) has $s" grep -q "^\.SH $s" "$M"
