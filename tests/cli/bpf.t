@@ -52,7 +52,7 @@ fact() { sed -n "s/^$2=//p" "$1.facts"; }
 
 check "backends: one line naming both" "$L backends" 0 '^backends: latmon: (yes|no) \(.+\); bpf: yes \(.+\)$'
 check_err "--backend takes auto, latmon, bpf" "$L run grow --backend ebpf" 2 \
-	"^latctl: --backend 'ebpf' is not valid; give auto, latmon or bpf$"
+	"^latctl: --backend 'ebpf' is not valid; give auto, latmon, bpf or none$"
 check_err "--ring below 1" "$L run grow --ring 0" 2 "^latctl: --ring '0' is out of range"
 
 # check DESC CMD beside another process faulting all along: none of its

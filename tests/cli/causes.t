@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Causes without the module (--backend latmon; this host cannot load it): one line says so,
+# Causes without a backend (--backend none): one line says so,
 # realloc and unattributed are the only labels, every slow iteration's
 # breakdown adds up to its duration, and `report` prints the same.
 . "$(dirname "$0")/engine.sh"
@@ -9,11 +9,24 @@
 
 L=$LATCTL
 J=$TMPD/c.json
-check "run works without the module" "$L run grow --backend latmon --iters 20000 --slow 1ns --json $J > $TMPD/run.txt" 0 ''
-ok "the not-loaded line is printed exactly once" \
-	test "$(grep -c 'latmon is not loaded: causes need the module; see `make load` or use `--vm`' "$TMPD/run.txt")" = 1
+check "run works without a backend" "$L run grow --backend none --iters 20000 --slow 1ns --json $J > $TMPD/run.txt" 0 ''
+ok "the no-backend line is printed exactly once" \
+	test "$(grep -c '^--backend none: no kernel events are recorded$' "$TMPD/run.txt")" = 1
 ok "nothing about latmon on stderr" \
-	bash -c "'$L' run grow --backend latmon --iters 2000 2>&1 >/dev/null | grep -c latmon | grep -qx 0"
+	bash -c "'$L' run grow --backend none --iters 2000 2>&1 >/dev/null | grep -c latmon | grep -qx 0"
+if ! "$L" backends | grep -q 'latmon: yes'; then
+	check_err "--backend latmon where latmon cannot record: refused, exit 1" \
+		"$L run grow --backend latmon --iters 2000" 1 '^latctl: --backend latmon cannot record here \(latmon is not loaded'
+	case $("$L" backends) in
+	*"no module support"*)
+		ok "... and no 'make load' where the kernel has no module support" \
+			bash -c "! '$L' run grow --backend latmon --iters 2000 2>&1 | grep -q 'make load'" ;;
+	esac
+fi
+if ! "$L" backends | grep -q 'bpf: yes'; then
+	check_err "--backend bpf where BPF cannot record: refused, exit 1" \
+		"$L run grow --backend bpf --iters 2000" 1 '^latctl: --backend bpf cannot record here'
+fi
 ok "cause table has an unattributed row" grep -Eq '^  unattributed +[0-9]+ +[0-9]+ +[0-9.]+%' "$TMPD/run.txt"
 ok "cause table has a realloc row" grep -Eq '^  realloc +14 +14 +[0-9.]+%' "$TMPD/run.txt"
 ok "no label the host cannot know" \
@@ -48,11 +61,11 @@ ok "JSON: each slow iteration's breakdown ticks sum to its duration" test "$(fac
 ok "JSON: breakdown_ns sums to duration_ns (within 1 ns)" test "$(fact bad_ns)" = 0
 ok "report FILE prints exactly what the run printed" \
 	bash -c "'$L' report '$J' | diff - '$TMPD/run.txt'"
-check "default p99.9: slow count shown" "$L run grow --backend latmon --iters 20000" 0 \
+check "default p99.9: slow count shown" "$L run grow --backend none --iters 20000" 0 \
 	'slow pushes \(slower than p99\.9 = [0-9]+ ns\): [0-9]+'
-check_err "--events below the minimum" "$L run grow --backend latmon --events 10" 2 \
+check_err "--events below the minimum" "$L run grow --backend none --events 10" 2 \
 	"^latctl: --events '10' is out of range; give a whole number from 16 to"
-check_err "--events not a number" "$L run grow --backend latmon --events many" 2 "^latctl: --events 'many' is not valid"
+check_err "--events not a number" "$L run grow --backend none --events many" 2 "^latctl: --events 'many' is not valid"
 check "--events is in --help" "$L run --help" 0 '--events N +latmon records latctl keeps'
 
 # A saved VM result whose fault probe missed 7 events: the misses line says

@@ -712,7 +712,7 @@ static void test_text_lost_and_no_module(void **state)
 	assert_non_null(strstr(s1, "LOST: 12 events dropped"));
 	assert_non_null(strstr(s1, "incomplete"));
 	assert_non_null(strstr(s2, "unattributed"));
-	assert_non_null(strstr(s2, "latmon was not recording"));
+	assert_non_null(strstr(s2, "no backend recorded"));
 	free(s1);
 	free(s2);
 	cJSON_Delete(c1);

@@ -25,10 +25,18 @@ static const char *const *estimated_of(const struct lat_session *s)
 
 int lat_backend_check(const char *name)
 {
-	if (!strcmp(name, "auto") || !strcmp(name, "latmon") || !strcmp(name, "bpf"))
+	if (!strcmp(name, "auto") || !strcmp(name, "latmon") || !strcmp(name, "bpf") ||
+	    !strcmp(name, "none"))
 		return 0;
-	fprintf(stderr, "latctl: --backend '%s' is not valid; give auto, latmon or bpf\n", name);
+	fprintf(stderr, "latctl: --backend '%s' is not valid; give auto, latmon, bpf or none\n", name);
 	return -EINVAL;
+}
+
+/* --backend NAME was asked for and cannot record here: one line, -ENODEV. */
+static int refuse(const char *name, const char *why, const char *instead)
+{
+	fprintf(stderr, "latctl: --backend %s cannot record here (%s); use %s\n", name, why, instead);
+	return -ENODEV;
 }
 
 /* Set the backend and the sentence saying why. */
@@ -68,14 +76,22 @@ int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, u
 	 * frees megabytes, which moves glibc's mmap threshold before timing. */
 	if (strcmp(want, "latmon") && !(strcmp(want, "bpf") && m->state == LAT_MON_ON))
 		lat_backend_caps(&c);
+	if (!strcmp(want, "latmon") && m->state != LAT_MON_ON)
+		return refuse("latmon", m->line, "--backend bpf where 'latctl backends' allows it, or --vm");
+	if (!strcmp(want, "bpf") && !c.bpf)
+		return refuse("bpf", c.bpf_why, "--backend latmon where latmon is loaded, or --vm");
 	if (!strcmp(want, "latmon"))
-		choose(s, m->state == LAT_MON_ON ? LAT_BACKEND_LATMON : LAT_BACKEND_NONE,
-		       "--backend latmon: %s%s", m->state == LAT_MON_ON ? "latmon is loaded" : m->line, "");
+		choose(s, LAT_BACKEND_LATMON, "--backend latmon: latmon is loaded%s%s", "", "");
 	else if (!strcmp(want, "bpf"))
-		choose(s, c.bpf ? LAT_BACKEND_BPF : LAT_BACKEND_NONE, "--backend bpf: %s%s",
-		       c.bpf ? c.bpf_why : "this kernel does not allow it: ", c.bpf ? "" : c.bpf_why);
+		choose(s, LAT_BACKEND_BPF, "--backend bpf: %s%s", c.bpf_why, "");
+	else if (!strcmp(want, "none"))
+		choose(s, LAT_BACKEND_NONE, "--backend none: no kernel events are recorded%s%s", "", "");
 	else
 		choose_auto(s, &c);
+	if (s->backend == LAT_BACKEND_NONE && m->state == LAT_MON_ON) {
+		m->state = LAT_MON_FAILED;	/* loaded, but not asked for */
+		snprintf(m->line, sizeof(m->line), "latmon is loaded but not used: --backend none");
+	}
 	if (s->backend != LAT_BACKEND_BPF)
 		return 0;
 	if (m->state == LAT_MON_ON) {	/* loaded, but not ours this run */

@@ -14,10 +14,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "backend/backend_caps.h"
 #include "backend/monitor.h"
 #include "lib/tsc.h"
 
-#define NOT_LOADED "latmon is not loaded: causes need the module; see `make load` or use `--vm`"
+#define NOT_LOADED "latmon is not loaded: causes need the module; make load (root) loads it, or use --vm"
 #define NO_PERM "latmon is loaded but needs root (CAP_SYS_ADMIN): causes need it; run latctl as root or use `--vm`"
 
 static const char *const state_names[] = {
@@ -39,6 +40,18 @@ static void set_off(struct lat_monitor *m, enum lat_monitor_state st, const char
 	va_start(ap, fmt);
 	vsnprintf(m->line, sizeof(m->line), fmt, ap);
 	va_end(ap);
+}
+
+/* latmon is not there: why it cannot be where the kernel refuses modules
+ * (the same reason `latctl backends` gives), else how to load it. */
+static void not_loaded(struct lat_monitor *m)
+{
+	const char *why = lat_modules_refused();
+
+	if (why)
+		set_off(m, LAT_MON_ABSENT, "latmon is not loaded and cannot be: %s", why);
+	else
+		set_off(m, LAT_MON_ABSENT, NOT_LOADED);
 }
 
 /* A failed netlink request: permission, or what latmon said. */
@@ -75,7 +88,7 @@ int lat_monitor_open(struct lat_monitor *m, struct lat_evbuf *buf)
 	m->buf = buf;
 	ret = latmon_nl_open(&m->nl);
 	if (ret == -ENOENT || (!ret && access(LATMON_DEVICE, F_OK))) {
-		set_off(m, LAT_MON_ABSENT, NOT_LOADED);
+		not_loaded(m);
 		return 0;
 	}
 	if (ret) {
@@ -160,7 +173,7 @@ static int open_device(struct lat_monitor *m)
 	if (errno == EACCES || errno == EPERM)
 		set_off(m, LAT_MON_NOPERM, NO_PERM);
 	else if (errno == ENOENT || errno == ENODEV || errno == ENXIO)
-		set_off(m, LAT_MON_ABSENT, NOT_LOADED);
+		not_loaded(m);
 	else if (errno == EBUSY)
 		set_off(m, LAT_MON_FAILED, "latmon: %s is open in another program (one reader at a time); causes not recorded",
 			LATMON_DEVICE);

@@ -85,7 +85,7 @@ static void print_event_stats(const cJSON *causes, FILE *out, struct lat_rd *r)
 	const cJSON *e = lat_rd_obj(r, causes, "events");
 
 	if (!lat_rd_bool(r, causes, "module")) {
-		fprintf(out, "No kernel events (latmon was not recording): only migration and realloc\n"
+		fprintf(out, "No kernel events (no backend recorded; the events line above says why): only migration and realloc\n"
 			"can be named; the rest of each slow iteration is unattributed.\n");
 		return;
 	}
