@@ -19,7 +19,18 @@ T=/sys/kernel/mm/transparent_hugepage/enabled
 
 if [ ! -e /proc/modules ]; then
 	ok "no module support here: latmon says so and points to --vm" \
-		bash -c "grep -q '^warn  latmon *cannot load: this kernel has no module support' '$TMPD/d.txt' && grep -q 'latctl run ... --vm' '$TMPD/d.txt'"
+		bash -c "grep -Eq '^(warn|note)  latmon *cannot load: this kernel has no module support' '$TMPD/d.txt' && grep -q 'latctl run ... --vm' '$TMPD/d.txt'"
+	ok "... and lockdown gives no advice about signing a module that cannot load" \
+		bash -c "! grep -A1 '^[a-z]*  *lockdown' '$TMPD/d.txt' | grep -q 'sign latmon'"
+fi
+# One source of truth: doctor's latmon and bpf lines agree with `latctl backends`.
+B=$("$L" backends)
+if [[ $B == *"bpf: yes"* ]]; then
+	ok "backends allows bpf: doctor's bpf line is ok" grep -q '^ok    bpf  *usable: ' "$TMPD/d.txt"
+	ok "... and its latmon line does not say runs go without causes" \
+		bash -c "! grep -A1 '^[a-z]*  *latmon' '$TMPD/d.txt' | grep -q 'without causes'"
+else
+	ok "backends refuses bpf: doctor's bpf line is not ok" bash -c "! grep -q '^ok    bpf' '$TMPD/d.txt'"
 fi
 if [ -r /sys/kernel/security/lockdown ]; then
 	ok "lockdown is the [selected] level" \

@@ -255,6 +255,8 @@ static void check_lockdown(struct finding *f)
 	if (!strncmp(f->value, "confidentiality", 15))
 		SET(f, V_WARN, "kprobes, tracefs and kernel reads are refused, so latmon cannot "
 		    "attach: use latctl run ... --vm");
+	else if (!strncmp(f->value, "integrity", 9) && lat_modules_refused())
+		SET(f, V_OK, "no module loads here anyway (see latmon); BPF tracing is allowed at this level");
 	else if (!strncmp(f->value, "integrity", 9))
 		SET(f, V_WARN, "only signed modules load: sign latmon.ko with a key the kernel "
 		    "trusts, or use latctl run ... --vm");
@@ -288,6 +290,7 @@ static const char *latmon_blocker(char *buf, size_t len)
 
 static void check_latmon(struct finding *f)
 {
+	struct lat_backend_caps caps;
 	char buf[800];
 	const char *why;
 
@@ -305,20 +308,30 @@ static void check_latmon(struct finding *f)
 		return;
 	}
 	snprintf(f->value, sizeof(f->value), "cannot load: %.380s", why);
-	SET(f, V_WARN, "latctl run works without causes (only migration and realloc are named); "
-	    "latctl run ... --vm runs it in a QEMU VM with latmon");
+	lat_backend_caps(&caps);
+	if (caps.bpf)
+		SET(f, V_NOTE, "runs get their causes from the BPF backend here (see bpf); "
+		    "latctl run ... --vm runs in a QEMU VM with latmon, whose fault ends are exact");
+	else
+		SET(f, V_WARN, "latctl run works without causes (only migration and realloc are named); "
+		    "latctl run ... --vm runs it in a QEMU VM with latmon");
 }
 
+/* The BPF backend as `latctl backends` and a run see it (one test: its
+ * program loads), with the program types and BTF for the reader. */
 static void check_bpf(struct finding *f)
 {
 	int tp = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACEPOINT, NULL);
 	int raw = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL);
 	int btf = !access("/sys/kernel/btf/vmlinux", R_OK);
+	struct lat_backend_caps caps;
 
-	snprintf(f->value, sizeof(f->value), "tracepoint programs %s, raw tracepoint programs %s, kernel BTF %s",
-		 tp == 1 ? "load" : "refused", raw == 1 ? "load" : "refused", btf ? "present" : "absent");
-	if (tp == 1 && raw == 1 && btf)
-		SET(f, V_OK, "BPF tracing programs can run here");
+	lat_backend_caps(&caps);
+	snprintf(f->value, sizeof(f->value), "%s: %.200s; tracepoint programs %s, raw tracepoint programs %s, kernel BTF %s",
+		 caps.bpf ? "usable" : "not usable", caps.bpf_why, tp == 1 ? "load" : "refused",
+		 raw == 1 ? "load" : "refused", btf ? "present" : "absent");
+	if (caps.bpf)
+		SET(f, V_OK, "the BPF backend records causes here when latmon is not loaded (latctl backends)");
 	else if (geteuid())
 		SET(f, V_NOTE, "not root: loading tracing programs needs CAP_BPF and CAP_PERFMON; run as root");
 	else
