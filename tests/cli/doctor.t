@@ -37,7 +37,7 @@ if [ -r /sys/kernel/security/lockdown ]; then
 		test "$(field lockdown)" = "$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/security/lockdown)"
 else
 	ok "lockdown without securityfs: the config's level, and that it is not mounted" \
-		bash -c "grep -Eq '^(ok|warn|note)  lockdown +(none|integrity|confidentiality|unknown) \(kernel config; /sys/kernel/security is not mounted\)' '$TMPD/d.txt'"
+		bash -c "grep -Eq '^(ok|warn|note) +lockdown +(none|integrity|confidentiality|unknown) \(kernel config; /sys/kernel/security is not mounted\)' '$TMPD/d.txt'"
 fi
 
 # The kernel config decides init_on_alloc (unless the command line sets it)
