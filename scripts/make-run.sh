@@ -11,6 +11,8 @@
 # zeroing estimated), else in the QEMU test bed (latctl run ... --vm) on
 # Debian's newest kernel, which also gives the module's exact view when
 # asked for with --vm. One line says which and why. Exit status: latctl's.
+# It installs what that path needs only (scripts/deps.sh build, then module
+# or vm); LATCTL_NO_INSTALL=1 only says what is missing.
 #
 #   scripts/make-run.sh [--vm|--host] [EXTRA LATCTL ARGS...]
 #   make run [RUN_ARGS='--iters 500000 --json r.json']
@@ -23,6 +25,8 @@ LOG=$ROOT/build/make-run-module.log
 JOB=(run grow --thp always)
 
 say() { echo "make run: $*" >&2; }
+# The packages of one path (scripts/deps.sh SET).
+deps() { "$ROOT/scripts/deps.sh" "$1" >&2 || { say "installing the packages of '$1' failed"; exit 1; }; }
 
 # WHY: why this machine cannot run latmon itself; empty when it can. Builds
 # and loads the module when it gets that far (then LOADED_HERE=1).
@@ -40,6 +44,8 @@ host_blocker() {
 		return 0
 	elif [ ! -d "$KDIR" ]; then
 		WHY="no headers for $KERNELRELEASE at $KDIR (apt-get install linux-headers-$KERNELRELEASE)"
+	elif ! deps module; then
+		WHY="the module's packages did not install"
 	elif ! { mkdir -p "$(dirname "$LOG")" && make -s -C "$ROOT" module KDIR="$KDIR" >"$LOG" 2>&1; }; then
 		WHY="latmon does not build against $KDIR (see $LOG)"
 	elif ! insmod "$ROOT/module/latmon.ko" 2>>"$LOG"; then
@@ -55,7 +61,7 @@ main() {
 	--vm) where=vm; shift ;;
 	--host) where=host; shift ;;
 	esac
-	"$ROOT/scripts/deps.sh" >&2 || { say "installing the build dependencies failed"; exit 1; }
+	deps build
 	make -s -C "$ROOT" all || { say "the build failed"; exit 1; }
 	LOADED_HERE=0
 	WHY="--vm was asked for"
@@ -71,6 +77,7 @@ main() {
 	fi
 	if [ -n "$WHY" ]; then
 		say "$WHY: running in a QEMU VM with Debian 7.3"
+		deps vm
 		exec "$ROOT/user/latctl" "${JOB[@]}" --vm "$@"
 	fi
 	say "running on this machine ($KERNELRELEASE) with latmon loaded"
