@@ -37,9 +37,17 @@ check "the result holds 5 runs" "perl -MJSON::PP -e 'local \$/; my \$d = decode_
 check "each run in its own process" "perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>);
 	my %p = map { \$_->{pid} => 1 } @{\$d->{repeat}{per_run}}; print scalar(keys %p), \" pids\n\"' $A" \
 	0 '^5 pids$'
-check "the pooled histogram counts every run's iterations" "perl -MJSON::PP -e 'local \$/;
-	my \$d = decode_json(<>); my \$n = 0; \$n += \$_->{count} for @{\$d->{histogram}{buckets}};
+check "the pooled histogram (repeat.histogram) counts every run's iterations" "perl -MJSON::PP -e 'local \$/;
+	my \$d = decode_json(<>); my \$n = 0; \$n += \$_->{count} for @{\$d->{repeat}{histogram}{buckets}};
 	print \"\$n\n\"' $A" 0 '^1000000$'
+check "the histogram beside the table is run 1's, as the table is" "perl -MJSON::PP -e 'local \$/;
+	my \$d = decode_json(<>); my \$n = 0; \$n += \$_->{count} for @{\$d->{histogram}{buckets}};
+	print \"\$n \", \$d->{summary}{count}, \"\n\"' $A" 0 '^200000 200000$'
+check "the report says whose table and histogram they are" "$L report $A" 0 \
+	'run 1 of 5 \(every run: at the end\).*'
+check "... and prints the pooled histogram at the end, said so" "$L report $A" 0 \
+	'histogram of all 5 runs pooled \(1000000 iterations\) in ns:'
+
 check "report prints the per-run spread" "$L report $A" 0 \
 	'5 runs, each in a fresh process.*'
 check "report: median, min and max rows of p50..max" "$L report $A | grep -A4 'Spread of each run' | grep -Ec '^  (median|min|max) +[0-9]'" 0 '^3$'

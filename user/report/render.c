@@ -61,6 +61,8 @@ static void render_run(FILE *out, struct lat_rd *r, const cJSON *doc, const char
 
 	fprintf(out, "%s, mode %s: %.0f %s, ", lat_rd_str(r, run, "workload"),
 		lat_rd_opt_str(r, run, "mode"), lat_rd_num(r, lat_rd_obj(r, doc, "summary"), "count"), units);
+	if (cJSON_GetObjectItemCaseSensitive(doc, LAT_REPEAT_KEY))
+		fprintf(out, "run 1 of %zu (every run: at the end), ", lat_runs_count(doc));
 	if (cJSON_IsTrue(pinned))
 		fprintf(out, "pinned to CPU %.0f\n", lat_rd_num(r, run, "cpu_first"));
 	else
@@ -143,16 +145,23 @@ static void render_extras(FILE *out, struct lat_rd *r, const cJSON *doc)
 		fprintf(out, "(extras of workload '%s' not shown: this latctl does not know it)\n", name);
 }
 
-static void render_hist(FILE *out, struct lat_rd *r, const cJSON *doc, const char *units)
+void lat_hist_render(FILE *out, struct lat_rd *r, const cJSON *h)
 {
-	const cJSON *h = lat_rd_obj(r, doc, "histogram");
 	const cJSON *list = lat_rd_get(r, h, "buckets", cJSON_Array), *b;
 
-	fprintf(out, "\nhistogram of %s in ns: each bucket twice as wide as the one above;\n"
-		"four # = ten times more %s\n", units, units);
 	cJSON_ArrayForEach(b, list)
 		lat_hist_print_line(out, lat_rd_count(r, b, "lo"), lat_rd_count(r, b, "hi"),
 				    lat_rd_count(r, b, "count"));
+}
+
+/* The histogram of the run the table above is of (run 1 of a --repeat). */
+static void render_hist(FILE *out, struct lat_rd *r, const cJSON *doc, const char *units)
+{
+	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(doc, LAT_REPEAT_KEY);
+
+	fprintf(out, "\nhistogram of %s%s in ns: each bucket twice as wide as the one above;\n"
+		"four # = ten times more %s\n", rep ? "run 1's " : "", units, units);
+	lat_hist_render(out, r, lat_rd_obj(r, doc, "histogram"));
 }
 
 /* "slow pushes (slower than p99.9 = 812 ns): 300, the 100000 slowest listed in the JSON result" */

@@ -46,6 +46,20 @@ static const cJSON *repeat_section(const cJSON *doc, struct lat_rd *r)
 	return rep;
 }
 
+/* Every run's iterations in one histogram (repeat.histogram), said so. */
+static void pooled_hist(FILE *out, const cJSON *doc, struct lat_rd *rd)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(lat_rd_obj(rd, doc, LAT_REPEAT_KEY), "histogram"), *b;
+	double n = 0;
+
+	if (!h)		/* a result of an older latctl: its histogram pooled */
+		return;
+	cJSON_ArrayForEach(b, lat_rd_get(rd, h, "buckets", cJSON_Array))
+		n += lat_rd_num(rd, b, "count");
+	fprintf(out, "\nhistogram of all %zu runs pooled (%.0f iterations) in ns:\n", lat_runs_count(doc), n);
+	lat_hist_render(out, rd, h);
+}
+
 void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *rd)
 {
 	static const char *const rows[] = { "median", "min", "max" };
@@ -54,9 +68,8 @@ void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *rd)
 
 	if (!repeat_section(doc, rd))
 		return;
-	fprintf(out, "\n%zu runs, each in a fresh process: the figures above are run 1's, the\n"
-		"histogram pools all runs. Spread of each run's value in ns:\n          ",
-		lat_runs_count(doc));
+	fprintf(out, "\n%zu runs, each in a fresh process: the figures above are run 1's.\n"
+		"Spread of each run's value in ns:\n          ", lat_runs_count(doc));
 	for (m = 0; m < SPREAD_METRICS; m++) {
 		spread_of(doc, m, s[m]);
 		fprintf(out, " %9s", lat_metrics[m].name);
@@ -68,4 +81,5 @@ void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *rd)
 			fprintf(out, " %9.0f", s[m][r]);
 		fputc('\n', out);
 	}
+	pooled_hist(out, doc, rd);
 }

@@ -128,7 +128,7 @@ static void take_first(cJSON *doc, const cJSON *first, const struct lat_opts *o)
 {
 	static const char *const wrapper[] = {
 		"schema", "schema_version", "command_line", "argv", "kernel_release",
-		"start_time", "end_time", "exit_code", "histogram",
+		"start_time", "end_time", "exit_code",
 	};
 	const cJSON *item;
 	cJSON *opts;
@@ -182,7 +182,8 @@ static void show_progress(uint64_t i, uint64_t n, const struct timespec *t0)
 	lat_progress_later(line);
 }
 
-/* Runs 1..N; doc gets run 1's sections, the pooled histogram, the runs. */
+/* Runs 1..N; doc gets run 1's sections (its histogram too, as its table),
+ * the runs, and the histogram of every run pooled in repeat.histogram. */
 static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 {
 	cJSON *rep, *list = cJSON_CreateArray(), *run;
@@ -210,11 +211,11 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 		cJSON_AddItemToArray(list, per_run(run, pid));
 		cJSON_Delete(run);
 	}
-	cJSON_AddItemToObject(doc, "histogram", lat_result_histogram(&h));
 	rep = cJSON_AddObjectToObject(doc, LAT_REPEAT_KEY);
 	cJSON_AddNumberToObject(rep, "runs", (double)o->repeat);
 	cJSON_AddBoolToObject(rep, "fresh_process", 1);
 	cJSON_AddItemToObject(rep, LAT_REPEAT_RUNS_KEY, list);
+	cJSON_AddItemToObject(rep, "histogram", lat_result_histogram(&h));
 	return 0;
 }
 
