@@ -27,7 +27,9 @@ ok "rewritten in place: each update starts with a carriage return and an erase" 
 ok "the seconds advance while a run is waited for (1 s, then 2 s into a run)" \
 	bash -c "grep -q '^latctl: --repeat: run [123] of 3.* \.\.\. 1 s' '$TMPD/rep.txt' &&
 		grep -q '^latctl: --repeat: run [123] of 3.* \.\.\. 2 s' '$TMPD/rep.txt'"
-ok "drawn first a second into each run, not at its start" bash -c "! grep -q ' \.\.\. 0 s' '$TMPD/rep.txt'"
+ok "run 1's line drawn first a second into it, not at its start" bash -c "! grep -q 'run 1 of 3 \.\.\. 0 s' '$TMPD/rep.txt'"
+ok "the next runs' lines at once, so that short runs show theirs too" \
+	grep -q '^latctl: --repeat: run 2 of 3, about [0-9]* s left \.\.\. 0 s' "$TMPD/rep.txt"
 ok "the runs draw no line of their own" bash -c "! grep -q 'timing grow' '$TMPD/rep.txt'"
 ok "every run is gathered although the ticker interrupted the waits" \
 	test "$(json_get "$TMPD/rep.json" repeat runs)" = 3

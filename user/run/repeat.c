@@ -164,8 +164,9 @@ static int one_run(int argc, char **argv, uint64_t i, cJSON **run, pid_t *pid)
 }
 
 /* The progress line of run i (0-based) of n: which, and from the runs so
- * far how long the rest will take; from a second into the run on, so that
- * a run that fails at once (its own line on stderr) stands alone. */
+ * far how long the rest will take. Run 1's from a second into it on, so
+ * that a run that fails at once (its own line on stderr) stands alone;
+ * the others' at once, so that short runs show theirs too. */
 static void show_progress(uint64_t i, uint64_t n, const struct timespec *t0)
 {
 	struct timespec now;
@@ -179,7 +180,10 @@ static void show_progress(uint64_t i, uint64_t n, const struct timespec *t0)
 			 (unsigned long long)i + 1, (unsigned long long)n, spent / (double)i * (double)(n - i));
 	else
 		snprintf(line, sizeof(line), "--repeat: run 1 of %llu", (unsigned long long)n);
-	lat_progress_later(line);
+	if (i)
+		lat_progress(line);
+	else
+		lat_progress_later(line);
 }
 
 /* Runs 1..N; doc gets run 1's sections (its histogram too, as its table),
