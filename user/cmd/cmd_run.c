@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "lib/cleanup.h"
 #include "join/causes.h"
 #include "report/describe.h"
 #include "system/counters.h"
@@ -39,6 +40,7 @@ struct run_ctx {
 	double pair_ns;
 	cJSON *doc;
 	int set_up;
+	int interrupted;	/* a Ctrl-C ended the timed loop early */
 };
 
 /* Reject options the workload does not take, and unknown modes. */
@@ -323,10 +325,13 @@ static int measure(struct run_ctx *c)
 	run->stream_tid[0] = (uint32_t)gettid();
 	if (lat_backend_start(&c->sess, c->opts.cpu))
 		return LAT_EXIT_FAIL;
+	lat_cleanup_install();
+	lat_cleanup_soft_stop(1);	/* Ctrl-C: stop, report what was measured */
 	show_timing(run);
 	c->tsc_before = lat_tsc(&cpu);
 	lat_counters_read(&c->before);
 	ret = run->ops->run(run);
+	c->interrupted = lat_stop_requested != 0;	/* later: the data is whole */
 	lat_counters_read(&c->after);
 	c->tsc_after = lat_tsc(&cpu);
 	lat_progress_done();
@@ -335,12 +340,29 @@ static int measure(struct run_ctx *c)
 		ret = run->ops->from_events(run, c->sess.buf.ev, c->sess.buf.n);
 	if (ret == -EINVAL)
 		return LAT_EXIT_USAGE;
+	if (!ret && run->n == 0 && c->interrupted) {
+		fprintf(stderr, "latctl: interrupted before the first iteration; nothing to report\n");
+		return LAT_EXIT_INTERRUPTED;
+	}
 	if (ret || run->n == 0) {
 		fprintf(stderr, "latctl: %s: the timed run failed: %s\n", run->ops->name,
 			ret ? strerror(-ret) : "no iteration recorded");
 		return LAT_EXIT_FAIL;
 	}
+	if (c->interrupted)
+		run->exit_status = LAT_EXIT_INTERRUPTED;
 	return 0;
+}
+
+/* {"signal": "SIGINT", "iterations_done", "iterations_asked"}: a Ctrl-C
+ * ended the loop early; the document covers the iterations done. */
+static void add_interrupted(cJSON *doc, const struct lat_run *run)
+{
+	cJSON *o = cJSON_AddObjectToObject(doc, "interrupted");
+
+	cJSON_AddStringToObject(o, "signal", "SIGINT");
+	cJSON_AddNumberToObject(o, "iterations_done", (double)run->n);
+	cJSON_AddNumberToObject(o, "iterations_asked", (double)run->iters);
 }
 
 /* Build the document; print the report rendered from it; write --json. */
@@ -361,6 +383,8 @@ static int finish(struct run_ctx *c)
 	lat_describe_slow_ops(extras, cJSON_GetObjectItemCaseSensitive(
 			      cJSON_GetObjectItemCaseSensitive(c->doc, "slow"), "iterations"));
 	cJSON_AddItemToObject(c->doc, "extras", extras ? extras : cJSON_CreateNull());
+	if (c->interrupted)
+		add_interrupted(c->doc, &c->run);
 	lat_result_finish(c->doc, c->run.exit_status);
 	if (c->opts.json_path && lat_result_commit(&c->file, c->doc))
 		return LAT_EXIT_FAIL;

@@ -11,12 +11,19 @@
 
 static volatile lat_cleanup_fn actions[MAX_ACTIONS];
 static pid_t owner;
+static volatile sig_atomic_t soft;
+volatile sig_atomic_t lat_stop_requested;
 
-/* Run the undo actions (only in the process that armed them), then re-raise. */
+/* Run the undo actions (only in the process that armed them), then re-raise;
+ * in soft mode a first SIGINT only asks the loop to stop. */
 static void on_signal(int sig)
 {
 	int i, saved = errno;
 
+	if (sig == SIGINT && soft && !lat_stop_requested) {
+		lat_stop_requested = 1;
+		return;
+	}
 	if (getpid() == owner)
 		for (i = 0; i < MAX_ACTIONS; i++)
 			if (actions[i])
@@ -40,6 +47,11 @@ void lat_cleanup_install(void)
 	sigfillset(&sa.sa_mask);	/* no second signal inside the handler */
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+void lat_cleanup_soft_stop(int on)
+{
+	soft = on;
 }
 
 int lat_cleanup_add(lat_cleanup_fn fn)

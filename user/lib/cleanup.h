@@ -9,8 +9,16 @@
 
 typedef void (*lat_cleanup_fn)(void);
 
+#include <signal.h>
+
 /* Install the handlers (once); actions run only in the installing process. */
 void lat_cleanup_install(void);
+/* While on, the first SIGINT only sets lat_stop_requested (a timed loop
+ * then ends at its next iteration and its report is printed); a second one
+ * runs the actions and dies, as SIGTERM and SIGHUP always do. Forked
+ * children (workers) keep the handler and stop their own loops. */
+void lat_cleanup_soft_stop(int on);
+extern volatile sig_atomic_t lat_stop_requested;
 int lat_cleanup_add(lat_cleanup_fn fn);
 void lat_cleanup_remove(lat_cleanup_fn fn);
 

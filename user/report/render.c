@@ -54,6 +54,18 @@ static void render_header(FILE *out, struct lat_rd *r, const cJSON *doc)
 		lat_rd_opt_str(r, env, "cpufreq_governor"), lat_rd_opt_str(r, env, "isolcpus"));
 }
 
+/* A Ctrl-C ended the loop: how far it got, before any figure. */
+static void render_interrupted(FILE *out, struct lat_rd *r, const cJSON *doc, const char *units)
+{
+	const cJSON *i = cJSON_GetObjectItemCaseSensitive(doc, "interrupted");
+
+	if (!i)
+		return;
+	fprintf(out, "INTERRUPTED by %s after %.0f of %.0f %s: everything below covers those\n",
+		lat_rd_str(r, i, "signal"), lat_rd_num(r, i, "iterations_done"),
+		lat_rd_num(r, i, "iterations_asked"), units);
+}
+
 static void render_run(FILE *out, struct lat_rd *r, const cJSON *doc, const char *units)
 {
 	const cJSON *run = lat_rd_obj(r, doc, "run"), *clock = lat_rd_obj(r, doc, "clock");
@@ -70,6 +82,7 @@ static void render_run(FILE *out, struct lat_rd *r, const cJSON *doc, const char
 			lat_rd_num(r, run, "cpu_first"), lat_rd_num(r, run, "cpu_last"));
 	fprintf(out, "clock: one pair of TSC reads costs %.0f ns; every time below includes it\n",
 		lat_rd_num(r, clock, "pair_ns"));
+	render_interrupted(out, r, doc, units);
 }
 
 static void render_table(FILE *out, struct lat_rd *r, const cJSON *doc, const char *unit)

@@ -46,6 +46,20 @@ static const cJSON *repeat_section(const cJSON *doc, struct lat_rd *r)
 	return rep;
 }
 
+/* A Ctrl-C ended the series: the runs done, the last one maybe partial. */
+static void interrupted(FILE *out, const cJSON *doc, struct lat_rd *rd)
+{
+	const cJSON *rep = lat_rd_obj(rd, doc, LAT_REPEAT_KEY), *run;
+	int cut = 0;
+
+	if (!cJSON_GetObjectItemCaseSensitive(rep, "runs_asked"))
+		return;
+	cJSON_ArrayForEach(run, lat_rd_array(rd, rep, LAT_REPEAT_RUNS_KEY))
+		cut += lat_rd_num(rd, run, "exit_code") == 130;
+	fprintf(out, "INTERRUPTED by SIGINT: the %zu of %.0f runs measured so far (%d of them cut short)\n",
+		lat_runs_count(doc), lat_rd_num(rd, rep, "runs_asked"), cut);
+}
+
 /* Every run's iterations in one histogram (repeat.histogram), said so. */
 static void pooled_hist(FILE *out, const cJSON *doc, struct lat_rd *rd)
 {
@@ -68,8 +82,10 @@ void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *rd)
 
 	if (!repeat_section(doc, rd))
 		return;
-	fprintf(out, "\n%zu runs, each in a fresh process: the figures above are run 1's.\n"
-		"Spread of each run's value in ns:\n          ", lat_runs_count(doc));
+	fprintf(out, "\n%zu runs, each in a fresh process: the figures above are run 1's.\n",
+		lat_runs_count(doc));
+	interrupted(out, doc, rd);
+	fprintf(out, "Spread of each run's value in ns:\n          ");
 	for (m = 0; m < SPREAD_METRICS; m++) {
 		spread_of(doc, m, s[m]);
 		fprintf(out, " %9s", lat_metrics[m].name);

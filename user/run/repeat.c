@@ -49,6 +49,7 @@ static int make_scratch(const char *json_path)
 	}
 	lat_cleanup_install();
 	lat_cleanup_add(remove_scratch);
+	lat_cleanup_soft_stop(1);	/* Ctrl-C: the runs done so far, reported */
 	return 0;
 }
 
@@ -85,9 +86,14 @@ static int run_child(int argc, char **argv, const char *path, pid_t *child)
 	*child = pid;
 	if (pid < 0)
 		return LAT_EXIT_FAIL;
-	while (waitpid(pid, &status, 0) < 0)
+	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)	/* the progress ticker's SIGALRM */
 			return LAT_EXIT_FAIL;
+		if (lat_stop_requested == 1) {	/* our Ctrl-C: the run stops too */
+			kill(pid, SIGINT);
+			lat_stop_requested = 2;
+		}
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : LAT_EXIT_FAIL;
 }
 
@@ -157,6 +163,8 @@ static int one_run(int argc, char **argv, uint64_t i, cJSON **run, pid_t *pid)
 	*run = NULL;
 	snprintf(path, sizeof(path), "%s/run-%llu.json", scratch, (unsigned long long)i + 1);
 	ret = run_child(argc, argv, path, pid);
+	if (ret == LAT_EXIT_INTERRUPTED && !access(path, R_OK))
+		ret = LAT_EXIT_OK;	/* stopped by Ctrl-C: what it measured */
 	if (ret == LAT_EXIT_OK && lat_result_read(path, run))
 		ret = LAT_EXIT_FAIL;
 	unlink(path);
@@ -198,12 +206,16 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; i < o->repeat; i++) {
+	for (i = 0; i < o->repeat && !lat_stop_requested; i++) {
 		show_progress(i, o->repeat, &t0);
 		ret = one_run(argc, argv, i, &run, &pid);
 		lat_progress_done();
+		if (ret && lat_stop_requested && i) {
+			ret = 0;	/* interrupted before it measured: the runs so far */
+			break;
+		}
 		if (ret) {
-			if (ret != LAT_EXIT_USAGE)	/* bad input: the run said why */
+			if (ret != LAT_EXIT_USAGE && !lat_stop_requested)	/* bad input: the run said why */
 				fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
 					(unsigned long long)i + 1, (unsigned long long)o->repeat, ret);
 			cJSON_Delete(list);
@@ -216,7 +228,9 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 		cJSON_Delete(run);
 	}
 	rep = cJSON_AddObjectToObject(doc, LAT_REPEAT_KEY);
-	cJSON_AddNumberToObject(rep, "runs", (double)o->repeat);
+	cJSON_AddNumberToObject(rep, "runs", (double)cJSON_GetArraySize(list));
+	if (lat_stop_requested)
+		cJSON_AddNumberToObject(rep, "runs_asked", (double)o->repeat);
 	cJSON_AddBoolToObject(rep, "fresh_process", 1);
 	cJSON_AddItemToObject(rep, LAT_REPEAT_RUNS_KEY, list);
 	cJSON_AddItemToObject(rep, "histogram", lat_result_histogram(&h));
@@ -237,13 +251,13 @@ int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	lat_progress_done();
 	if (ret)
 		goto out;
-	lat_result_finish(doc, LAT_EXIT_OK);
+	lat_result_finish(doc, lat_stop_requested ? LAT_EXIT_INTERRUPTED : LAT_EXIT_OK);
 	ret = LAT_EXIT_FAIL;
 	if (o->json_path && lat_result_commit(&file, doc))
 		goto out;
 	if (!o->quiet && lat_result_render(doc, stdout, "result"))
 		goto out;
-	ret = LAT_EXIT_OK;
+	ret = lat_stop_requested ? LAT_EXIT_INTERRUPTED : LAT_EXIT_OK;
 out:
 	remove_scratch();
 	lat_cleanup_remove(remove_scratch);

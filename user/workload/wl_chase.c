@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include "lib/cleanup.h"
 #include "lib/tsc.h"
 #include "workload/workload.h"
 
@@ -168,11 +169,11 @@ static int chase_run(struct lat_run *run)
 	struct chase *c = run->priv;
 	volatile uint32_t *t = c->table;
 	uint64_t seed = run->seed, sink = 0;
-	size_t n = run->iters < run->cap ? run->iters : run->cap;
+	size_t n = run->iters < run->cap ? run->iters : run->cap, i;
 
 	c->resident_before = chase_resident(c);
 	c->minflt_before = chase_minflt();
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n && !lat_stop_requested; i++) {
 		struct lat_sample *s = &run->samples[i];
 		uint64_t idx = lat_rand64(&seed) % TABLE_N;
 
@@ -190,7 +191,7 @@ static int chase_run(struct lat_run *run)
 	c->minflt_after = chase_minflt();
 	c->resident_after = chase_resident(c);
 	c->sink = sink;
-	run->n = n;
+	run->n = i;		/* fewer after a Ctrl-C */
 	return 0;
 }
 

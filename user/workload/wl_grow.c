@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cleanup.h"
 #include "lib/tsc.h"
 #include "workload/workload.h"
 
@@ -76,7 +77,7 @@ static int grow_run(struct lat_run *run)
 	size_t i, cap;
 	int err = 0;
 
-	for (i = 0; i < run->iters && !err; i++) {
+	for (i = 0; i < run->iters && !err && !lat_stop_requested; i++) {
 		cap = g->cap;
 		t0 = lat_tsc(&c0);
 		err = push(g, i);

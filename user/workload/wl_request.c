@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cleanup.h"
 #include "lib/stats.h"
 #include "lib/tsc.h"
 #include "workload/workload.h"
@@ -142,7 +143,9 @@ static int request_run(struct lat_run *run)
 
 	if (r->intended)
 		start = lat_tsc(&cpu) + (uint64_t)r->period_ticks;
-	for (size_t i = 0; i < n; i++) {
+	size_t i;
+
+	for (i = 0; i < n && !lat_stop_requested; i++) {
 		struct lat_sample *s = &run->samples[i];
 
 		if (r->intended) {
@@ -155,7 +158,7 @@ static int request_run(struct lat_run *run)
 		s->flags = r->slow[i] ? LAT_SAMPLE_F_SPECIAL : 0;
 	}
 	r->sink = sink;
-	run->n = n;
+	run->n = i;		/* fewer after a Ctrl-C */
 	return 0;
 }
 
