@@ -62,4 +62,14 @@ $LATCTL run grow --iters 20000 --json "$TMPD/a.json" -q && $LATCTL run grow --it
 check "compare --json - writes the comparison to stdout, without the tables" \
 	"cd $TMPD && $LATCTL compare --json - a.json b.json | perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>); print \$d->{schema}, \"\\n\"'" 0 \
 	'^latctl\.compare$'
+# The first screen answers: conditions, the table and the cause table in
+# the first 24 lines; counters, the workload's lines and the histogram after.
+check "a default report" "$LATCTL run grow --iters 300000 > $TMPD/first.txt" 0 ''
+ok "the table and the cause table's rows within the first 24 lines" \
+	bash -c "head -n 24 '$TMPD/first.txt' | grep -q '^push (ns) ' &&
+		head -n 24 '$TMPD/first.txt' | grep -Eq '^Causes of the [0-9]+ slow|^No kernel events' &&
+		head -n 24 '$TMPD/first.txt' | grep -Eq '^  (unexplained|fault|unattributed|realloc)'"
+ok "the histogram and the counters after the causes" \
+	perl -e 'local $/; $_ = <>; my ($c, $h, $m) = (index($_, "Causes of the"), index($_, "histogram of"),
+		index($_, "during the timed loop")); exit !($c >= 0 && $c < $h && $c < $m)' "$TMPD/first.txt"
 done_testing

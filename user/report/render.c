@@ -321,14 +321,17 @@ static int render_doc(const cJSON *doc, FILE *out, const char *origin)
 	plural(unit, units, sizeof(units));
 	render_header(mem, &r, doc);
 	lat_mm_env_print(lat_rd_obj(&r, doc, "mm"), mem, &r);
+	/* the first screen: conditions, the table, the causes */
 	render_run(mem, &r, doc, units);
 	render_table(mem, &r, doc, unit);
 	render_tail(mem, &r, doc, units);
+	render_slow(mem, &r, doc, units);
+	render_causes(mem, &r, doc);
+	/* then what the kernel counted, the workload's own lines, the shape */
+	fputc('\n', mem);
 	render_counters(mem, &r, doc);
 	render_extras(mem, &r, doc);
 	render_hist(mem, &r, doc, units);
-	render_slow(mem, &r, doc, units);
-	render_causes(mem, &r, doc);
 	lat_repeat_render(mem, doc, &r);
 	fclose(mem);
 	if (r.bad) {
