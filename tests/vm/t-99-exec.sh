@@ -34,7 +34,7 @@ sf=$(jget x-fault causes.stream_faults.0.fault_events)
 pop=$(jget x-fault extras.markers.populated_pages)
 ring=$(jget x-fault extras.markers.ring_faults)
 ok "... fault records ($sf) + region pages ($pop) = the program's getrusage ($minflt), within 1%" \
-	[ $((sf + pop)) -ge "$minflt" -a $((sf + pop)) -le $((minflt + minflt / 100 + 10)) ]
+	[ $((sf + pop)) -ge $((minflt - minflt / 100 - 10)) -a $((sf + pop)) -le $((minflt + minflt / 100 + 10)) ]
 ok "... the region's faults ($ring) set apart, as many as its pages ($pop)" \
 	[ "$ring" -ge $((pop - pop / 100)) -a "$ring" -le $((pop + 2)) ]
 
