@@ -31,6 +31,20 @@ struct lat_exec {
 	uint64_t ring_faults;		/* fault records on the ring, set apart */
 };
 
+/* Region k of the ring. */
+static inline struct latctl_ring_slot *lat_exec_slot(const struct lat_exec *ex, uint32_t k)
+{
+	return (struct latctl_ring_slot *)((char *)ex->ring + LATCTL_RING_HEAD + k * ex->slot_bytes);
+}
+
+/* Regions the command's threads took (at most the ring's). */
+static inline uint32_t lat_exec_taken(const struct lat_exec *ex)
+{
+	uint32_t n = __atomic_load_n(&ex->ring->next_slot, __ATOMIC_ACQUIRE);
+
+	return n < ex->slots ? n : ex->slots;
+}
+
 /* Records the command's threads wrote so far (over every region). */
 uint64_t lat_exec_marker_count(const struct lat_exec *ex);
 /* The marker records into run->samples, one stream per region. -errno. */

@@ -8,20 +8,15 @@
 #include "lib/json.h"
 #include "workload/wl_exec.h"
 
-static struct latctl_ring_slot *slot_at(const struct lat_exec *ex, uint32_t k)
-{
-	return (struct latctl_ring_slot *)((char *)ex->ring + LATCTL_RING_HEAD + k * ex->slot_bytes);
-}
-
 /* Sums of the regions' loss counters. */
 static cJSON *markers_json(const struct lat_exec *ex)
 {
 	uint64_t full = 0, nobegin = 0, twice = 0, open = 0, populated = 0;
-	uint32_t k, taken = ex->ring->next_slot < ex->slots ? ex->ring->next_slot : ex->slots;
+	uint32_t k, taken = lat_exec_taken(ex);
 	cJSON *o = cJSON_CreateObject();
 
 	for (k = 0; k < taken; k++) {
-		const struct latctl_ring_slot *s = slot_at(ex, k);
+		const struct latctl_ring_slot *s = lat_exec_slot(ex, k);
 
 		full += s->full;
 		nobegin += s->end_without_begin;

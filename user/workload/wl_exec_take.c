@@ -12,18 +12,6 @@
 
 #include "workload/wl_exec.h"
 
-static struct latctl_ring_slot *slot_at(const struct lat_exec *ex, uint32_t k)
-{
-	return (struct latctl_ring_slot *)((char *)ex->ring + LATCTL_RING_HEAD + k * ex->slot_bytes);
-}
-
-static uint32_t slots_taken(const struct lat_exec *ex)
-{
-	uint32_t n = __atomic_load_n(&ex->ring->next_slot, __ATOMIC_ACQUIRE);
-
-	return n < ex->slots ? n : ex->slots;
-}
-
 /* Records of region s that are complete. */
 static uint64_t recs_of(const struct lat_exec *ex, const struct latctl_ring_slot *s)
 {
@@ -37,8 +25,8 @@ uint64_t lat_exec_marker_count(const struct lat_exec *ex)
 	uint64_t n = 0;
 	uint32_t k;
 
-	for (k = 0; ex->ring && k < slots_taken(ex); k++)
-		n += recs_of(ex, slot_at(ex, k));
+	for (k = 0; ex->ring && k < lat_exec_taken(ex); k++)
+		n += recs_of(ex, lat_exec_slot(ex, k));
 	return n;
 }
 
@@ -67,8 +55,8 @@ int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex)
 		return 0;
 	if (lat_run_resize(run, n))
 		return -ENOMEM;
-	for (k = 0; k < slots_taken(ex); k++) {
-		const struct latctl_ring_slot *s = slot_at(ex, k);
+	for (k = 0; k < lat_exec_taken(ex); k++) {
+		const struct latctl_ring_slot *s = lat_exec_slot(ex, k);
 		const struct latctl_ring_rec *r = (const void *)(s + 1);
 
 		m = recs_of(ex, s);
@@ -90,14 +78,14 @@ int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex)
 
 void lat_exec_set_apart(struct lat_exec *ex, struct latmon_event *ev, size_t n)
 {
-	uint32_t k, taken = slots_taken(ex);
+	uint32_t k, taken = lat_exec_taken(ex);
 	size_t i;
 
 	for (i = 0; ex->ring && i < n; i++) {
 		if (ev[i].type != LATMON_EV_FAULT)
 			continue;
 		for (k = 0; k < taken; k++) {
-			const struct latctl_ring_slot *s = slot_at(ex, k);
+			const struct latctl_ring_slot *s = lat_exec_slot(ex, k);
 			uint64_t a = ev[i].u.fault.address;
 
 			if (s->pid == ev[i].pid && a >= s->map_addr && a - s->map_addr < s->map_bytes) {
