@@ -37,9 +37,12 @@ check "mmap: the log lines of slow operations say what each was" \
 check "mmap: the ten slowest name the call they were inside" \
 	"cat mmap2.txt" 0 'inside (mmap|munmap)'
 
-ok "latctl run alloc --iters 2000 with latmon" jrun alloc1 alloc --iters 2000
+# --slow p99 (the 20 slowest of 2000): under TCG a host preemption can
+# outlast the first call's 64 faults, and p99.9 lists only two.
+ok "latctl run alloc --iters 2000 --slow p99 with latmon" \
+	jrun alloc1 alloc --iters 2000 --slow p99
 first=$(jcount alloc1 'f["index"] == 0')
-ok "alloc: the first 256 KiB call is among the slow iterations" [ "$first" = 1 ]
+ok "alloc: the first 256 KiB call is among the 20 slowest" [ "$first" = 1 ]
 n=$(jcount alloc1 'f["index"] == 0 && $0 ~ /(^| )syscalls_by_name\.[0-9]+\.name=mmap( |$)/ && f["faults"] >= 64')
 jcheck rows alloc1.json slow.iterations | grep -m1 ' index=0 ' | tr ' ' '\n' |
 	grep -E '^(syscall|faults|primary)' | tr '\n' ' ' | sed 's/^/# first call: /; s/$/\n/'
