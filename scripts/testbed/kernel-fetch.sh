@@ -9,7 +9,7 @@
 # linux-image-KREL is a meta package: the image is in linux-binary-KREL, at
 # /usr/lib/modules/KREL/vmlinuz, and its kbuild tools need trixie's glibc
 # and gcc-14 (TOOLCHAIN=trixie in kernel.env: scripts/testbed/vm-module.sh builds
-# there in scripts/testbed/trixie-chroot.sh). Packages are
+# there in scripts/testbed/chroot.sh trixie). Packages are
 # downloaded with Debian's own apt-get through a private sources list, state
 # directory and cache under .cache/kernels/ (the host's apt configuration is
 # never read for sources nor changed), extracted with dpkg-deb -x, and the

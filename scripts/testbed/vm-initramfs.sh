@@ -3,8 +3,11 @@
 # Build the initramfs of the QEMU test bed for one kernel.
 #
 #   scripts/testbed/vm-initramfs.sh --kernel 6.1|6.12|7.3|7.3-rt [--module KO] [--out FILE]
+#                                   [--init FILE] [--kmod KO]...
 #
-# Contents: busybox-static with its applets, /init (scripts/testbed/vm-init.sh),
+# Contents: busybox-static with its applets, /init (scripts/testbed/vm-init.sh,
+# or --init FILE), the kernel modules --kmod names (decompressed, in
+# /lib/modules/extra, their names in load order in /lib/modules/extra.order),
 # latmon.ko built for that kernel (/lib/modules/latmon.ko), user/latctl and
 # the test programs of tests/vm/bin and bash with their shared libraries
 # and the loader, the TAP scripts of tests/vm and tests/bench/guest and
@@ -18,7 +21,7 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 die() { echo "vm-initramfs: $*" >&2; exit 1; }
 
 usage() {
-	echo "usage: $0 --kernel 6.1|6.12|7.3|7.3-rt [--module KO] [--out FILE]" >&2
+	echo "usage: $0 --kernel 6.1|6.12|7.3|7.3-rt [--module KO] [--out FILE] [--init FILE] [--kmod KO]..." >&2
 	exit 2
 }
 
@@ -48,7 +51,7 @@ put_base() {
 	for applet in $("$BUSYBOX" --list); do
 		[ "$applet" = busybox ] || ln -sf busybox "$stage/bin/$applet"
 	done
-	install -m 0755 "$ROOT/scripts/testbed/vm-init.sh" "$stage/init"
+	install -m 0755 "$INIT" "$stage/init"
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
 		>"$stage/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
@@ -83,13 +86,35 @@ put_payload() {
 	return 0
 }
 
+# The modules of --kmod, decompressed, and the order to load them in.
+put_kmods() {
+	local stage=$1 ko name
+	shift
+	[ $# -gt 0 ] || return 0
+	mkdir -p "$stage/lib/modules/extra"
+	for ko in "$@"; do
+		name=$(basename "$ko")
+		name=${name%.xz}
+		name=${name%.zst}
+		case $ko in
+		*.xz) xz -dc "$ko" ;;
+		*.zst) zstd -qdc "$ko" ;;
+		*) cat "$ko" ;;
+		esac >"$stage/lib/modules/extra/$name" || die "cannot read $ko"
+		echo "$name" >>"$stage/lib/modules/extra.order"
+	done
+}
+
 main() {
-	local series="" module="" out=""
+	local series="" module="" out="" kmods=()
+	INIT=$ROOT/scripts/testbed/vm-init.sh
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernel) series=${2:?}; shift 2 ;;
 		--module) module=${2:?}; shift 2 ;;
 		--out) out=${2:?}; shift 2 ;;
+		--init) INIT=${2:?}; shift 2 ;;
+		--kmod) kmods+=("${2:?}"); shift 2 ;;
 		*) usage ;;
 		esac
 	done
@@ -101,6 +126,7 @@ main() {
 	trap 'rm -rf "$STAGE"' EXIT
 	put_base "$STAGE"
 	put_payload "$STAGE" "$module"
+	put_kmods "$STAGE" "${kmods[@]}"
 	mkdir -p "$(dirname "$out")"
 	(cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.$$.tmp"

@@ -7,7 +7,7 @@
 #
 # Kernels whose kbuild tools need trixie's user space (TOOLCHAIN=trixie in
 # scripts/testbed/kernel-fetch.sh --env: Debian 7.x) are built inside the chroot of
-# scripts/testbed/trixie-chroot.sh, with the kernel tree and the build directory
+# scripts/testbed/chroot.sh trixie, with the kernel tree and the build directory
 # bind-mounted at their own paths.
 # The sources (Kbuild, module/, include/) are mirrored into
 # build/vm/SERIES/src so that the two kernels' objects never clobber each
@@ -44,7 +44,7 @@ build() {
 	local kdir=$1 src=$2 toolchain=$3 log=$4
 	case $toolchain in
 	host) make -s -C "$kdir" M="$src" modules >"$log" 2>&1 ;;
-	trixie) "$ROOT/scripts/testbed/trixie-chroot.sh" --run "${kdir%/usr/src/*}" "$src" -- \
+	trixie) "$ROOT/scripts/testbed/chroot.sh" trixie --run "${kdir%/usr/src/*}" "$src" -- \
 		make -s -C "$kdir" M="$src" modules >"$log" 2>&1 ;;
 	*) die "unknown TOOLCHAIN=$toolchain of $kdir" ;;
 	esac

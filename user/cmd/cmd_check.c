@@ -240,27 +240,6 @@ static int parse(int argc, char **argv, struct check_opts *o)
 	return o->why[0] ? -1 : 0;
 }
 
-/* Lost or incomplete events of run i, 0 when none. */
-static double lost_in(const cJSON *run)
-{
-	static const char *const lat_keys[] = { "lost_by_latmon", "lost_by_latctl" };
-	static const char *const ev_keys[] = { "lost_records", "lost_events", "incomplete_iterations" };
-	const cJSON *mon = cJSON_GetObjectItemCaseSensitive(run, "latmon");
-	const cJSON *ev = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(run, "causes"), "events");
-	double n = 0;
-	size_t i;
-
-	for (i = 0; i < sizeof(lat_keys) / sizeof(lat_keys[0]); i++)
-		n += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(mon, lat_keys[i]));
-	for (i = 0; i < sizeof(ev_keys) / sizeof(ev_keys[0]); i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(ev, ev_keys[i]);
-
-		n += cJSON_IsNumber(v) ? v->valuedouble : 0;
-	}
-	return n;
-}
-
 /* Why a document cannot be judged (failed, incomplete), 0 when it can. */
 static int unusable(const cJSON *doc, const char *path, char *why, size_t len)
 {
@@ -284,7 +263,7 @@ static int unusable(const cJSON *doc, const char *path, char *why, size_t len)
 				 rc->valuedouble);
 			return 1;
 		}
-		lost = lost_in(lat_run_at(doc, i));
+		lost = lat_run_lost(lat_run_at(doc, i));
 		if (lost > 0) {
 			snprintf(why, len, "%s: incomplete: run %zu of %zu lost %.0f events; rerun with more --events or fewer iterations",
 				 path, i + 1, n, lost);

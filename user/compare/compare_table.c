@@ -134,14 +134,18 @@ int lat_compare_rows(const cJSON *base, const cJSON *new, const char *primary,
 	return ret;
 }
 
-/* "2.315us ±5%": the median and the interval's larger half-width in %. */
+/* "2.315us ±5%": the median and the interval's larger half-width in % of
+ * it; a share's in percentage points ("2.7% ±9.4pt"), which a share of a
+ * few percent would otherwise blow up to hundreds of percent. */
 static void fmt_side(char *buf, size_t len, const struct lat_interval *iv, const char *unit)
 {
 	char v[32];
 	double half = fmax(iv->hi - iv->median, iv->median - iv->lo);
 
 	lat_pair_fmt(v, sizeof(v), iv->median, unit);
-	if (iv->median != 0)
+	if (!strcmp(unit, "%"))
+		snprintf(buf, len, "%s ±%.1fpt", v, half * 100);
+	else if (iv->median != 0)
 		snprintf(buf, len, "%s ±%.0f%%", v, half / fabs(iv->median) * 100);
 	else
 		snprintf(buf, len, "%s", v);
@@ -442,7 +446,8 @@ int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new, const char
 	fprintf(out, "%-12s %16s %16s %9s %7s %7s\n", "metric", "base", "new", "change", "p", "n");
 	if (lat_compare_rows(base, new, primary, text_row, &c))
 		return -ENOMEM;
-	fputs("  base, new: median of the runs ± the larger half of its interval;\n"
+	fputs("  base, new: median of the runs ± the larger half of its interval\n"
+	      "  (in % of the median; in percentage points, pt, for shares);\n"
 	      "  change: Hodges-Lehmann estimate; ~: not significant (Mann-Whitney U,\n"
 	      "  exact for small samples, and the change's 95% interval clear of ±1%)\n", out);
 	primary_line(out, &c);

@@ -238,3 +238,23 @@ int lat_runs_read(const char *path, cJSON **doc)
 	}
 	return ret;
 }
+
+double lat_run_lost(const cJSON *run)
+{
+	static const char *const lat_keys[] = { "lost_by_latmon", "lost_by_latctl" };
+	static const char *const ev_keys[] = { "lost_records", "lost_events", "incomplete_iterations" };
+	const cJSON *mon = cJSON_GetObjectItemCaseSensitive(run, "latmon");
+	const cJSON *ev = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(run, "causes"), "events");
+	double n = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(lat_keys) / sizeof(lat_keys[0]); i++)
+		n += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(mon, lat_keys[i]));
+	for (i = 0; i < sizeof(ev_keys) / sizeof(ev_keys[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(ev, ev_keys[i]);
+
+		n += cJSON_IsNumber(v) ? v->valuedouble : 0;
+	}
+	return n;
+}

@@ -50,6 +50,10 @@ int lat_metric_parse(const char *name, struct lat_metric *m, char *label_buf, si
  * duration in a run where it never occurred). */
 double lat_metric_value(const cJSON *run, const struct lat_metric *m);
 
+/* Events one run lost or left incomplete (latmon's and latctl's losses, the
+ * join's lost records and incomplete iterations); 0 when none. */
+double lat_run_lost(const cJSON *run);
+
 /* Values of m over every run of doc into vals (malloc'd, NaNs left out). */
 size_t lat_metric_values(const cJSON *doc, const struct lat_metric *m, double **vals);
 

@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# /init of the ramdisk a LAVA job boots (scripts/lava/lava-ramdisk.sh): mounts
+# the pseudo file systems, loads the block and file-system modules that LAVA's
+# test disk needs (the disk labelled LAVA that holds the test overlay),
+# loads latmon, then gives LAVA a root shell on the console.
+
+export PATH=/usr/bin:/usr/sbin:/bin:/sbin HOME=/root TERM=dumb
+# Progress lines would fill the job log: LAVA reads a serial console.
+export LATCTL_PROGRESS=0
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+ip link set lo up 2>/dev/null
+hostname latctl-lava
+
+# /dev/disk/by-uuid/UUID for each disk holding an ext2/3/4 file system: LAVA
+# mounts its test disk by that path, and there is no udev here.
+link_uuids() {
+	local d magic u n=0
+	while [ ! -b /dev/vda ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	mkdir -p /dev/disk/by-uuid
+	for d in /dev/vd? /dev/sd?; do
+		[ -b "$d" ] || continue
+		magic=$(od -An -tx1 -j1080 -N2 "$d" 2>/dev/null | tr -d ' \n')
+		[ "$magic" = 53ef ] || continue
+		u=$(od -An -tx1 -j1128 -N16 "$d" | tr -d ' \n' |
+			sed 's/^\(.\{8\}\)\(.\{4\}\)\(.\{4\}\)\(.\{4\}\)/\1-\2-\3-\4-/')
+		ln -sf "$d" "/dev/disk/by-uuid/$u"
+		echo "lava-init: $d is /dev/disk/by-uuid/$u"
+	done
+}
+
+if [ -f /lib/modules/extra.order ]; then
+	while read -r m; do
+		insmod "/lib/modules/extra/$m" || echo "lava-init: $m did not load"
+	done </lib/modules/extra.order
+fi
+link_uuids
+insmod /lib/modules/latmon.ko || echo "lava-init: latmon did not load: latctl uses another backend"
+echo "lava-init: $(uname -r) ready"
+export PS1='latctl-lava# '
+while :; do
+	setsid cttyhack sh -l
+done

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# make check-lava: LAVA's own dispatcher (lava-run, in a Debian chroot made
+# by scripts/testbed/chroot.sh lava) runs the job of tests/lava/ on the
+# QEMU device type under TCG: it boots Debian's LAVA_KERNEL with latmon,
+# runs the test definition tests/lava/latctl/latctl.yaml from this
+# repository's HEAD, and scripts/lava/check-lava.sh checks LAVA's results.
+# Not in make check: see tests/lava/README.md for its time.
+LAVA_KERNEL ?= 6.12
+LAVA_WORK ?= $(CURDIR)/build/lava
+
+.PHONY: check-lava lava-ramdisk
+lava-ramdisk: vm-progs user
+	scripts/lava/lava-ramdisk.sh --kernel $(LAVA_KERNEL)
+
+check-lava: vm-progs user
+	scripts/deps.sh vm
+	prove --exec '' --timer -v scripts/lava/check-lava.sh :: $(LAVA_KERNEL) $(LAVA_WORK)
