@@ -29,10 +29,11 @@ my (@cases, @signals, %files, $name, $b64);
 my $suite = 'latctl';
 my $json = JSON::PP->new;
 
-# One entry of a LAVA log ("- {dt, lvl, msg}"), or undef for plain text.
+# One entry of a LAVA log (a JSON object {dt, lvl, msg}, "- " before it in a
+# server's YAML log), or undef for plain text.
 sub entry {
 	my ($line) = @_;
-	return undef unless $line =~ /^- (\{.*\})\s*$/;
+	return undef unless $line =~ /^(?:- )?(\{.*\})\s*$/;
 	my $e = eval { $json->decode($1) };
 	return ref $e eq 'HASH' ? $e : undef;
 }
