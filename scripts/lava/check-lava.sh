@@ -89,8 +89,11 @@ for wl in $WORKLOADS; do
 	check "$wl: faults per iteration" "cat $WORK/cases.txt" 0 "^latctl ${wl}_faults_per_iter pass [0-9.e+-]+ faults\$"
 	check "$wl: the primary cause's share" "cat $WORK/cases.txt" 0 "^latctl ${wl}_primary_share pass [0-9.e+-]+ %\$"
 	check "$wl: $RUNS runs behind each median" "cat $WORK/cases.txt" 0 "^latctl ${wl}_runs pass $RUNS(\\.0)? runs\$"
-	check "$wl: a verdict from latctl check" "cat $WORK/cases.txt" 0 "^latctl ${wl}_check (pass|fail)\$"
+	# skip is latctl check's "cannot tell", e.g. events lost under emulation
+	check "$wl: a verdict from latctl check" "cat $WORK/cases.txt" 0 "^latctl ${wl}_check (pass|fail|skip)\$"
 done
+check "grow's verdict is pass or fail" "cat $WORK/cases.txt" 0 '^latctl grow_check (pass|fail)$'
+grep -h 'latctl check: ' "$WORK/job.log" | sed 's/.*"msg": "//; s/"}$//; s/^/# /'
 check "latmon recorded: fault times are there" "cat $WORK/cases.txt" 0 '^latctl grow_fault_p50 pass [0-9.e+-]+ ns$'
 check "the result files come back out of LAVA's log" "$R --json $WORK/json $WORK/job.log" 0 'json/mmap\.json'
 for wl in $WORKLOADS; do

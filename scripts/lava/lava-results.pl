@@ -34,7 +34,10 @@ my $json = JSON::PP->new;
 sub entry {
 	my ($line) = @_;
 	return undef unless $line =~ /^(?:- )?(\{.*\})\s*$/;
-	my $e = eval { $json->decode($1) };
+	my $text = $1;
+	# YAML's non-specific tag before a quoted scalar ("measurement": ! "10.0")
+	$text =~ s/: ! "/: "/g;
+	my $e = eval { $json->decode($text) };
 	return ref $e eq 'HASH' ? $e : undef;
 }
 
@@ -64,8 +67,10 @@ sub scan {
 	for my $l (split /\r?\n/, $text) {
 		if ($l =~ /<LAVA_SIGNAL_STARTRUN (\S+)/) {
 			$suite = $1;
-		} elsif ($l =~ /<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=(\S+) RESULT=(\w+)(?: MEASUREMENT=(\S+) UNITS=([^>\s]+))?>/) {
-			push @signals, result_line($suite, $1, $2, $3, $4);
+		} elsif ($l =~ /<LAVA_SIGNAL_TESTCASE ([^>]*)>/) {
+			my %f = map { split /=/, $_, 2 } split ' ', $1;
+			push @signals, result_line($suite, $f{TEST_CASE_ID}, $f{RESULT},
+						   $f{MEASUREMENT}, $f{UNITS});
 		} elsif ($l =~ /^LATCTL-RESULT-BEGIN (\S+)\s*$/) {
 			($name, $b64) = ($1, '');
 		} elsif (defined $name && $l =~ /^LATCTL-RESULT-END\s*$/) {

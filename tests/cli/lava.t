@@ -23,10 +23,11 @@ EOT
 chmod +x "$F/lava-test-case"
 RUN="cd $TMPD && PATH=$F:\$PATH LATCTL=$LATCTL"
 
-check "latctl.sh -w grow -r 2 -s: runs, exit 0" \
-	"$RUN GROW_MAX='p99.9=1s faults/iter=1' $S -w grow -r 2 -s -o out > run.log 2>&1; echo rc=\$?" 0 '^rc=0$'
+check "latctl.sh -w 'grow chase' -r 2 -s: runs, exit 0" \
+	"$RUN GROW_MAX='p99.9=1s faults/iter=1' $S -w 'grow chase' -r 2 -s -o out > run.log 2>&1; echo rc=\$?" 0 '^rc=0$'
 res=$TMPD/out/result.txt
 check "the run itself is a passing test case" "cat $res" 0 '^grow pass$'
+check "... chase's too, with its measurements" "cat $res" 0 '^chase_p99_9 pass [0-9.e+-]+ ns$'
 for m in p50 p90 p99 p99_9 p99_99 max mean fault_p50; do
 	check "grow_$m: a measurement in ns" "cat $res" 0 "^grow_${m} pass [0-9.e+-]+ ns$"
 done
