@@ -23,7 +23,12 @@
 #include <asm/msr.h>
 #include "latmon.h"
 
-#define DEFER_MAX	4
+/*
+ * An interrupt taken during a write brings its entry and exit, its
+ * softirqs' and their wakeups (a dozen events); under emulation a write can
+ * see several interrupts.
+ */
+#define DEFER_MAX	32
 
 struct latmon_ring {
 	struct latmon_event *slots;	/* NULL before the first START */

@@ -59,7 +59,7 @@ run_args() {
 	local d=1
 	[ "$SHORT" = 1 ] && d=5
 	case $1 in
-	grow) echo "grow --thp always --iters $((1000000 / d))" ;;
+	grow) echo "grow --thp always --iters $((4000000 / d))" ;;
 	chase) echo "chase --mode cold --iters $((200000 / d))" ;;
 	mmap) echo "mmap --procs 2 --duration $((10 / d))s" ;;
 	*) return 1 ;;
