@@ -73,6 +73,16 @@ check "without them the report says so" \
 	"LATCTL_SYSFS_THP=$TMPD/old $L run grow --iters 1000" 0 \
 	'mTHP sizes: none in this kernel'
 
+check_err "--memcg below what grow's loop faults in: refused with the size to give" \
+	"$L run grow --memcg 16M --backend none" 2 \
+	'^latctl: --memcg 16M is too small: grow \(mode grow, --iters 4000000\) faults in about 48 MiB during its loop; give --memcg 56M or more'
+check_err "... reserved: the whole capacity" "$L run grow --mode reserved --iters 2000000 --memcg 16M --backend none" 2 \
+	'faults in about 16 MiB during its loop; give --memcg 24M or more'
+check_err "... chase cold: its table" "$L run chase --memcg 64M --backend none" 2 \
+	'^latctl: --memcg 64M is too small: chase \(mode cold, --iters 1000000\) faults in about 64 MiB'
+ok "... chase warm faults its table in before the loop: not refused for size" \
+	bash -c "! '$L' run chase --mode warm --memcg 16M --backend none --iters 1000 2>&1 | grep -q 'too small'"
+
 if [ "$(id -u)" != 0 ]; then
 	check_err "--fragment needs root" "$L run grow --fragment --iters 1000" 1 '--fragment needs root'
 fi

@@ -43,6 +43,27 @@ struct run_ctx {
 	int interrupted;	/* a Ctrl-C ended the timed loop early */
 };
 
+/* Room --memcg leaves besides the loop's data: page tables, the stack,
+ * libc's arenas, a huge page's worth of slack. */
+#define MEMCG_MARGIN	(8ULL << 20)
+
+/* A --memcg below what the loop faults in is refused before anything runs:
+ * the cgroup's OOM killer would end the run (latctl with it). */
+static int check_memcg(const struct lat_run *run, uint64_t limit)
+{
+	uint64_t need = run->ops->memory_need ? run->ops->memory_need(run) : 0;
+	uint64_t want = (need + MEMCG_MARGIN + (1ULL << 20) - 1) >> 20;
+
+	if (!limit || !need || limit >= want << 20)
+		return 0;
+	fprintf(stderr, "latctl: --memcg %lluM is too small: %s (%s%s%s--iters %llu) faults in about %llu MiB during its loop; give --memcg %lluM or more (or fewer --iters)\n",
+		(unsigned long long)(limit >> 20), run->ops->name, run->mode ? "mode " : "",
+		run->mode ? run->mode : "", run->mode ? ", " : "", (unsigned long long)run->iters,
+		(unsigned long long)((need + (1ULL << 20) - 1) >> 20),
+		(unsigned long long)want);
+	return -EINVAL;
+}
+
 /* Reject options the workload does not take, and unknown modes. */
 static int check_applicable(const struct workload_ops *ops, const struct lat_opts *o)
 {
@@ -257,7 +278,7 @@ static int prepare(struct run_ctx *c, int argc, char **argv, char *mode, size_t 
 	c->run.mode = mode;
 	c->run.iters = c->opts.iters ? c->opts.iters : ops->default_iters;
 	c->run.command = c->opts.command;
-	return 0;
+	return check_memcg(&c->run, c->opts.mm.memcg_bytes) ? LAT_EXIT_USAGE : 0;
 }
 
 /* Result file, CPU, THP: what must be right before any work is done. */
@@ -327,6 +348,8 @@ static int measure(struct run_ctx *c)
 		return LAT_EXIT_FAIL;
 	lat_cleanup_install();
 	lat_cleanup_soft_stop(1);	/* Ctrl-C: stop, report what was measured */
+	if (lat_mm_env_enter())		/* --memcg: latctl's own memory stays outside */
+		return LAT_EXIT_FAIL;
 	show_timing(run);
 	c->tsc_before = lat_tsc(&cpu);
 	lat_counters_read(&c->before);
@@ -334,6 +357,7 @@ static int measure(struct run_ctx *c)
 	c->interrupted = lat_stop_requested != 0;	/* later: the data is whole */
 	lat_counters_read(&c->after);
 	c->tsc_after = lat_tsc(&cpu);
+	lat_mm_env_leave();
 	lat_progress_done();
 	lat_backend_stop(&c->sess, run);
 	if (!ret && run->ops->from_events)

@@ -23,15 +23,24 @@ static struct {
 	char orig_procs[PATH_MAX];	/* cgroup.procs of the one we came from */
 	uint64_t limit;
 	size_t filled;
+	int joined;			/* this process is in it */
 	int enabled_memory;		/* we wrote +memory to the root */
 } cg;
+
+void lat_memcg_leave(void)
+{
+	if (!cg.joined)
+		return;
+	lat_sysset_put(cg.orig_procs, "0");
+	cg.joined = 0;
+}
 
 /* Leave and remove the cgroup: also the signal-time undo. */
 static void undo(void)
 {
 	if (!cg.path[0])
 		return;
-	lat_sysset_put(cg.orig_procs, "0");
+	lat_memcg_leave();
 	rmdir(cg.path);
 	if (cg.enabled_memory)
 		lat_sysset_put(CGROOT "/cgroup.subtree_control", "-memory");
@@ -95,8 +104,8 @@ static int fill(void)
 	return 0;
 }
 
-/* Create, limit and join the cgroup; arm the undo. */
-static int join(void)
+/* Create and limit the cgroup; arm the undo. */
+static int create(void)
 {
 	char file[PATH_MAX + 32], val[32];
 	int ret;
@@ -115,8 +124,16 @@ static int join(void)
 	snprintf(file, sizeof(file), "%s/memory.swap.max", cg.path);
 	if (!ret && !access(file, F_OK))
 		ret = lat_sysset_put(file, "0");
-	snprintf(file, sizeof(file), "%s/cgroup.procs", cg.path);
-	return ret ? ret : lat_sysset_put(file, "0");
+	return ret;
+}
+
+/* One line for a failure of the set-up; -errno passed through. */
+static int failed(int ret)
+{
+	fprintf(stderr, "latctl: --memcg: cannot set up the memory cgroup %s: %s (needs root)\n",
+		cg.path[0] ? cg.path : CGROOT, strerror(-ret));
+	lat_memcg_stop();
+	return ret;
 }
 
 int lat_memcg_start(uint64_t limit)
@@ -132,15 +149,23 @@ int lat_memcg_start(uint64_t limit)
 	if (!ret)
 		ret = enable_memory();
 	if (!ret)
-		ret = join();
+		ret = create();
+	return ret ? failed(ret) : 0;
+}
+
+int lat_memcg_enter(void)
+{
+	char file[PATH_MAX + 32];
+	int ret;
+
+	if (!cg.path[0])
+		return 0;
+	snprintf(file, sizeof(file), "%s/cgroup.procs", cg.path);
+	ret = lat_sysset_put(file, "0");
+	cg.joined = !ret;
 	if (!ret)
 		ret = fill();
-	if (ret) {
-		fprintf(stderr, "latctl: --memcg: cannot set up the memory cgroup %s: %s (needs root)\n",
-			cg.path[0] ? cg.path : CGROOT, strerror(-ret));
-		lat_memcg_stop();
-	}
-	return ret;
+	return ret ? failed(ret) : 0;
 }
 
 /* N of "key N" in the cgroup's memory.events; -1 if unreadable. */

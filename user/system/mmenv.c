@@ -56,6 +56,16 @@ int lat_mm_env_prepare(const struct lat_mm_opts *o)
 	return ret;
 }
 
+int lat_mm_env_enter(void)
+{
+	return lat_memcg_enter();
+}
+
+void lat_mm_env_leave(void)
+{
+	lat_memcg_leave();
+}
+
 cJSON *lat_mm_env_json(void)
 {
 	cJSON *mm = cJSON_CreateObject(), *sizes = lat_thp_size_json();

@@ -30,6 +30,11 @@ int lat_mm_parse_size(const char *opt, const char *arg, uint64_t *bytes);
 /* Apply the options; one line and -errno on failure (then undone). */
 int lat_mm_env_prepare(const struct lat_mm_opts *o);
 
+/* Around the timed loop: into --memcg's cgroup (filled) and out again.
+ * enter: one line and -errno on failure. */
+int lat_mm_env_enter(void);
+void lat_mm_env_leave(void);
+
 /* The "mm" object: thp_sizes, fragment, memcg (null when not used). */
 cJSON *lat_mm_env_json(void);
 

@@ -261,6 +261,12 @@ static const struct lat_wl_opt chase_opts[] = {
 	{ NULL },
 };
 
+/* cold faults the whole table in during the loop; warm and populate did in setup. */
+static uint64_t chase_memory_need(const struct lat_run *run)
+{
+	return strcmp(run->mode, "cold") ? 0 : TABLE_BYTES;
+}
+
 const struct workload_ops wl_chase = {
 	.name = "chase",
 	.summary = "8 dependent random read-modify-writes in a 64 MiB table (the per-iteration latency lab)",
@@ -272,6 +278,7 @@ const struct workload_ops wl_chase = {
 	.extras = chase_extras,
 	.print_extras = chase_print_extras,
 	.teardown = chase_teardown,
+	.memory_need = chase_memory_need,
 	.opts = chase_opts,
 	.config = &cfg,
 	.config_size = sizeof(cfg),

@@ -167,6 +167,22 @@ static void grow_teardown(struct lat_run *run)
 	run->priv = NULL;
 }
 
+/* The loop's peak: the last doubling holds the old and the new vector (a
+ * copy; glibc's mremap of a large block needs less); reserved faults in the
+ * whole capacity; touched faulted it in setup. */
+static uint64_t grow_memory_need(const struct lat_run *run)
+{
+	uint64_t cap = FIRST_CAP;
+
+	if (!strcmp(run->mode, "touched"))
+		return 0;
+	if (!strcmp(run->mode, "reserved"))
+		return run->iters * sizeof(uint64_t);
+	while (cap < run->iters)
+		cap *= 2;
+	return cap * sizeof(uint64_t) * 3 / 2;
+}
+
 const struct workload_ops wl_grow = {
 	.name = "grow",
 	.summary = "push u64s into a vector that doubles with realloc",
@@ -178,5 +194,6 @@ const struct workload_ops wl_grow = {
 	.extras = grow_extras,
 	.print_extras = grow_print_extras,
 	.teardown = grow_teardown,
+	.memory_need = grow_memory_need,
 	.opts = NULL,		/* no options of its own */
 };

@@ -136,6 +136,9 @@ struct workload_ops {
 	 * run->samples here; it may give a record of its own doing tid 0
 	 * (then no stream's). NULL = none. -errno. */
 	int (*from_events)(struct lat_run *run, struct latmon_event *ev, size_t n);
+	/* Bytes the timed loop faults in at its peak, after setup (what
+	 * --memcg must leave room for); NULL or 0: not known. */
+	uint64_t (*memory_need)(const struct lat_run *run);
 	int wants_syscalls;		/* the BPF backend records system calls */
 	const char *default_slow;	/* --slow default, NULL: LAT_DEFAULT_SLOW */
 	/* Its own options, ended by { NULL }; NULL = none. Their values go
