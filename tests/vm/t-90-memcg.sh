@@ -16,7 +16,7 @@ case $(uname -r) in
 		name=cg-${wl%% *}
 		# shellcheck disable=SC2086
 		ok "latctl run $wl --memcg 64M: exit 0 with its result" jrun "$name" $wl --memcg 64M
-		check "$wl: the cgroup was at its limit, no OOM, the cgroup removed" \
+		check "$wl: the 64M limit, no OOM, the cgroup removed" \
 			"jget $name mm.memcg.oom_events; jget $name mm.memcg.limit_bytes; ls -d /sys/fs/cgroup/latctl-* 2>/dev/null | wc -l" 0 \
 			'^0
 67108864
