@@ -28,6 +28,24 @@ mount_all() {
 	hostname latmon-vm
 }
 
+# Ctrl-C on the host (vm-run.sh --control): a line "INT" on ttyS2 sends
+# SIGINT to the first latctl, as a terminal would (a --repeat parent passes
+# it on to its run).
+watch_control() {
+	[ -c /dev/ttyS2 ] || return 0
+	stty -F /dev/ttyS2 raw -echo 2>/dev/null
+	while read -r word; do
+		[ "$word" = INT ] || continue
+		n=0	# latctl may not have started yet
+		while pid=$(pidof latctl | tr ' ' '\n' | sort -n | head -n 1) &&
+			[ -z "$pid" ] && [ $n -lt 600 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		[ -n "$pid" ] && kill -INT "$pid"
+	done </dev/ttyS2 &
+}
+
 # Send each file of /out as "@@LATMON-VM-FILE name", base64, "@@LATMON-VM-FILE-END".
 send_files() {
 	for f in /out/*; do
@@ -40,6 +58,7 @@ send_files() {
 
 mount_all
 stty -F "$OUT" raw -echo 2>/dev/null
+watch_control
 if [ -f /run/cmd ]; then
 	(cd /root && exec sh /run/cmd) >"$OUT" 2>&1 </dev/null
 	status=$?

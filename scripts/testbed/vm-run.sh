@@ -20,6 +20,8 @@ usage() {
 	  --accel kvm|tcg|auto   accelerator (default auto: KVM only if it boots)
 	  --append ARGS          more kernel arguments (default none: Debian's stock boot)
 	  --console FILE         keep the guest kernel log (ttyS0) in FILE
+	  --control FIFO         a line "INT" written to FIFO Ctrl-C's the guest's
+	                         latctl (its ttyS2, watched by vm-init.sh)
 	  --cpus N               guest CPUs (default 2)
 	  --in FILE              copy FILE into the guest's /in (repeatable)
 	  --initramfs FILE       initramfs (default build/vm/SERIES/initramfs.cpio.gz)
@@ -103,19 +105,26 @@ boot() {
 	# and jump-label arming) coherent across vCPUs: oopses at the patched
 	# sites. One host thread for all vCPUs is slower but exact.
 	[ "$accel" = tcg ] && accel=tcg,thread=single
+	local control=() uarts=2
+	# --control: the FIFO is the guest's ttyS2, which vm-init.sh watches
+	if [ -n "$CONTROL" ]; then
+		control=(-chardev "pipe,id=ctl,path=$CONTROL" -serial chardev:ctl)
+		uarts=3
+	fi
 	timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 \
 		-accel "$accel" -cpu "$cpu" -m "$MEMORY" -smp "$CPUS" \
 		-nodefaults -no-user-config -display none -monitor none -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 8250.nr_uarts=2 $APPEND" \
+		-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 8250.nr_uarts=$uarts $APPEND" \
 		-serial "file:$console" \
 		-chardev stdio,id=out,signal=off -serial chardev:out \
+		"${control[@]}" \
 		</dev/null
 }
 
 main() {
 	SERIES="" ACCEL=auto TIMEOUT=600 MEMORY=2G CPUS=2 OUT_DIR=. CONSOLE="" INITRAMFS=""
-	VMLINUZ="" APPEND=""
+	VMLINUZ="" APPEND="" CONTROL=""
 	IN_FILES=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -123,6 +132,7 @@ main() {
 		--accel) ACCEL=${2:?}; shift 2 ;;
 		--append) APPEND=${2?}; shift 2 ;;
 		--console) CONSOLE=${2:?}; shift 2 ;;
+		--control) CONTROL=${2:?}; shift 2 ;;
 		--cpus) CPUS=${2:?}; shift 2 ;;
 		--in) IN_FILES+=("${2:?}"); shift 2 ;;
 		--initramfs) INITRAMFS=${2:?}; shift 2 ;;

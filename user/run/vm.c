@@ -42,6 +42,7 @@ struct vm_ctx {
 	char scripts[PATH_MAX];		/* .../scripts */
 	char root[PATH_MAX];		/* the source tree above it */
 	char tmp[64];			/* --out-dir of vm-run.sh */
+	char control[96];		/* FIFO to the guest's ttyS2: Ctrl-C */
 	char release[128];		/* guest kernel release */
 	char accel[16];			/* kvm or tcg */
 };
@@ -63,6 +64,34 @@ static void stop_vm(void)
 {
 	if (vm_pgid > 0)
 		kill(-vm_pgid, SIGTERM);
+}
+
+/* Path of the control FIFO while a VM with one runs, "" otherwise. */
+static char control_path[96];
+
+/*
+ * A first Ctrl-C (soft stop) during the run: "INT" to the guest, whose
+ * latctl then stops at its next iteration and reports what it measured; a
+ * second one ends the VM (the cleanup's stop_vm).
+ */
+static void forward_stop(void)
+{
+	static int sent;
+	int fd;
+
+	if (!lat_stop_requested || sent || !control_path[0])
+		return;
+	sent = 1;
+	fd = open(control_path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || write(fd, "INT\n", 4) != 4) {
+		fprintf(stderr, "latctl: --vm: cannot pass Ctrl-C to the guest (%s); stopping the VM\n",
+			strerror(errno));
+		stop_vm();
+	} else {
+		fprintf(stderr, "latctl: --vm: Ctrl-C passed to the guest: its run stops and reports (Ctrl-C again stops the VM)\n");
+	}
+	if (fd >= 0)
+		close(fd);
 }
 
 /* Run argv (argv[0] a path); its stdout goes to out_fd (-1: ours); with
@@ -95,6 +124,8 @@ static int spawn_wait(char *const argv[], int out_fd, int group)
 			vm_pgid = 0;
 			return -errno;
 		}
+		if (group)
+			forward_stop();
 	}
 	vm_pgid = 0;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -371,7 +402,7 @@ static int boot(const struct vm_ctx *v, const struct lat_opts *o, int argc, char
 	snprintf(run, sizeof(run), "%s/vm-run.sh", v->scripts);
 	const char *head[] = { run, "--kernel", v->series, "--out-dir", v->tmp, "--timeout",
 			       timeout && *timeout ? timeout : VM_TIMEOUT_S,
-			       "--append", append ? append : VM_APPEND, NULL };
+			       "--append", append ? append : VM_APPEND, "--control", v->control, NULL };
 	const char *guest[] = { "--", "/bin/sh", "-c", script, "latctl", "run", NULL };
 	int i;
 
@@ -456,6 +487,8 @@ static void remove_tmp(void)
 {
 	if (tmp_result[0])
 		unlink(tmp_result);
+	if (control_path[0])
+		unlink(control_path);
 	if (tmp_dir[0])
 		rmdir(tmp_dir);
 }
@@ -470,6 +503,13 @@ static int make_tmp(struct vm_ctx *v)
 	}
 	snprintf(tmp_dir, sizeof(tmp_dir), "%s", v->tmp);
 	snprintf(tmp_result, sizeof(tmp_result), "%s/" GUEST_RESULT, v->tmp);
+	snprintf(v->control, sizeof(v->control), "%s/control", v->tmp);
+	if (mkfifo(v->control, 0600)) {
+		fprintf(stderr, "latctl: --vm: cannot create %s: %s\n", v->control, strerror(errno));
+		rmdir(v->tmp);
+		return -errno;
+	}
+	snprintf(control_path, sizeof(control_path), "%s", v->control);
 	lat_cleanup_install();
 	lat_cleanup_add(stop_vm);
 	lat_cleanup_add(remove_tmp);
@@ -502,9 +542,13 @@ int lat_vm_run(const struct lat_opts *o, int argc, char **argv, const cJSON *hos
 	lat_progress_done();
 	announce(&v);
 	show_phase(&v, "booting the VM and running there");
+	lat_cleanup_soft_stop(1);	/* Ctrl-C: the guest's run stops and reports */
 	ret = boot(&v, o, argc, argv);
+	lat_cleanup_soft_stop(0);
 	lat_progress_done();
-	if (ret < 0 || ret >= 124) {
+	if (lat_stop_requested && ret == LAT_EXIT_INTERRUPTED)
+		;			/* the guest reported what it measured */
+	else if (ret < 0 || ret >= 124) {
 		fprintf(stderr, "latctl: --vm: the VM did not finish the run (vm-run.sh status %d)\n", ret);
 		ret = LAT_EXIT_FAIL;
 	}
