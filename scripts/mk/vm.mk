@@ -27,11 +27,11 @@ VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $
 VM_TESTS := $(foreach k,$(VM_CHECK_KERNELS),tests/vm/kernel-$(k).t) \
 	tests/vm/stress-$(VM_NEWEST).t tests/vm/kernel-$(VM_RT_KERNEL).t tests/vm/debug.t
 # make check runs two lanes at once (prove -j2; each guest is one emulated
-# CPU thread): the newest kernel's suite, stress, PREEMPT_RT and 6.12 groups
-# in one (about 20 minutes), every other test in order in the other (about
-# the same: host tests, fuzz, then 6.1).
+# CPU thread): --vm's Ctrl-C test, the newest kernel's suite, stress and
+# 6.12 groups in one (about 22 minutes), every other test in order in the
+# other (about as long: host tests, fuzz, 6.1, PREEMPT_RT).
 comma := ,
-VM_LANE := tests/vm/kernel-$(VM_NEWEST).t,tests/vm/stress-$(VM_NEWEST).t,tests/vm/kernel-$(VM_RT_KERNEL).t$(if $(filter 6.12,$(VM_CHECK_KERNELS)),$(comma)tests/vm/kernel-6.12.t)
+VM_LANE := tests/cli/interrupt_vm.t,tests/vm/kernel-$(VM_NEWEST).t,tests/vm/stress-$(VM_NEWEST).t$(if $(filter 6.12,$(VM_CHECK_KERNELS)),$(comma)tests/vm/kernel-6.12.t)
 PROVE_LANES := -j2 --rules='seq={$(VM_LANE)}' --rules='seq=**'
 VM_NL_PKGS := libnl-genl-3.0
 VM_CFLAGS = $(CFLAGS) -Itests/vm/prog

@@ -9,6 +9,8 @@
 #                                          nothing on stdout (bad input)
 #   ok "what" COMMAND...                   passes when COMMAND succeeds
 #   between X LO HI                        true if LO <= X <= HI (numbers)
+#   run_int LOG SEED SIGNALS ARGS...       latctl run ARGS in a pseudo-terminal,
+#                                          Ctrl-C'd (see below)
 #   skip_all "why"                         whole file skipped
 #   done_testing                           prints the plan; exit 1 if any failed
 #
@@ -95,6 +97,24 @@ skip_all() {
 done_testing() {
 	echo "1..$_n"
 	[ "$_failed" = 0 ]
+}
+
+# run_int LOG SEED SIGNALS ARGS...: latctl run ARGS on a pty; once its loop
+# is timed (the still line is drawn; $WAITFOR names another line), and
+# $DELAY seconds more, SIGNALS SIGINTs 0.2 s apart; the exit status into
+# $TMPD/rc.
+run_int() {
+	local log=$1 seed=$2 sigs=$3 pid _ i
+	shift 3
+	script -qfec "$LATCTL run $* --seed $seed; echo rc=\$? > $TMPD/rc" "$log" >/dev/null 2>&1 &
+	for _ in $(seq 300); do
+		pid=$(pgrep -f -- "^$LATCTL run .*--seed $seed" | head -n1)
+		[ -n "$pid" ] && grep -aq "${WAITFOR:-timing grow}" "$log" 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep "${DELAY:-0}"
+	for i in $(seq "$sigs"); do kill -INT "$pid" 2>/dev/null; sleep 0.2; done
+	wait
 }
 
 # Value of a JSON key path (perl core JSON::PP): json_get FILE summary p50_ns

@@ -88,6 +88,7 @@ static void forward_stop(void)
 			strerror(errno));
 		stop_vm();
 	} else {
+		lat_progress_done();
 		fprintf(stderr, "latctl: --vm: Ctrl-C passed to the guest: its run stops and reports (Ctrl-C again stops the VM)\n");
 	}
 	if (fd >= 0)
