@@ -11,17 +11,58 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-# LAVA's disk: a virtio drive holding an ext2 file system labelled LAVA.
-KMODS="virtio_blk crc32c_generic crc16 mbcache jbd2 ext4"
+CACHE=${LATMON_KERNEL_CACHE:-$ROOT/.cache/kernels}
+APTDIR=$CACHE/apt
+# shellcheck source=scripts/testbed/apt-private.sh
+. "$ROOT/scripts/testbed/apt-private.sh"
+# LAVA's disk: a virtio drive holding an ext2 file system (the ext4 driver
+# mounts it), with what they depend on; crc32c_generic where it is a module
+# (jbd2's soft dependency before Linux 6.14).
+KMODS="virtio_blk ext4"
+OPTIONAL_KMODS="crc32c_generic"
 
 die() { echo "lava-ramdisk: $*" >&2; exit 1; }
 
-# The path of module $2 in the module tree $1 (compressed or not).
+# The path of module $2 in the module tree $1 (compressed or not), or "".
 find_kmod() {
-	local f
-	f=$(find "$1" \( -name "$2.ko" -o -name "$2.ko.xz" -o -name "$2.ko.zst" \) -print -quit)
+	find "$1" \( -name "$2.ko" -o -name "$2.ko.xz" -o -name "$2.ko.zst" \) -print -quit
+}
+
+# Module $2 of tree $1 after what it depends on (modinfo), each once; the
+# names done so far in SEEN.
+add_kmod() {
+	local f dep
+	case " $SEEN " in *" $2 "*) return ;; esac
+	SEEN="$SEEN $2"
+	f=$(find_kmod "$1" "$2")
 	[ -n "$f" ] || die "module $2 not found under $1"
-	echo "$f"
+	for dep in $(modinfo -F depends "$f" | tr ',' ' '); do
+		add_kmod "$1" "$dep"
+	done
+	ORDER+=("$f")
+}
+
+# The module tree of release $2 for series $1: the kernel package's, or
+# (Debian 7.x, whose image package holds no modules) linux-modules-KREL's,
+# downloaded once into CACHE/SERIES/modules.
+module_tree() {
+	local series=$1 krel=$2 root=$CACHE/$1/root d
+	for d in "$root/lib/modules/$krel" "$root/usr/lib/modules/$krel" \
+		 "$CACHE/$series/modules/usr/lib/modules/$krel" "$CACHE/$series/modules/lib/modules/$krel"; do
+		[ -d "$d/kernel" ] && { echo "$d"; return; }
+	done
+	mkdir -p "$CACHE/$series/modules.tmp"
+	apt_setup
+	apt_update
+	(cd "$CACHE/$series/modules.tmp" && apt_private apt-get download "linux-modules-$krel" >/dev/null) ||
+		die "cannot download linux-modules-$krel"
+	dpkg-deb -x "$CACHE/$series/modules.tmp"/linux-modules-*.deb "$CACHE/$series/modules.tmp" &&
+		rm -f "$CACHE/$series/modules.tmp"/*.deb &&
+		rm -rf "$CACHE/$series/modules" && mv "$CACHE/$series/modules.tmp" "$CACHE/$series/modules"
+	for d in "$CACHE/$series/modules/usr/lib/modules/$krel" "$CACHE/$series/modules/lib/modules/$krel"; do
+		[ -d "$d/kernel" ] && { echo "$d"; return; }
+	done
+	die "no module tree for $krel in linux-modules-$krel"
 }
 
 main() {
@@ -37,13 +78,16 @@ main() {
 	: "${out:=$ROOT/build/lava/$series/ramdisk.cpio.gz}"
 	kenv=$("$ROOT/scripts/testbed/kernel-fetch.sh" --env "$series")
 	krel=$(echo "$kenv" | sed -n 's/^KREL=//p')
-	tree=$(echo "$kenv" | sed -n 's/^VMLINUZ=//p')
-	tree=${tree%/boot/*}
-	tree=${tree%/usr/lib/modules/*}/lib/modules/$krel
-	[ -d "$tree" ] || tree=${tree%/lib/modules/*}/usr/lib/modules/$krel
-	[ -d "$tree" ] || die "no module tree for $krel"
+	tree=$(module_tree "$series" "$krel")
+	SEEN="" ORDER=()
+	for m in $OPTIONAL_KMODS; do
+		[ -n "$(find_kmod "$tree" "$m")" ] && add_kmod "$tree" "$m"
+	done
 	for m in $KMODS; do
-		args+=(--kmod "$(find_kmod "$tree" "$m")")
+		add_kmod "$tree" "$m"
+	done
+	for m in "${ORDER[@]}"; do
+		args+=(--kmod "$m")
 	done
 	"$ROOT/scripts/testbed/vm-module.sh" "$series" >/dev/null
 	mkdir -p "$(dirname "$out")"
