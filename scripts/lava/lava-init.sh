@@ -9,17 +9,8 @@ export PATH=/usr/bin:/usr/sbin:/bin:/sbin HOME=/root TERM=dumb
 # Progress lines would fill the job log: LAVA reads a serial console.
 export LATCTL_PROGRESS=0
 
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-mkdir -p /dev/pts /dev/shm
-mount -t devpts devpts /dev/pts
-mount -t tmpfs -o mode=1777 tmpfs /dev/shm
-mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
-ip link set lo up 2>/dev/null
-hostname latctl-lava
+. /lib/guest-mounts.sh
+mount_all latctl-lava
 
 # /dev/disk/by-uuid/UUID for each disk holding an ext2/3/4 file system: LAVA
 # mounts its test disk by that path, and there is no udev here.

@@ -13,20 +13,8 @@ export LATMON_VM=1 LATMON_VM_OUT=/out LATMON_VM_IN=/in
 # the host: no progress lines in the guest (the host shows its own)
 export LATCTL_PROGRESS=0
 
-# The file systems the tests and latctl need.
-mount_all() {
-	mount -t proc proc /proc
-	mount -t sysfs sysfs /sys
-	mount -t devtmpfs devtmpfs /dev
-	mkdir -p /dev/pts /dev/shm
-	mount -t devpts devpts /dev/pts
-	mount -t tmpfs -o mode=1777 tmpfs /dev/shm
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-	mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null	# latctl --memcg
-	ip link set lo up 2>/dev/null
-	hostname latmon-vm
-}
+# mount_all HOSTNAME: the file systems the tests and latctl need.
+. /lib/guest-mounts.sh
 
 # Ctrl-C on the host (vm-run.sh --control): a line "INT" on ttyS2 sends
 # SIGINT to the first latctl, as a terminal would (a --repeat parent passes
@@ -56,7 +44,7 @@ send_files() {
 	done
 }
 
-mount_all
+mount_all latmon-vm
 stty -F "$OUT" raw -echo 2>/dev/null
 watch_control
 if [ -f /run/cmd ]; then

@@ -5,7 +5,7 @@
 #   scripts/testbed/vm-initramfs.sh --kernel 6.1|6.12|7.3|7.3-rt [--module KO] [--out FILE]
 #                                   [--init FILE] [--kmod KO]...
 #
-# Contents: busybox-static with its applets, /init (scripts/testbed/vm-init.sh,
+# Contents: busybox-static with its applets, /lib/guest-mounts.sh, /init (scripts/testbed/vm-init.sh,
 # or --init FILE), the kernel modules --kmod names (decompressed, in
 # /lib/modules/extra, their names in load order in /lib/modules/extra.order),
 # latmon.ko built for that kernel (/lib/modules/latmon.ko), user/latctl and
@@ -52,6 +52,7 @@ put_base() {
 		[ "$applet" = busybox ] || ln -sf busybox "$stage/bin/$applet"
 	done
 	install -m 0755 "$INIT" "$stage/init"
+	install -m 0644 "$ROOT/scripts/testbed/guest-mounts.sh" "$stage/lib/guest-mounts.sh"
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
 		>"$stage/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"

@@ -18,6 +18,7 @@
 #include "lib/latctl.h"
 #include "run/opts.h"
 #include "compare/pair.h"
+#include "compare/metric_list.h"
 #include "doc/runs.h"
 #include "report/render.h"
 
@@ -273,19 +274,6 @@ static int unusable(const cJSON *doc, const char *path, char *why, size_t len)
 	return 0;
 }
 
-/* Median of a metric over the runs of doc; NAN when no run has it. */
-static double median_of(const cJSON *doc, const struct lat_metric *m)
-{
-	struct lat_interval iv;
-	double *v, r = NAN;
-	size_t n = lat_metric_values(doc, m, &v);
-
-	if (n && !lat_median_interval(v, n, &iv))
-		r = iv.median;
-	free(v);
-	return r;
-}
-
 /* Absolute limits: the first one exceeded, or all hold. */
 static int check_limits(struct check_opts *o, const cJSON *doc, const char *path)
 {
@@ -296,7 +284,7 @@ static int check_limits(struct check_opts *o, const cJSON *doc, const char *path
 	for (i = 0; i < o->n_limits; i++) {
 		const struct limit *l = &o->limits[i];
 
-		med = median_of(doc, &l->m);
+		med = lat_metric_median(doc, &l->m);
 		if (isnan(med)) {
 			snprintf(o->why, sizeof(o->why), "%s: %s has no value (this kernel or run did not report it)",
 				 path, l->m.name);

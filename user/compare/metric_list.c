@@ -35,8 +35,7 @@ static const char *unit_of(const struct lat_metric *m)
 	return m->unit;
 }
 
-/* Median of m over the runs of doc; NAN when no run has a value. */
-static double median_of(const cJSON *doc, const struct lat_metric *m)
+double lat_metric_median(const cJSON *doc, const struct lat_metric *m)
 {
 	struct lat_interval iv;
 	double *v, r = NAN;
@@ -70,7 +69,7 @@ static int cause_lines(const cJSON *doc, FILE *out)
 		snprintf(key, sizeof(key), "share:%s", l->valuestring);
 		if (lat_metric_parse(key, &m, label, sizeof(label)))
 			continue;
-		v = 100 * median_of(doc, &m);
+		v = 100 * lat_metric_median(doc, &m);
 		lat_metric_case_name(key, name, sizeof(name));
 		line(out, name, v, "%");
 		if (!isnan(v) && (isnan(top) || v > top))
@@ -98,7 +97,7 @@ int lat_metric_list_print(const cJSON *doc, FILE *out)
 
 	for (i = 0; i < lat_n_metrics; i++) {
 		lat_metric_case_name(lat_metrics[i].name, name, sizeof(name));
-		line(out, name, median_of(doc, &lat_metrics[i]), unit_of(&lat_metrics[i]));
+		line(out, name, lat_metric_median(doc, &lat_metrics[i]), unit_of(&lat_metrics[i]));
 	}
 	if (cause_lines(doc, out))
 		return -ENOMEM;

@@ -16,8 +16,13 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
+#include "doc/runs.h"
+
 /* The lines of doc on out; 0, or -ENOMEM. */
 int lat_metric_list_print(const cJSON *doc, FILE *out);
+
+/* Median of m over the runs of doc; NAN when no run has a value. */
+double lat_metric_median(const cJSON *doc, const struct lat_metric *m);
 
 /* A metric name as a test-case name into buf (see above). */
 void lat_metric_case_name(const char *metric, char *buf, size_t len);
