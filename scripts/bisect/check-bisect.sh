@@ -100,7 +100,7 @@ main() {
 	ok "c4, which does not build, is skipped (125), not judged" \
 		bash -c "grep -q '^$(short 4) 125 build failed' '$W/regression/steps.log' && ! grep -Eq '^$(short 4) [01] ' '$W/regression/steps.log'"
 	ok "each judged step's line names the kernel, build and boot times" \
-		grep -Eq '^[0-9a-f]+ [01] .*; kernel 6\.12\.[0-9]+-bisect, build [0-9]+ s, boot and runs [0-9]+ s, 5 runs' "$W/regression/steps.log"
+		grep -Eq '^[0-9a-f]+ [01] .*; kernel 6\.12\.[0-9]+-bisect\+?, build [0-9]+ s, boot and runs [0-9]+ s, 5 runs' "$W/regression/steps.log"
 	git -C "$L" bisect reset -q >/dev/null 2>&1
 
 	git -C "$L" checkout -q "$(c 8)"
