@@ -82,13 +82,15 @@ interrupted_run() {
 	sid=$!
 	for _ in $(seq 100); do grep -q 'running in a QEMU VM' "$TMPD/int.err" && break; sleep 0.2; done
 	sleep 2
-	kill -INT "$sid"
+	kill -INT "$sid"	# passed to the guest (interrupt_vm.t)
+	sleep 0.5
+	kill -INT "$sid"	# stops the VM
 	wait "$sid"
 	echo "latctl exit $?"
 	for _ in $(seq 50); do pgrep -s "$sid" >/dev/null || break; sleep 0.2; done
 	! pgrep -a -s "$sid" && [ ! -e "$TMPD/int.json" ] && ! ls "$TMPD"/int.json.tmp.* 2>/dev/null
 }
-ok "SIGINT while the VM runs: no QEMU, vm-run.sh or --json file left behind" interrupted_run
+ok "a second SIGINT while the VM runs: no QEMU, vm-run.sh or --json file left behind" interrupted_run
 
 # make run on a root host without module support: with the BPF backend here
 # when the kernel allows it (and the VM with --vm), else in the VM.

@@ -96,7 +96,12 @@ int main(int argc, char **argv)
 	}
 	if (lat_mm_env_prepare(&o))
 		return 1;
+	if (lat_mm_env_enter()) {	/* as latctl around its loop */
+		lat_mm_env_restore();
+		return 1;
+	}
 	n = touch(size, step);
+	lat_mm_env_leave();
 	mm = lat_mm_env_json();
 	text = cJSON_PrintUnformatted(mm);
 	printf("minflt=%ld\n%s\n", n, text ? text : "null");
