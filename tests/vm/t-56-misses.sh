@@ -8,16 +8,22 @@
 # Sourced by suite.sh.
 PAGES=4000
 
-unload
-insmod "$KO" fault_maxactive=1
-lmtool record --mask fault --no-read --events miss.bin -- \
-	lmtouch --pages $PAGES --threads 2 >miss.out 2>&1
-sed 's/^/# /' miss.out
-n=$(field minflt <miss.out)
-got=$(lmtool read --events miss.bin --count | field fault)
-lmtool stats >miss.stats
-misses=$(grep '^source fault ' miss.stats | field misses)
-echo "# getrusage $n, fault records $got, probe misses $misses"
+# The threads' faults overlap only while both run at once; under TCG's one
+# emulation thread a try can pass without that: up to three tries, each on
+# a freshly loaded module (its counts from zero).
+for try in 1 2 3; do
+	unload
+	insmod "$KO" fault_maxactive=1
+	lmtool record --mask fault --no-read --events miss.bin -- \
+		lmtouch --pages $PAGES --threads 2 >miss.out 2>&1
+	sed 's/^/# /' miss.out
+	n=$(field minflt <miss.out)
+	got=$(lmtool read --events miss.bin --count | field fault)
+	lmtool stats >miss.stats
+	misses=$(grep '^source fault ' miss.stats | field misses)
+	echo "# try $try: getrusage $n, fault records $got, probe misses $misses"
+	[ "${misses:-0}" -gt 0 ] && break
+done
 ok "two threads, fault_maxactive=1: the fault probe counts misses ($misses)" \
 	[ "${misses:-0}" -gt 0 ]
 ok "fault records + misses cover getrusage ($got + $misses >= $n), records fall short" \
