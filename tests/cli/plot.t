@@ -64,6 +64,23 @@ ok "histogram: unattributed (no latmon here) fills the bars" test "$(count "$HIS
 ok "no fault colour without the module" test "$(count "$HIST" $FAULT)" = 0
 ok "plot writes to stdout without -o" bash -c "'$L' plot '$TMPD/all.json' | cmp -s - '$SVG'"
 
+# What a reader sees: no text outside the picture, none over another,
+# measured with DejaVu Sans' own metrics (svg_text_boxes.pl).
+BOXES=$(dirname "$0")/svg_text_boxes.pl
+for f in "$CORPUS"/valid-*.json; do
+	b=$(basename "$f" .json)
+	"$L" plot "$f" -o "$TMPD/$b.svg"
+	ok "$b: every text inside the canvas, no two overlapping" "$BOXES" "$TMPD/$b.svg"
+done
+ok "the run without events: every text inside, none overlapping" "$BOXES" "$SVG"
+ok "the notes name the backend that recorded, and its losses" \
+	grep -q '>Causes from the kernel.s events, recorded by the BPF backend; 0 events lost or incomplete.<' "$TMPD/valid-host-bpf.svg"
+ok "a run without a backend says it has no causes" grep -q '>No kernel events were recorded (--backend none)' "$SVG"
+ok "timeline ticks at round numbers (mmap, 6000 operations: 0, 1000 .. 5000)" \
+	bash -c "grep -o 'text-anchor=\"middle\">[0-9k]*<' '$TMPD/valid-mmap.svg' | tr -dc '0-9k<\n' | tr '\n' ' ' | grep -q '^0< 1000< 2000< 3000< 4000< 5000< \$'"
+ok "the checker finds an overlap it is given" \
+	bash -c "sed 's|</svg>|<text x=\"20\" y=\"28\" font-size=\"17\" text-anchor=\"start\">over the title</text></svg>|' '$SVG' > '$TMPD/over.svg'; ! '$BOXES' '$TMPD/over.svg' >/dev/null"
+
 check_err "no file given" "$L plot" 2 '^latctl plot: give one result file'
 check_err "a file that does not exist" "$L plot $TMPD/none.json -o $TMPD/x.svg" 2 'none\.json'
 check_err "a result without its histogram" \

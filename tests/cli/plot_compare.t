@@ -17,10 +17,13 @@ REP=$CORPUS/fuzz_compare/vm-repeat-4.json	# 4 runs
 # Areas of user/plot_int.h and user/plot_compare.c: the histograms; the
 # cause bars left and right of zero; the percentile panel.
 HIST=92,92,729,368
-LESS=677,451,786,699
-MORE=790,451,899,699
+LESS=649,451,748,699
+MORE=752,451,851,699
 PCT=90,451,460,699
-REALLOC=56B4E9 THPZERO=D55E00 FAST=D9D9D9 NEWIV=555555
+REALLOC=56B4E9 THPZERO=D55E00 FAST=D9D9D9 NEWIV=555555 NEWFAST=A3A3A3
+# the cause colours at 40% over white: a change whose interval holds 0
+PREALLOC=BBE1F6 PTHPZERO=EEBF99
+BOXES=$TESTS_DIR/tests/cli/svg_text_boxes.pl
 
 edit() {	# IN OUT PERL: a copy of IN with perl code applied to $d
 	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>);
@@ -31,7 +34,7 @@ edit() {	# IN OUT PERL: a copy of IN with perl code applied to $d
 png() {
 	local q
 	rsvg-convert "$1" -o "$1.png" || return 1
-	q=$(for a in $HIST $LESS $MORE $PCT; do for c in $REALLOC $THPZERO $FAST $NEWIV; do echo "$a:$c"; done; done
+	q=$(for a in $HIST $LESS $MORE $PCT; do for c in $REALLOC $THPZERO $FAST $NEWIV $NEWFAST $PREALLOC $PTHPZERO; do echo "$a:$c"; done; done
 		awk -v r=$REALLOC -v t=$THPZERO 'BEGIN { for (x = 92; x <= 729; x++) print x ",92," x ",368:" r "\n" x ",92," x ",368:" t }')
 	paste -d' ' <(printf '%s\n' "$q") <("$PNG" "$1.png" $q) > "$1.m"
 }
@@ -80,10 +83,16 @@ ok "the same file on both sides" "$L" plot base.json base.json -o bb.svg
 ok "it renders" png bb.svg
 ok "no thp-zero in its histograms" test "$(count bb.svg $HIST $THPZERO)" = 0
 
-ok "causes: realloc's bar points left of zero (less slow time)" test "$(count bt.svg $LESS $REALLOC)" -gt 100
-ok "causes: thp-zero's bar points right of zero (more)" test "$(count bt.svg $MORE $THPZERO)" -gt 100
+ok "histograms: the new side's iterations that are not slow in its darker grey" test "$(count bt.svg $HIST $NEWFAST)" -gt 1000
+ok "causes: realloc's bar points left of zero (less slow time)" test "$(count bt.svg $LESS $PREALLOC)" -gt 100
+ok "causes: thp-zero's bar points right of zero (more)" test "$(count bt.svg $MORE $PTHPZERO)" -gt 100
 ok "causes: nothing of realloc right of zero, nothing of thp-zero left" \
-	test "$(count bt.svg $MORE $REALLOC)" = 0 -a "$(count bt.svg $LESS $THPZERO)" = 0
+	test "$(count bt.svg $MORE $PREALLOC)" = 0 -a "$(count bt.svg $LESS $PTHPZERO)" = 0
+ok "causes: one run a side shows no change, so both bars are pale, not in full colour" \
+	test "$(count bt.svg $LESS $REALLOC)" = 0 -a "$(count bt.svg $MORE $THPZERO)" = 0
+ok "the notes say what ~ and pale mean" grep -q '~ and pale: not shown.<' bt.svg
+ok "the notes name each side's backend" grep -q '>Causes recorded by: base latmon (the kernel module), new latmon (the kernel module); events lost' bt.svg
+ok "every text inside the canvas, none overlapping" "$BOXES" bt.svg
 ok "causes: the counts base -> new (per million iterations) are written" grep -Eq '>-[0-9.]*( ~)? \([0-9]+-&gt;0\)<' bt.svg
 ok "one run a side: no verdict, said per percentile" grep -q '>? runs 1+1<' bt.svg
 
@@ -94,6 +103,11 @@ ok "plot of two --repeat 4 results" "$L" plot rep.json slow2.json -o sig.svg
 ok "it renders" png sig.svg
 ok "percentiles: the new side's intervals are drawn" test "$(count sig.svg $PCT $NEWIV)" -gt 50
 ok "the doubled percentiles show +100.0%, in bold" grep -q 'font-weight="bold">+100.0%<' sig.svg
+ok "every text inside the canvas, none overlapping" "$BOXES" sig.svg
+# The new side's threshold close to the axis: its label moves off the axis.
+edit thp.json low.json '$d->{slow}{threshold_ns} = 2.1'
+ok "a threshold by the y axis: plotted" "$L" plot base.json low.json -o low.svg
+ok "its label lies right of its line, clear of the axis and the other texts" "$BOXES" low.svg
 check "the same results against themselves: no change is significant" \
 	"'$L' plot rep.json rep.json | grep -c '>~ same<'" 0 '^[1-9]'
 ok "and none is printed as a change" bash -c "! '$L' plot rep.json rep.json | grep -q '>[+-][0-9.]*%<'"
@@ -118,7 +132,7 @@ ok "that picture renders" png f.svg
 ok "and says why in place of the histograms" grep -q '>cannot read the base result base.json<' f.svg
 # (the anti-aliased edges of the text there have some pixels of that grey)
 ok "without grey bars" test "$(count f.svg $HIST $FAST)" -lt "$(($(count bt.svg $HIST $FAST) / 20))"
-ok "but with the causes" test "$(count f.svg $MORE $THPZERO)" -gt 100
+ok "but with the causes" test "$(count f.svg $MORE $PTHPZERO)" -gt 100
 
 check_err "three files" "'$L' plot base.json thp.json base.json" 2 "^latctl plot: unexpected argument 'base.json'"
 check_err "a new side that is not a result" "echo '{}' > e.json; '$L' plot base.json e.json -o x.svg" 2 'e\.json'

@@ -140,6 +140,18 @@ static const char *plural_suffix(const char *unit)
 		     (n > 1 && unit[n - 1] == 'h' && strchr("cs", unit[n - 2]))) ? "es" : "s";
 }
 
+/* p->backend and p->lost: who recorded the kernel's events, and its losses. */
+static void read_source(struct plot *p, const cJSON *doc)
+{
+	const cJSON *be = cJSON_GetObjectItemCaseSensitive(doc, "backend");
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(be, "name");
+	const char *n = cJSON_IsString(name) ? name->valuestring : "latmon";	/* older results */
+
+	snprintf(p->backend, sizeof(p->backend), "%s", !strcmp(n, "bpf") ? "the BPF backend" :
+		 !strcmp(n, "latmon") ? "latmon (the kernel module)" : n);
+	p->lost = lat_run_lost(lat_run_at(doc, 0));
+}
+
 int lat_plot_read(struct plot *p, const cJSON *doc)
 {
 	const cJSON *run = need(p, doc, "run", cJSON_Object);
@@ -161,6 +173,7 @@ int lat_plot_read(struct plot *p, const cJSON *doc)
 	p->threshold = need_num(p, slow, "threshold_ns");
 	p->slow_count = need_num(p, slow, "count");
 	p->runs = (double)lat_runs_count(doc);
+	read_source(p, doc);
 	if (!p->bad)
 		read_buckets(p, hist);
 	if (!p->bad)
@@ -191,7 +204,7 @@ void lat_plot_hist_axes(FILE *out, const struct plot *p, double top, const char 
 {
 	double t, y, slot_w = (double)(PX1 - PX0) / p->nslots;
 	char buf[64];
-	int k, every = slot_w < 34 ? 2 : 1;
+	int k, every = 1;
 
 	svg_text(out, PX0, HY0 - 14, 15, "start", "bold", title);
 	for (t = 1; t <= top; t *= 10) {
@@ -202,6 +215,9 @@ void lat_plot_hist_axes(FILE *out, const struct plot *p, double top, const char 
 	}
 	svg_line(out, PX0, HY1, PX1, HY1, "#000000", 1, NULL);
 	svg_line(out, PX0, HY0, PX0, HY1, "#000000", 1, NULL);
+	/* a bucket label ("16.4 us") is about 40 px wide at 10 px */
+	while (every * slot_w < 46)
+		every++;
 	for (k = 0; k < p->nslots; k += every) {
 		lat_plot_fmt_ns(buf, sizeof(buf), p->slots[k].lo);
 		svg_text(out, PX0 + (k + 0.5) * slot_w, HY1 + 16, 10, "middle", NULL, buf);
@@ -212,7 +228,7 @@ void lat_plot_hist_axes(FILE *out, const struct plot *p, double top, const char 
 }
 
 /* One bar: the fast part at the bottom, then each cause, in label order. */
-void lat_plot_bar(FILE *out, const struct slot *s, double x, double w, double top)
+void lat_plot_bar(FILE *out, const struct slot *s, double x, double w, double top, const char *fast)
 {
 	double slow = 0, h = bar_px(s->count, top), y = HY1, part;
 	int l;
@@ -223,7 +239,7 @@ void lat_plot_bar(FILE *out, const struct slot *s, double x, double w, double to
 		slow += s->slow[l];
 	part = h * fmax(s->count - slow, 0) / s->count;
 	if (part > 0)
-		svg_rect(out, x, y - part, w, part, FAST_FILL);
+		svg_rect(out, x, y - part, w, part, fast);
 	y -= part;
 	for (l = 0; l < NLAB; l++) {
 		char fill[16];
@@ -242,17 +258,23 @@ void lat_plot_bar(FILE *out, const struct slot *s, double x, double w, double to
 void lat_plot_threshold(FILE *out, const struct plot *p, double threshold,
 			const char *name, double dy, int left)
 {
-	const char *anchor = left ? "end" : "start";
 	double x = PX0 + (log2(fmax(threshold, 1)) - p->k0) * (PX1 - PX0) / p->nslots;
 	char buf[64];
+	double w;
 
 	if (threshold <= 0 || x < PX0 || x > PX1)
 		return;
 	svg_line(out, x, HY0, x, HY1, "#000000", 1.2, "6,3");
 	lat_plot_fmt_ns(buf, sizeof(buf), threshold);
+	w = fmax(svg_text_width(11, name), svg_text_width(11, buf));
+	/* the label on the side asked for, unless it would cross an axis there */
+	if (left && x - 4 - w < PX0 + 4)
+		left = 0, dy += 30;
+	else if (!left && x + 4 + w > PX1 - 2)
+		left = 1, dy += 30;
 	x += left ? -4 : 4;
-	svg_text(out, x, HY0 + dy, 11, anchor, NULL, name);
-	svg_text(out, x, HY0 + dy + 13, 11, anchor, NULL, buf);
+	svg_text(out, x, HY0 + dy, 11, left ? "end" : "start", NULL, name);
+	svg_text(out, x, HY0 + dy + 13, 11, left ? "end" : "start", NULL, buf);
 }
 
 static void draw_histogram(FILE *out, const struct plot *p)
@@ -266,7 +288,7 @@ static void draw_histogram(FILE *out, const struct plot *p)
 	lat_plot_hist_axes(out, p, top,
 			   "Histogram: every iteration by duration; slow ones by primary cause");
 	for (k = 0; k < p->nslots; k++)
-		lat_plot_bar(out, &p->slots[k], PX0 + k * slot_w + 1, slot_w - 2, top);
+		lat_plot_bar(out, &p->slots[k], PX0 + k * slot_w + 1, slot_w - 2, top, FAST_FILL);
 	lat_plot_threshold(out, p, p->threshold, "slow >", 10, 0);
 }
 
@@ -276,11 +298,29 @@ static double time_y(double ns, double lo, double hi)
 	return TY1 - (TY1 - TY0) * (log10(fmax(ns, lo)) - log10(lo)) / (log10(hi) - log10(lo));
 }
 
+/* The tick step for about four ticks up to n: 1, 2 or 5 times a power of 10. */
+static double nice_step(double n)
+{
+	double p = pow(10, floor(log10(fmax(n, 1))));
+
+	return n >= 5 * p ? 5 * p : n >= 2 * p ? 2 * p : p;
+}
+
+/* "0", "500", "20k", "1.5M" */
+static void fmt_count(char *buf, size_t len, double v)
+{
+	if (v >= 1e6)
+		snprintf(buf, len, "%gM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, len, "%gk", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
 static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi)
 {
 	char buf[64];
-	double t, x;
-	int i;
+	double t, x, v, step;
 
 	svg_text(out, PX0, TY0 - 14, 15, "start", "bold",
 		 "Timeline: the slow iterations in run order, by primary cause");
@@ -291,9 +331,10 @@ static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi
 	}
 	svg_line(out, PX0, TY1, PX1, TY1, "#000000", 1, NULL);
 	svg_line(out, PX0, TY0, PX0, TY1, "#000000", 1, NULL);
-	for (i = 0; i <= 4; i++) {
-		x = PX0 + 8 + (PX1 - PX0 - 16) * i / 4.0;
-		snprintf(buf, sizeof(buf), "%.0f", p->iterations * i / 4.0);
+	step = nice_step(p->iterations / 4);
+	for (v = 0; v < p->iterations; v += step) {
+		x = PX0 + 8 + (PX1 - PX0 - 16) * v / fmax(p->iterations - 1, 1);
+		fmt_count(buf, sizeof(buf), v);
 		svg_line(out, x, TY1, x, TY1 + 4, "#000000", 1, NULL);
 		svg_text(out, x, TY1 + 16, 10, "middle", NULL, buf);
 	}
@@ -370,12 +411,20 @@ static void draw_notes(FILE *out, const struct plot *p)
 {
 	char buf[256];
 
-	snprintf(buf, sizeof(buf), "%s%.0f slow iterations (slower than the dashed threshold), %zu of them "
-		 "in the result and drawn; faster ones are not stored: the p50 line stands for them.",
+	snprintf(buf, sizeof(buf), "%s%.0f slow iterations (slower than the dashed threshold), "
+		 "%zu of them in the result and drawn.",
 		 p->runs > 1 ? "Run 1 of the --repeat: " : "", p->slow_count, p->nslow);
-	svg_text(out, PX0, H - 34, 11, "start", NULL, buf);
-	svg_text(out, PX0, H - 18, 11, "start", NULL,
-		 "Bar height: log10 of the count; within a bar, each part is its share of the count.");
+	svg_text(out, PX0, H - 50, 11, "start", NULL, buf);
+	svg_text(out, PX0, H - 34, 11, "start", NULL,
+		 "Faster ones are not stored: the p50 line stands for them. Bar height: log10 of the "
+		 "count; within a bar, each part is its share.");
+	if (!strcmp(p->backend, "none"))
+		snprintf(buf, sizeof(buf), "No kernel events were recorded (--backend none): "
+			 "no causes, every slow iteration unattributed.");
+	else
+		snprintf(buf, sizeof(buf), "Causes from the kernel's events, recorded by %s; "
+			 "%.0f events lost or incomplete.", p->backend, p->lost);
+	svg_text(out, PX0, H - 18, 11, "start", NULL, buf);
 }
 
 void lat_plot_defs(FILE *out)

@@ -22,13 +22,14 @@
 
 #define QX0		90	/* percentile panel */
 #define QX1		460
-#define CNAME		668	/* cause panel: names end here, */
-#define CX0		676	/* bars from CX0 to CX1 around CZ */
-#define CX1		900
-#define CZ		788
+#define CNAME		640	/* cause panel: names end here, */
+#define CX0		648	/* bars from CX0 to CX1 around CZ, */
+#define CX1		852	/* their values right of CX1 */
+#define CZ		750
 #define MAX_PCT		8
 #define MAX_CAUSE_ROWS	11
 #define NEW_FILL	"#555555"
+#define PALE		"0.4"	/* the opacity of a cause's change that is not shown */
 
 struct pct_row {
 	const char *name;
@@ -207,11 +208,11 @@ static void draw_histograms(FILE *out, const struct cmp *c)
 	double x, h;
 	int k;
 
-	lat_plot_hist_axes(out, b, top, "Histograms: base (left bar, thin outline) and new (right, thick)");
+	lat_plot_hist_axes(out, b, top, "Histograms: base (left bar, light) and new (right, dark, thick outline)");
 	for (k = 0; k < b->nslots; k++) {
 		x = PX0 + k * slot_w + 1;
-		lat_plot_bar(out, &b->slots[k], x, w, top);
-		lat_plot_bar(out, &n->slots[k], x + w + 1, w, top);
+		lat_plot_bar(out, &b->slots[k], x, w, top, FAST_FILL);
+		lat_plot_bar(out, &n->slots[k], x + w + 1, w, top, NEW_FAST_FILL);
 		h = n->slots[k].count > 0 ? (HY1 - HY0) * log10(1 + n->slots[k].count) / log10(1 + top) : 0;
 		if (h > 0)
 			fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
@@ -302,9 +303,9 @@ static void draw_pct_row(FILE *out, const struct cmp *c, const struct pct_row *r
 	for (s = 0; s < 2; s++) {
 		x0 = pct_x(r->side[s][1], lo, hi);
 		x1 = fmax(pct_x(r->side[s][2], lo, hi), x0 + 2);
-		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"7\" fill=\"%s\" "
-			"stroke=\"#000000\" stroke-width=\"0.8\"/>\n", x0, y - 8 + 8 * s, x1 - x0, fill[s]);
-		svg_marker(out, MARK_CIRCLE, pct_x(r->side[s][0], lo, hi), y - 4.5 + 8 * s, 2.8, dot[s]);
+		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"11\" fill=\"%s\" "
+			"stroke=\"#000000\" stroke-width=\"0.8\"/>\n", x0, y - 12 + 12 * s, x1 - x0, fill[s]);
+		svg_marker(out, MARK_CIRCLE, pct_x(r->side[s][0], lo, hi), y - 6.5 + 12 * s, 3.6, dot[s]);
 	}
 	change_text(buf, sizeof(buf), r, c);
 	svg_text(out, QX1 + 8, y + 4, 12, "start", r->verdict && r->significant ? "bold" : NULL, buf);
@@ -355,8 +356,10 @@ static void draw_cause_row(FILE *out, const struct cause_row *r, double y, doubl
 
 	svg_text(out, CNAME, y + 4, 12, "end", NULL, r->cause);
 	snprintf(fill, sizeof(fill), "url(#p%d)", r->label);
+	/* a change not shown (its interval holds 0): pale, dashed outline */
 	fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"12\" fill=\"%s\" "
-		"stroke=\"#000000\" stroke-width=\"0.7\"/>\n", len < 0 ? CZ + len : CZ, y - 6, fabs(len), fill);
+		"stroke=\"#000000\" stroke-width=\"0.7\"%s/>\n", len < 0 ? CZ + len : CZ, y - 6, fabs(len), fill,
+		r->apart ? "" : " fill-opacity=\"" PALE "\" stroke-dasharray=\"3,2\"");
 	snprintf(buf, sizeof(buf), "%+.1f%s (%.0f->%.0f)", fabs(r->points) < 0.05 ? 0 : r->points,
 		 r->apart ? "" : " ~", r->count[0], r->count[1]);
 	svg_text(out, CX1 + 6, y + 4, 10, "start", NULL, buf);
@@ -400,6 +403,12 @@ static void draw_legend(FILE *out, const struct cmp *c)
 	char fill[16];
 	int l;
 
+	if (c->side[0]) {
+		svg_rect(out, 760, y, 22, 14, NEW_FAST_FILL);
+		svg_text(out, 790, y + 11, 12, "start", NULL, "not slow, new side");
+		y += 20;
+	}
+
 	for (l = 0; l < NLAB; l++) {
 		if (!present(c, l))
 			continue;
@@ -428,11 +437,17 @@ static void draw_notes(FILE *out, const struct cmp *c)
 	char buf[256];
 
 	snprintf(buf, sizeof(buf), "Runs: base %.0f, new %.0f; a change is significant only with %.0f a side "
-		 "(Mann-Whitney U p < 0.05, intervals apart).", c->runs[0], c->runs[1], c->runs_needed);
-	svg_text(out, 20, H - 34, 11, "start", NULL, buf);
-	svg_text(out, 20, H - 18, 11, "start", NULL,
+		 "(Mann-Whitney U p < 0.05, intervals apart); ~ and pale: not shown.", c->runs[0], c->runs[1],
+		 c->runs_needed);
+	svg_text(out, 20, H - 50, 11, "start", NULL, buf);
+	svg_text(out, 20, H - 34, 11, "start", NULL,
 		 "Bars: log10 of the count, pooled over the runs; the causes in a bar are run 1's slow "
 		 "iterations, the cause panel every run's.");
+	if (!c->side[0])
+		return;
+	snprintf(buf, sizeof(buf), "Causes recorded by: base %s, new %s; events lost or incomplete: base %.0f, new %.0f.",
+		 c->side[0]->backend, c->side[1]->backend, c->side[0]->lost, c->side[1]->lost);
+	svg_text(out, 20, H - 18, 11, "start", NULL, buf);
 }
 
 static void draw(FILE *out, const struct cmp *c)

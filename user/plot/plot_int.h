@@ -24,6 +24,7 @@
 #define TY1		700
 #define NLAB		(JOIN_NR_LABELS + 1)	/* the last: a label this latctl does not know */
 #define FAST_FILL	"#d9d9d9"
+#define NEW_FAST_FILL	"#a3a3a3"	/* a comparison's new side */
 #define GRID		"#b0c4de"	/* not a grey: never mistaken for FAST_FILL */
 #define MAX_SLOTS	64
 
@@ -43,6 +44,8 @@ struct plot {
 	const char *path;		/* the input, for messages; NULL: none */
 	int bad;			/* a key was missing or of the wrong type */
 	char what[160], units[48];
+	char backend[48];		/* who recorded: "latmon (the kernel module)", ... */
+	double lost;			/* events it lost or left incomplete (run 1) */
 	const char *cmd;
 	double iterations, p50, max, threshold, slow_count;
 	double runs;			/* of a --repeat result; else 1 */
@@ -74,8 +77,8 @@ void lat_plot_hist_axes(FILE *out, const struct plot *p, double top, const char 
  * a --repeat result, whose grey also holds runs 2..N's slow iterations).
  * The y of the first cause entry. */
 double lat_plot_legend_head(FILE *out, double x_text, int repeated);
-/* One bar at x, w wide: the part that is not slow, then each cause. */
-void lat_plot_bar(FILE *out, const struct slot *s, double x, double w, double top);
+/* One bar at x, w wide: the part that is not slow (in fast), then each cause. */
+void lat_plot_bar(FILE *out, const struct slot *s, double x, double w, double top, const char *fast);
 /* The dashed slow threshold at its place on p's buckets, named name,
  * its text dy below the top of the panel, right of the line (left: left). */
 void lat_plot_threshold(FILE *out, const struct plot *p, double threshold,

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* SVG text primitives (see svg.h for why not cairo). */
+#include <string.h>
+
 #include "plot/svg.h"
 
 static void escaped(FILE *out, const char *s)
@@ -66,6 +68,11 @@ void svg_text(FILE *out, double x, double y, int size, const char *anchor,
 		weight ? "\"" : "");
 	escaped(out, text);
 	fputs("</text>\n", out);
+}
+
+double svg_text_width(int size, const char *text)
+{
+	return 0.64 * size * (double)strlen(text);
 }
 
 void svg_rect(FILE *out, double x, double y, double w, double h, const char *fill)

@@ -23,6 +23,8 @@ void svg_pattern(FILE *out, int id, const struct lat_style *s);
 /* Text with &, <, >, " escaped; anchor "start", "middle" or "end". */
 void svg_text(FILE *out, double x, double y, int size, const char *anchor,
 	      const char *weight, const char *text);
+/* The width of text at size, a little over DejaVu Sans' (0.64 em a character). */
+double svg_text_width(int size, const char *text);
 void svg_rect(FILE *out, double x, double y, double w, double h, const char *fill);
 void svg_line(FILE *out, double x1, double y1, double x2, double y2,
 	      const char *stroke, double width, const char *dash);
