@@ -22,7 +22,8 @@ TESTBEDDIR ?= $(PREFIX)/lib/latctl
 DKMSDIR ?= /usr/src/latmon-$(VERSION)
 INSTALL ?= install
 
-MAN_PAGES := user/latctl.8 user/latctl-result.5 module/latmon.4 user/markers/latctl-markers.3
+MAN_PAGES := user/latctl.8 user/latctl-result.5 user/latctl-lab.7 module/latmon.4 \
+	user/markers/latctl-markers.3
 MODULE_SRC := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch])) \
 	$(filter-out include/latctl.h,$(wildcard include/*.h))
 TESTBED_SRC := Makefile LICENSE $(MODULE_SRC) include/latctl.h user/user.mk user/markers/markers.mk \
@@ -35,7 +36,7 @@ TESTBED_SRC := Makefile LICENSE $(MODULE_SRC) include/latctl.h user/user.mk user
 .PHONY: install uninstall dkms-install dkms-uninstall
 
 install: user/latctl markers
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man4 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(COMPDIR) \
 		$(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR)
 	$(INSTALL) -m 755 user/latctl $(DESTDIR)$(BINDIR)/latctl
@@ -58,7 +59,7 @@ install: user/latctl markers
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/latctl $(DESTDIR)$(MANDIR)/man8/latctl.8 \
 		$(DESTDIR)$(MANDIR)/man5/latctl-result.5 $(DESTDIR)$(MANDIR)/man4/latmon.4 \
-		$(DESTDIR)$(COMPDIR)/latctl $(DESTDIR)$(MANDIR)/man3/latctl-markers.3 \
+		$(DESTDIR)$(MANDIR)/man7/latctl-lab.7 $(DESTDIR)$(COMPDIR)/latctl $(DESTDIR)$(MANDIR)/man3/latctl-markers.3 \
 		$(DESTDIR)$(INCDIR)/latctl.h $(DESTDIR)$(LIBDIR)/liblatctl.so.1 $(DESTDIR)$(LIBDIR)/liblatctl.so \
 		$(DESTDIR)$(LIBDIR)/liblatctl.a $(DESTDIR)$(PCDIR)/latctl.pc
 	rm -rf $(DESTDIR)$(TESTBEDDIR)

@@ -12,6 +12,7 @@ MK="env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C $TESTS_DIR"
 VERSION=$(sed -n 's/^#define LATMON_MODULE_VERSION[^"]*"\(.*\)"/\1/p' "$TESTS_DIR/module/latmon.h")
 check "make install DESTDIR PREFIX=/usr" "$MK install DESTDIR=$D PREFIX=/usr" 0 ''
 for f in bin/latctl share/man/man8/latctl.8 share/man/man5/latctl-result.5 share/man/man4/latmon.4 \
+	 share/man/man7/latctl-lab.7 \
 	 share/bash-completion/completions/latctl lib/latctl/Makefile lib/latctl/Kbuild \
 	 lib/latctl/scripts/testbed/vm-run.sh lib/latctl/module/main.c lib/latctl/include/latmon.h \
 	 lib/latctl/user/main.c lib/latctl/tests/vm/suite.sh lib/latctl/tests/cli/engine.sh \

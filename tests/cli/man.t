@@ -6,7 +6,7 @@
 
 command -v groff >/dev/null || skip_all "groff is not installed; scripts/deps.sh installs it"
 L=$LATCTL
-PAGES="$TESTS_DIR/user/latctl.8 $TESTS_DIR/user/latctl-result.5 $TESTS_DIR/module/latmon.4 $TESTS_DIR/user/markers/latctl-markers.3"
+PAGES="$TESTS_DIR/user/latctl.8 $TESTS_DIR/user/latctl-result.5 $TESTS_DIR/user/latctl-lab.7 $TESTS_DIR/module/latmon.4 $TESTS_DIR/user/markers/latctl-markers.3"
 for p in $PAGES; do
 	check "groff -ww: no warning in ${p##*/}" "groff -t -ww -man -Tutf8 -z '$p'" 0 ''
 	ok "groff -ww printed nothing for ${p##*/}" test -z "$ERR"
