@@ -29,6 +29,7 @@ include scripts/mk/vm.mk
 include scripts/mk/install.mk
 include scripts/mk/bisect.mk
 include scripts/mk/lava.mk
+include scripts/mk/distro.mk
 
 module:
 	@test -d $(KDIR) || { echo "make module: no kernel headers at $(KDIR): install linux-headers-$(KERNELRELEASE) (Debian), or give KDIR=; where modules cannot load, latctl uses the BPF backend or --vm" >&2; exit 1; }

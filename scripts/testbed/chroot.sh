@@ -5,7 +5,11 @@
 #           space (Debian 7.x: modpost and objtool need glibc 2.38, the
 #           headers call gcc-14);
 #   lava    run LAVA's dispatcher (lava-run) with the QEMU it drives
-#           (make check-lava), without installing LAVA on the host.
+#           (make check-lava), without installing LAVA on the host;
+#   distro  a Debian bookworm box with Debian's 6.12 kernel (the test bed's,
+#           from bookworm-backports) installed, its headers and DKMS: DKMS
+#           there signs and compresses the modules it builds, as on a user's
+#           machine (make check-distro).
 #
 #   scripts/testbed/chroot.sh PROFILE                      create it (once), print its path
 #   scripts/testbed/chroot.sh PROFILE --cached             exit 0 iff it is created
@@ -44,8 +48,15 @@ lava)
 	# definitions "from: git".
 	INSTALL="lava-dispatcher qemu-system-x86 qemu-utils linux-image-amd64 git python3-jinja2"
 	PROBE="lava-run --help" ;;
+distro)
+	SUITE=bookworm
+	PACKAGES=ca-certificates
+	REL=$("$ROOT/scripts/testbed/kernel-fetch.sh" --release 6.12)
+	BACKPORTS=1
+	INSTALL="linux-image-$REL linux-headers-$REL dkms make gcc xz-utils kmod openssl mokutil"
+	PROBE="dkms --version" ;;
 *)
-	echo "usage: $0 trixie|lava [--cached | --run DIR... -- COMMAND [ARG...]]" >&2
+	echo "usage: $0 trixie|lava|distro [--cached | --run DIR... -- COMMAND [ARG...]]" >&2
 	exit 2 ;;
 esac
 shift
@@ -67,6 +78,9 @@ make_chroot() {
 	debootstrap --variant=minbase --include="$PACKAGES" --keyring="$KEYRING" \
 		--cache-dir="$APTDIR/debootstrap" "$SUITE" "$dir" "$MIRROR" >"$dir.log" 2>&1 ||
 		{ tail -n 20 "$dir.log" >&2; die "debootstrap $SUITE failed, see $dir.log"; }
+	if [ "${BACKPORTS:-0}" = 1 ]; then	# the chroot's own sources, not the host's
+		echo "deb $MIRROR $SUITE-backports main" >"$dir/etc/apt/sources.list.d/backports.list"
+	fi
 	if [ -n "$INSTALL" ]; then
 		printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
 		chmod 0755 "$dir/usr/sbin/policy-rc.d"
