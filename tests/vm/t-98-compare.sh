@@ -6,7 +6,8 @@
 # only difference; grow's own reallocations are mremap calls as slow as the
 # faults under TCG, and the host's load decided which came first) over
 # --repeat 5 each: p99.9 is significantly worse,
-# the change in slow time is explained by fault first; check refuses to
+# the change in slow time is explained by fault first of the causes latmon
+# names; check refuses to
 # judge another configuration against the baseline (125), an absolute
 # limit says bad (1), the baseline against itself is never bad. Sourced by
 # suite.sh.
@@ -24,8 +25,11 @@ ok "the runs recorded kernel events" recorded cmp-nothp
 sed 's/^/# /' cmp.txt | grep -E '^# (p99|cause|  fault|the change|  cause)' || true
 check "compare: p99.9 significantly worse (no ~, +N%)" \
 	"grep -E '^p99\\.9' cmp.txt" 0 '^p99\.9\* .* \+[0-9.]+% +0\.0[0-4][0-9] +5\+5$'
-check "compare: the slow time's change is explained by fault first" \
-	"sed -n '/^the change explained by causes/,\$p' cmp.txt | sed -n 4p" 0 '^  fault +[0-9]+ -> [0-9]+ .* \+[0-9.]+[ ~] '
+# (unexplained, the host descheduling the emulator, can outgrow it in one
+# run: a few stalls of milliseconds in the new side; it is no cause latmon names)
+check "compare: the slow time's change is explained by fault first of the causes named" \
+	"sed -n '/^the change explained by causes/,\$p' cmp.txt | sed -n '4,\$p' | grep -v '^  unexplained ' | head -n 1" \
+	0 '^  fault +[0-9]+ -> [0-9]+ .* \+[0-9.]+[ ~] '
 check "compare --metric count:fault: fault's slow iterations rose significantly (from none: new)" \
 	"sed -n '/^cause fault/,/^cause/p' cmp-fault.txt | grep -E '^  slow iters'" 0 ' (\+[0-9.]+%|new) +0\.0[0-4][0-9] '
 check "check against the touched baseline: another run configuration, cannot tell (125)" \
