@@ -72,6 +72,11 @@ check_err "report of malformed JSON" "$L report $TMPD/bad.json" 2 'is not valid 
 check_err "report of JSON that is not a result" "$L report $TMPD/other.json" 2 'not a latctl result'
 check_err "report of a newer schema" "$L report $TMPD/v99.json" 2 'schema_version 99; this latctl reads version 2'
 check_err "report of a result missing a key" "$L report $TMPD/nokey.json" 2 '"p99_ns" is missing'
+# a key twice in one object: a reader sees only the first, so it is refused
+sed '0,/"p99_ns":/s//"p99_ns":\t1, "p99_ns":/' "$J" > "$TMPD/dup.json"
+check_err "report of a result with a key twice in one object" "$L report $TMPD/dup.json" 2 \
+	'has the key "p99_ns" twice in one object: it was edited or damaged'
+check_err "compare refuses it too" "$L compare $J $TMPD/dup.json" 2 'has the key "p99_ns" twice'
 check_err "report without a file" "$L report" 2 'give one result file'
 check "the good file still reports" "$L report $J" 0 '^grow, mode grow: 2000 pushes'
 done_testing

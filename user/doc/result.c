@@ -407,6 +407,24 @@ static int check_schema(const char *path, const cJSON *doc)
 	return 0;
 }
 
+/* The first key that one object of o (at any depth) holds twice; NULL if
+ * none. cJSON keeps both, and a reader would see only the first. */
+static const char *duplicate_key(const cJSON *o)
+{
+	const cJSON *a, *b;
+	const char *d;
+
+	cJSON_ArrayForEach(a, o) {
+		if (cJSON_IsObject(o))
+			for (b = a->next; b; b = b->next)
+				if (a->string && b->string && !strcmp(a->string, b->string))
+					return a->string;
+		if ((cJSON_IsObject(a) || cJSON_IsArray(a)) && (d = duplicate_key(a)))
+			return d;
+	}
+	return NULL;
+}
+
 int lat_json_read(const char *path, cJSON **doc)
 {
 	const char *end = NULL;
@@ -427,6 +445,13 @@ int lat_json_read(const char *path, cJSON **doc)
 		return -EINVAL;
 	}
 	free(text);
+	if (duplicate_key(*doc)) {
+		fprintf(stderr, "latctl: %s has the key \"%s\" twice in one object: it was edited or damaged\n",
+			path, duplicate_key(*doc));
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		return -EINVAL;
+	}
 	return 0;
 }
 
