@@ -133,8 +133,8 @@ static void pool_hist(struct lat_hist *h, const cJSON *doc)
 static void take_first(cJSON *doc, const cJSON *first, const struct lat_opts *o)
 {
 	static const char *const wrapper[] = {
-		"schema", "schema_version", "command_line", "argv", "kernel_release",
-		"start_time", "end_time", "exit_code",
+		"schema", "schema_version", "command_line", "argv", "latctl_version",
+		"kernel_release", "start_time", "end_time", "exit_code",
 	};
 	const cJSON *item;
 	cJSON *opts;
