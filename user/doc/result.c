@@ -407,8 +407,10 @@ static int check_schema(const char *path, const cJSON *doc)
 	return 0;
 }
 
-/* The first key that one object of o (at any depth) holds twice; NULL if
- * none. cJSON keeps both, and a reader would see only the first. */
+/* The first key that one object of o (at any depth) holds twice with two
+ * different values; NULL if none. cJSON keeps both, and a reader would see
+ * only the first. (Equal copies are harmless: --repeat results of latctl
+ * 0.1.0 before this check carry latctl_version twice.) */
 static const char *duplicate_key(const cJSON *o)
 {
 	const cJSON *a, *b;
@@ -417,7 +419,8 @@ static const char *duplicate_key(const cJSON *o)
 	cJSON_ArrayForEach(a, o) {
 		if (cJSON_IsObject(o))
 			for (b = a->next; b; b = b->next)
-				if (a->string && b->string && !strcmp(a->string, b->string))
+				if (a->string && b->string && !strcmp(a->string, b->string) &&
+				    !cJSON_Compare(a, b, 1))
 					return a->string;
 		if ((cJSON_IsObject(a) || cJSON_IsArray(a)) && (d = duplicate_key(a)))
 			return d;
@@ -446,7 +449,7 @@ int lat_json_read(const char *path, cJSON **doc)
 	}
 	free(text);
 	if (duplicate_key(*doc)) {
-		fprintf(stderr, "latctl: %s has the key \"%s\" twice in one object: it was edited or damaged\n",
+		fprintf(stderr, "latctl: %s has the key \"%s\" twice in one object, with two values: it was edited or damaged\n",
 			path, duplicate_key(*doc));
 		cJSON_Delete(*doc);
 		*doc = NULL;

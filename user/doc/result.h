@@ -50,7 +50,8 @@ int lat_result_commit(struct lat_result_file *f, const cJSON *doc);
 void lat_result_abort(struct lat_result_file *f);
 
 /* Read and parse any JSON file; one line on stderr why not (missing,
- * empty, truncated, not JSON, a key twice in one object): -errno or -EINVAL. */
+ * empty, truncated, not JSON, a key twice in one object with two values):
+ * -errno or -EINVAL. */
 int lat_json_read(const char *path, cJSON **doc);
 
 /* Read and check a result file; one line on stderr on failure. */
