@@ -408,9 +408,8 @@ static int check_schema(const char *path, const cJSON *doc)
 }
 
 /* The first key that one object of o (at any depth) holds twice with two
- * different values; NULL if none. cJSON keeps both, and a reader would see
- * only the first. (Equal copies are harmless: --repeat results of latctl
- * 0.1.0 before this check carry latctl_version twice.) */
+ * different values; NULL if none. cJSON keeps both, and a reader sees only
+ * the first; two equal copies read the same either way and pass. */
 static const char *duplicate_key(const cJSON *o)
 {
 	const cJSON *a, *b;
@@ -430,7 +429,7 @@ static const char *duplicate_key(const cJSON *o)
 
 int lat_json_read(const char *path, cJSON **doc)
 {
-	const char *end = NULL;
+	const char *end = NULL, *dup;
 	size_t len = 0;
 	char *text;
 	int ret;
@@ -448,9 +447,10 @@ int lat_json_read(const char *path, cJSON **doc)
 		return -EINVAL;
 	}
 	free(text);
-	if (duplicate_key(*doc)) {
+	dup = duplicate_key(*doc);
+	if (dup) {
 		fprintf(stderr, "latctl: %s has the key \"%s\" twice in one object, with two values: it was edited or damaged\n",
-			path, duplicate_key(*doc));
+			path, dup);
 		cJSON_Delete(*doc);
 		*doc = NULL;
 		return -EINVAL;

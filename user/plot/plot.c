@@ -215,9 +215,12 @@ void lat_plot_hist_axes(FILE *out, const struct plot *p, double top, const char 
 	}
 	svg_line(out, PX0, HY1, PX1, HY1, "#000000", 1, NULL);
 	svg_line(out, PX0, HY0, PX0, HY1, "#000000", 1, NULL);
-	/* a bucket label ("16.4 us") is about 40 px wide at 10 px */
-	while (every * slot_w < 46)
-		every++;
+	/* every label, the widest with a gap, fits in the buckets it skips to */
+	for (k = 0; k < p->nslots; k++) {
+		lat_plot_fmt_ns(buf, sizeof(buf), p->slots[k].lo);
+		while (every * slot_w < svg_text_width(10, buf) + 4)
+			every++;
+	}
 	for (k = 0; k < p->nslots; k += every) {
 		lat_plot_fmt_ns(buf, sizeof(buf), p->slots[k].lo);
 		svg_text(out, PX0 + (k + 0.5) * slot_w, HY1 + 16, 10, "middle", NULL, buf);
