@@ -7,6 +7,10 @@
 #   make vm-initramfs    build each kernel's initramfs (needs the above)
 #   make vm-check        run the VM test suite on every kernel
 #   make vm-bench        the probe-cost benchmark (tests/bench/bench-probe-cost.sh)
+#   make bench-cost [BENCH_VM=7.3]  what each latmon source adds per 4 KiB fault,
+#                        2 MiB fault and system call, beside the ftrace event and the
+#                        BPF backend: on this machine (needs root and a kernel that
+#                        loads latmon), or in the test bed booting BENCH_VM
 #   make vm-shell [VM_KERNEL=6.1] [VM_CMD="sh -c '...'"]  one command in the VM (default: insmod + lmtool info)
 #
 # 7.3-rt (PREEMPT_RT) is not in VM_KERNELS: make check boots it once for its
@@ -38,7 +42,7 @@ VM_CFLAGS = $(CFLAGS) -Itests/vm/prog
 
 CHECK_BUILD += vm-initramfs
 
-.PHONY: vm-kernels vm-modules vm-progs vm-initramfs vm-check vm-bench vm-shell vm-clean
+.PHONY: vm-kernels vm-modules vm-progs vm-initramfs vm-check vm-bench bench-cost vm-shell vm-clean
 
 vm-kernels:
 	@for k in $(VM_KERNELS); do scripts/testbed/kernel-fetch.sh $$k >/dev/null || exit 1; done
@@ -99,6 +103,11 @@ vm-check: vm-initramfs
 
 vm-bench: vm-initramfs
 	tests/bench/bench-probe-cost.sh --kernel $(VM_KERNEL)
+
+BENCH_VM ?=
+BENCH_ARGS ?= --rounds 7 --pages 20000 --huge 16 --calls 100000
+bench-cost:
+	tests/bench/bench-backends.sh --sources $(if $(BENCH_VM),--kernel $(BENCH_VM),--here) $(BENCH_ARGS)
 
 vm-shell: vm-initramfs
 	scripts/testbed/vm-run.sh --kernel $(VM_KERNEL) -- $(VM_CMD)

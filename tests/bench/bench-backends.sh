@@ -6,6 +6,14 @@
 # same program (tests/bench/guest/bench-backends.sh runs it in the guest).
 #
 #   tests/bench/bench-backends.sh [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--no-bpftrace]
+#   tests/bench/bench-backends.sh --sources [--kernel K | --here] [--rounds R] [--pages N] [--huge M] [--calls C]
+#
+# --sources runs tests/bench/guest/bench-sources.sh instead: each latmon
+# source alone and all together, beside the ftrace event and the BPF
+# backend, per 4 KiB fault, 2 MiB fault and system call (no bpftrace).
+# --here runs it on this machine instead of a test-bed guest, with
+# module/latmon.ko built for the running kernel (real CPU figures where
+# the kernel lets latmon load; elsewhere its modes are left out, saying so).
 #
 # The guest gets the test-bed initramfs plus a second archive with lmbpf
 # (tests/bench/lmbpf.c: the BPF backend linked from latctl's objects),
@@ -17,12 +25,12 @@
 # only.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SERIES=7.3 ROUNDS=5 PAGES=20000 BPFTRACE=1
+SERIES=7.3 ROUNDS=5 PAGES=20000 BPFTRACE=1 JOB=backends HUGE=16 CALLS=100000 HERE=0
 BT_DEBS="bpftrace=0.17.0-1 libbpfcc=0.26.0+ds-1"
 MULTIARCH=lib/x86_64-linux-gnu
 
 usage() {
-	echo "usage: $0 [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--no-bpftrace]" >&2
+	echo "usage: $0 [--sources [--here]] [--kernel 6.1|6.12|7.3] [--rounds R] [--pages N] [--huge M] [--calls C] [--no-bpftrace]" >&2
 	exit 2
 }
 
@@ -74,9 +82,19 @@ extra_archive() {
 	if [ "$BPFTRACE" = 1 ] && unpack_bpftrace; then
 		LD_LIBRARY_PATH=$UNPACK/usr/$MULTIARCH put_program "$UNPACK/usr/bin/bpftrace"
 	fi
-	install -D -m 0755 "$ROOT/tests/bench/guest/bench-backends.sh" "$STAGE/tests/bench-backends.sh"
+	install -D -m 0755 "$ROOT/tests/bench/guest/bench-$JOB.sh" "$STAGE/tests/bench-$JOB.sh"
 	(cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 >"$BUILD/extra.cpio.gz"
+}
+
+# --sources --here: the per-source benchmark on this machine.
+run_here() {
+	[ "$(id -u)" = 0 ] || { echo "bench-backends: --here needs root (it loads latmon and sets THP)" >&2; exit 1; }
+	make -s -C "$ROOT" vm-progs >&2
+	build_programs
+	make -s -C "$ROOT" module >&2 || echo "bench-backends: latmon not built for $(uname -r): its modes are left out" >&2
+	PATH=$ROOT/tests/vm/bin:$BUILD:$PATH LATMON_KO=$ROOT/module/latmon.ko LATMON_VM_LIB=$ROOT/tests/vm/lib.sh \
+		"$ROOT/tests/bench/guest/bench-sources.sh" "$ROUNDS" "$PAGES" "$HUGE" "$CALLS"
 }
 
 main() {
@@ -86,11 +104,21 @@ main() {
 		--rounds) ROUNDS=${2:?}; shift 2 ;;
 		--pages) PAGES=${2:?}; shift 2 ;;
 		--no-bpftrace) BPFTRACE=0; shift ;;
+		--sources) JOB=sources BPFTRACE=0; shift ;;
+		--here) HERE=1; shift ;;
+		--huge) HUGE=${2:?}; shift 2 ;;
+		--calls) CALLS=${2:?}; shift 2 ;;
 		*) usage ;;
 		esac
 	done
-	BUILD=$ROOT/build/bench-backends/$SERIES
+	[ "$HERE" = 0 ] || [ "$JOB" = sources ] || usage
+	[ "$HERE" = 0 ] || SERIES=here
+	BUILD=$ROOT/build/bench-$JOB/$SERIES
 	mkdir -p "$BUILD"
+	if [ "$HERE" = 1 ]; then
+		run_here
+		return
+	fi
 	STAGE=$(mktemp -d /tmp/bench-backends.XXXXXX) UNPACK=$STAGE.deb
 	chmod 0755 "$STAGE"	# the archive's root directory
 	trap 'rm -rf "$STAGE" "$UNPACK"' EXIT
@@ -99,7 +127,7 @@ main() {
 	extra_archive
 	cat "$ROOT/build/vm/$SERIES/initramfs.cpio.gz" "$BUILD/extra.cpio.gz" >"$BUILD/initramfs.cpio.gz"
 	"$ROOT/scripts/testbed/vm-run.sh" --kernel "$SERIES" --timeout 3600 --initramfs "$BUILD/initramfs.cpio.gz" \
-		-- /tests/bench-backends.sh "$ROUNDS" "$PAGES"
+		-- "/tests/bench-$JOB.sh" "$ROUNDS" "$PAGES" "$HUGE" "$CALLS"
 }
 
 main "$@"
