@@ -11,6 +11,8 @@
 #include <linux/types.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/ftrace.h>
+#include <linux/ptrace.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
 #error "latmon needs Linux 5.18 or later (sched_switch with prev_state)"
@@ -45,21 +47,36 @@
  * CONFIG_INIT_ON_ALLOC_DEFAULT_ON) or __GFP_ZERO. In Debian's 6.1 and 6.12
  * builds post_alloc_hook is inlined into prep_new_page and that into
  * get_page_from_freelist; the out-of-line copy only serves compaction, so a
- * probe on it never sees a fault's allocation (checked in the VM: 0 hits for
- * 2 order-9 allocations). The probe is therefore on
+ * hook on it never sees a fault's allocation (checked in the VM: 0 hits for
+ * 2 order-9 allocations). The zeroing therefore begins in
  * get_page_from_freelist(gfp_t gfp_mask, unsigned int order, int alloc_flags,
- * const struct alloc_context *ac), the same in 6.1, 6.12 and 7.3, which
- * returns the page (NULL: nothing allocated, nothing zeroed). Its interval is
- * the free-list search plus the zeroing; for a 2 MiB page the zeroing is
- * nearly all of it (TCG: 7-10 ms of it). A page captured by direct compaction
+ * const struct alloc_context *ac), the same in 6.1, 6.12 and 7.3 (its entry:
+ * the free-list search, then the zeroing), and ends at the mm_page_alloc
+ * tracepoint, where the allocation returns the page. prep_compound_page,
+ * which only compound pages reach right after the zeroing, would be a
+ * narrower end, but Debian's 6.1 inlines it there too (the function tracer
+ * saw 0 calls for 4 huge-page faults). A page captured by direct compaction
  * is prepared in __alloc_pages_direct_compact(gfp_mask, order, alloc_flags,
- * ac, prio, compact_result) instead: same first two arguments, probed too
- * (VM, --fragment: 9 of 16 huge pages came that way).
+ * ac, prio, compact_result) instead: same first two arguments, so its span
+ * begins at that entry and holds the compaction (VM, --fragment: 9 of 16
+ * huge pages came that way).
  */
 #define LATMON_ALLOC_ZERO_SYMBOL	"get_page_from_freelist"
 #define LATMON_ALLOC_ZERO_COMPACT_SYMBOL "__alloc_pages_direct_compact"
 #define LATMON_ALLOC_ZERO_GFP_ARG	0
 #define LATMON_ALLOC_ZERO_ORDER_ARG	1
+
+/*
+ * Argument @n of a function entered, in an ftrace callback:
+ * ftrace_regs_get_argument() where the kernel has it (6.12, 7.3); in 6.1
+ * x86's struct ftrace_regs is the pt_regs whose argument registers
+ * ftrace_caller saved.
+ */
+#ifdef ftrace_regs_get_argument
+#define latmon_ftrace_arg(fregs, n)	ftrace_regs_get_argument(fregs, n)
+#else
+#define latmon_ftrace_arg(fregs, n)	regs_get_kernel_argument(&(fregs)->regs, n)
+#endif
 
 static inline bool latmon_alloc_zeroes(gfp_t gfp)
 {

@@ -10,6 +10,7 @@
 #include <linux/atomic.h>
 #include <linux/netlink.h>
 #include <linux/kprobes.h>
+#include <linux/ftrace.h>
 #include "../include/latmon.h"
 #include "compat.h"
 
@@ -74,6 +75,18 @@ int latmon_krp_enable(struct latmon_krp *k);	/* resets the misses */
 void latmon_krp_disable(struct latmon_krp *k);
 void latmon_krp_unregister(struct latmon_krp *k);	/* if registered */
 u64 latmon_krp_misses(const struct latmon_krp *k);
+
+/* ftr.c: an ftrace_ops on one function's entry, registered while a session runs */
+struct latmon_ftr {
+	struct ftrace_ops ops;
+	bool filtered;			/* the filter holds the function */
+	bool enabled;			/* registered */
+};
+
+int latmon_ftr_init(struct latmon_ftr *f, const char *sym, ftrace_func_t func);
+int latmon_ftr_enable(struct latmon_ftr *f);
+void latmon_ftr_disable(struct latmon_ftr *f);
+void latmon_ftr_release(struct latmon_ftr *f);
 
 /* main.c: session state */
 enum latmon_state { LATMON_IDLE, LATMON_RUNNING, LATMON_STOPPED };
@@ -148,6 +161,10 @@ struct latmon_thread {
 	u32 lock_flags;			/* LATMON_LOCK_F_WRITE */
 	u32 reader;			/* it reads /dev/latmon: its system calls
 					 * are not recorded (they would feed it) */
+	u64 zero_tsc;			/* an allocation that will zero began, 0: none */
+	u32 zero_flags;			/* LATMON_ZERO_F_* */
+	u32 zero_gfp;
+	u32 zero_order;
 };
 
 struct latmon_threads_stats {

@@ -24,7 +24,7 @@ struct fault_data {
 	unsigned long address;
 	unsigned int flags;
 	u32 thp_mark;			/* thread's THP clear count at entry */
-	struct latmon_thread *thread;
+	struct latmon_thread *thread;	/* the faulting target's slot */
 };
 
 static struct latmon_source_status fault_status;
@@ -33,13 +33,17 @@ static struct latmon_krp fault_krp;
 static int fault_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct fault_data *d = (struct fault_data *)ri->data;
+	struct latmon_thread *t;
 
-	if (!latmon_is_target(current))
-		return 1;		/* no return probe for other tasks */
+	if (!READ_ONCE(latmon_target_tgid))
+		return 1;		/* no return probe: no session */
+	t = latmon_thread_find(current->pid);
+	if (!t)
+		return 1;		/* nor for other tasks */
 	d->address = regs_get_kernel_argument(regs, 1);
 	d->flags = regs_get_kernel_argument(regs, 2);
-	d->thread = latmon_thread_find(current->pid);
-	d->thp_mark = d->thread ? READ_ONCE(d->thread->thp_clears) : 0;
+	d->thread = t;
+	d->thp_mark = READ_ONCE(t->thp_clears);
 	d->tsc = rdtsc_ordered();
 	return 0;
 }
@@ -61,7 +65,7 @@ static u32 fault_decode(const struct fault_data *d, vm_fault_t ret)
 		f |= LATMON_FAULT_F_ERROR;
 	if ((ret & VM_FAULT_MAJOR) || (d->flags & FAULT_FLAG_TRIED))
 		f |= LATMON_FAULT_F_MAJOR;
-	if (d->thread && READ_ONCE(d->thread->thp_clears) != d->thp_mark)
+	if (READ_ONCE(d->thread->thp_clears) != d->thp_mark)
 		f |= LATMON_FAULT_F_HUGE;
 	return f;
 }
@@ -73,7 +77,7 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	u64 end = rdtsc_ordered();
 	struct latmon_event ev;
 
-	if (!latmon_is_target(current))
+	if (!READ_ONCE(latmon_target_tgid) || READ_ONCE(d->thread->tid) != current->pid)
 		return 0;		/* the session stopped meanwhile */
 	latmon_event_init(&ev, LATMON_EV_FAULT, current);
 	ev.tsc_begin = d->tsc;

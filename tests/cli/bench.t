@@ -5,8 +5,8 @@
 # how often compare and check are
 # wrong (simulation and two real results), the BPF backend's cost per fault
 # (host, where this kernel allows BPF), latmon's probe cost per fault and
-# per system call, and the backends side by side (one boot of the test bed
-# each, 6.12). The figures of a short round mean nothing; the README's
+# per system call, the backends side by side and each latmon source's cost
+# beside them (one boot of the test bed each, 6.12). The figures of a short round mean nothing; the README's
 # come from the full rounds (tests/BENCHMARKS.md).
 . "$(dirname "$0")/engine.sh"
 
@@ -48,6 +48,15 @@ done
 check "bench-probe-cost --syscall: the syscall source's cost per call" \
 	"'$B/bench-probe-cost.sh' --kernel 6.12 --rounds 1 --pages 2000 --syscall" 0 \
 	'recording +p50/call +[0-9]+ cycles'
+check "bench-backends --sources: every latmon source alone and all, beside ftrace and bpf, in one boot" \
+	"'$B/bench-backends.sh' --sources --kernel 6.12 --rounds 1 --pages 1000 --huge 1 --calls 5000" 0 \
+	'^syscall +latmon:syscall +median +[0-9]+ cycles'
+for k in 4k huge syscall; do
+	for m in nothing ftrace bpf latmon latmon:fault latmon:alloc-zero latmon:wait; do
+		ok "bench-backends --sources: $k $m measured" \
+			bash -c "printf '%s\n' \"\$1\" | grep -Eq '^$k +$m +median +[0-9]+ cycles'" _ "$OUT"
+	done
+done
 check "bench-backends: nothing, latmon, bpf, ftrace and perf in one boot" \
 	"'$B/bench-backends.sh' --kernel 6.12 --rounds 1 --pages 2000 --no-bpftrace" 0 \
 	'ftrace +p50/fault'

@@ -10,7 +10,10 @@
 # Modes: nothing; ftrace (exceptions:page_fault_user for the faults,
 # raw_syscalls:sys_enter for the calls, enabled in tracefs); bpf (lmbpf: the
 # BPF backend, all its programs); latmon (lmtool record, all sources); and
-# latmon:SRC for each source alone. latmon stays loaded (stopped, it costs
+# latmon:SRC for each source alone; and for the 4 KiB faults alone, hook:H,
+# one bare hook mechanism of tests/bench/hooks/lmhooks.ko that counts and
+# returns (ftrace, kprobe, kretprobe, tracepoint, perf, ftrace-alloc: the
+# module's comment says what each is). latmon stays loaded (stopped, it costs
 # nothing: tests/BENCHMARKS.md, "What latmon's probes cost"). The order of
 # the modes rotates each round. Prints one line per run, then per kind and
 # mode the median and the fastest p50 and their ratios to "nothing".
@@ -24,6 +27,8 @@ PAGES=${2:-20000}
 HUGE=${3:-16}
 CALLS=${4:-100000}
 KO=${LATMON_KO:-/lib/modules/latmon.ko}
+HOOKS_KO=${LMHOOKS_KO:-/lib/modules/lmhooks.ko}
+HOOKS="ftrace ftrace-alloc kprobe kretprobe tracepoint perf"
 TRACING=/sys/kernel/tracing
 # shellcheck source=tests/vm/lib.sh
 . "${LATMON_VM_LIB:-$(dirname "$0")/lib.sh}"	# kv_awk, THP
@@ -62,14 +67,25 @@ run_mode() {
 	bpf) lmbpf -- "${PIN[@]}" "${prog[@]}" ;;
 	latmon) lmtool record --events events.bin -- "${PIN[@]}" "${prog[@]}" ;;
 	latmon:*) lmtool record --mask "${2#latmon:}" --events events.bin -- "${PIN[@]}" "${prog[@]}" ;;
+	hook:*) hook_run "${2#hook:}" "${prog[@]}" ;;
 	esac
+}
+
+# The program $2... with lmhooks.ko's hook $1 attached; prints its hits.
+hook_run() {
+	local h=$1
+	shift
+	insmod "$HOOKS_KO" hook="$h" || return
+	sh -c 'echo $$ >/sys/module/lmhooks/parameters/target && exec "$@"' sh "${PIN[@]}" "$@"
+	rmmod lmhooks
+	dmesg | sed -n 's/.*lmhooks: hook=[^ ]* hits=\([0-9]*\) target_hits=\([0-9]*\).*/hits=\1 target_hits=\2/p' | tail -1
 }
 
 # One run: "kind=... mode=... round=... p50_cycles=... p50_ns=... <seen>".
 one_run() {
 	local out seen
 	out=$(run_mode "$1" "$2" 2>&1)
-	seen=$(echo "$out" | grep -o 'records=[0-9]*\|records_read=[0-9]*\|lost[a-z_]*=[0-9]*\|entries=[0-9]*' | tr '\n' ' ')
+	seen=$(echo "$out" | grep -o 'records=[0-9]*\|records_read=[0-9]*\|lost[a-z_]*=[0-9]*\|entries=[0-9]*\|hits=[0-9]*' | tr '\n' ' ')
 	echo "kind=$1 mode=$2 round=$3 $(echo "$out" | grep -o 'p50_cycles=[0-9]* p50_ns=[0-9.]*') $seen"
 }
 
@@ -119,18 +135,26 @@ if [ "$LOADED" -ge 0 ]; then
 	modes+=(latmon)
 	for s in $(sources); do modes+=("latmon:$s"); done
 fi
+hooks=()
+if [ -f "$HOOKS_KO" ]; then
+	for h in $HOOKS; do hooks+=("hook:$h"); done
+else
+	echo "# hook rows: not run: no $HOOKS_KO"
+fi
 THP_WAS=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$THP")
 trap 'echo "$THP_WAS" >"$THP"; [ "$MOUNTED" = 0 ] || umount "$TRACING"' EXIT
 echo "# kernel $(uname -r), $(nproc) CPUs, $ROUNDS rounds; 4k: $PAGES pages (THP never), huge: $HUGE 2 MiB regions (THP always), syscall: $CALLS getppid() calls; on CPU 1"
-echo "# modes: ${modes[*]}"
-n=${#modes[@]}
+echo "# modes: ${modes[*]}; 4k also: ${hooks[*]}"
 for kind in 4k huge syscall; do
 	if [ "$kind" = huge ]; then echo always >"$THP"; else echo never >"$THP"; fi
+	these=("${modes[@]}")
+	[ "$kind" = 4k ] && these+=("${hooks[@]}")
+	n=${#these[@]}
 	for r in $(seq 0 $((ROUNDS - 1))); do
 		for i in $(seq 0 $((n - 1))); do
-			one_run "$kind" "${modes[$(((i + r) % n))]}" "$r"
+			one_run "$kind" "${these[$(((i + r) % n))]}" "$r"
 		done
 	done
 done | tee runs.txt
 [ "$LOADED" = 0 ] && rmmod latmon
-summary "${modes[@]}"
+summary "${modes[@]}" "${hooks[@]}"
