@@ -12,7 +12,7 @@
 # BPF backend, all its programs); latmon (lmtool record, all sources); and
 # latmon:SRC for each source alone; and for the 4 KiB faults alone, hook:H,
 # one bare hook mechanism of tests/bench/hooks/lmhooks.ko that counts and
-# returns (ftrace, kprobe, kretprobe, tracepoint, perf, ftrace-alloc: the
+# returns (ftrace, ftrace-alloc, kprobe, kretprobe, fprobe, tracepoint, perf: the
 # module's comment says what each is). latmon stays loaded (stopped, it costs
 # nothing: tests/BENCHMARKS.md, "What latmon's probes cost"). The order of
 # the modes rotates each round. Prints one line per run, then per kind and
@@ -28,7 +28,7 @@ HUGE=${3:-16}
 CALLS=${4:-100000}
 KO=${LATMON_KO:-/lib/modules/latmon.ko}
 HOOKS_KO=${LMHOOKS_KO:-/lib/modules/lmhooks.ko}
-HOOKS="ftrace ftrace-alloc kprobe kretprobe tracepoint perf"
+HOOKS="ftrace ftrace-alloc kprobe kretprobe fprobe tracepoint perf"
 TRACING=/sys/kernel/tracing
 # shellcheck source=tests/vm/lib.sh
 . "${LATMON_VM_LIB:-$(dirname "$0")/lib.sh}"	# kv_awk, THP
@@ -85,7 +85,11 @@ hook_run() {
 one_run() {
 	local out seen
 	out=$(run_mode "$1" "$2" 2>&1)
-	seen=$(echo "$out" | grep -o 'records=[0-9]*\|records_read=[0-9]*\|lost[a-z_]*=[0-9]*\|entries=[0-9]*\|hits=[0-9]*' | tr '\n' ' ')
+	if ! echo "$out" | grep -q 'p50_cycles='; then
+		echo "# kind=$1 mode=$2 round=$3: no measurement: $(echo "$out" | head -n 2 | tr '\n' ' ')"
+		return
+	fi
+	seen=$(echo "$out" | grep -o 'records=[0-9]*\|records_read=[0-9]*\|lost[a-z_]*=[0-9]*\|entries=[0-9]*\|[a-z_]*hits=[0-9]*' | tr '\n' ' ')
 	echo "kind=$1 mode=$2 round=$3 $(echo "$out" | grep -o 'p50_cycles=[0-9]* p50_ns=[0-9.]*') $seen"
 }
 
@@ -94,23 +98,33 @@ sources() {
 	lmtool info | awk '$1 == "source" && / state=available/ { print $2 }'
 }
 
+# summary RUNS MODE...: per kind and mode, from the run lines of RUNS.
 summary() {
-	kv_awk -v order="$*" '{ k = f["kind"] SUBSEP f["mode"]; n[k]++; c = f["p50_cycles"] + 0
-	cy[k, n[k]] = c; if (!(k in lo) || c < lo[k]) lo[k] = c; kinds[f["kind"]] = 1 }
-function median(k,    i, j, x, v, m) {
-	m = n[k]; for (i = 1; i <= m; i++) v[i] = cy[k, i]
-	for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-		x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-	return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
+	local runs=$1
+	shift
+	kv_awk -v order="$*" '/^#/ { next } { k = f["kind"] SUBSEP f["mode"]; n[k]++; c = f["p50_cycles"] + 0
+	cy[k, n[k]] = c; rc[k, f["round"]] = c; if (f["round"] + 1 > rounds) rounds = f["round"] + 1
+	if (!(k in lo) || c < lo[k]) lo[k] = c; kinds[f["kind"]] = 1 }
+function sortmed(a, m,    i, j, x) {
+	for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+		x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
+	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
+function median(k,    i, v) {
+	for (i = 1; i <= n[k]; i++) v[i] = cy[k, i]
+	return sortmed(v, n[k]) }
+# the median over rounds of the ratio to "nothing" in the same round
+function paired(k, b,    r, m, v) {
+	for (r = 0; r < rounds; r++) if ((k, r) in rc && (b, r) in rc) v[++m] = rc[k, r] / rc[b, r]
+	return m ? sortmed(v, m) : 0 }
 END {
 	split("4k huge syscall", ks, " "); m = split(order, o, " ")
 	for (j = 1; j <= 3; j++) { if (!(ks[j] in kinds)) continue
 		b = ks[j] SUBSEP "nothing"; base = median(b)
 		for (i = 1; i <= m; i++) { k = ks[j] SUBSEP o[i]; if (!n[k]) continue
-			printf "%-7s %-18s median %10.0f cycles  ratio %.3f  added %+9.0f  fastest %10.0f cycles  ratio %.3f  (%d runs)\n",
-				ks[j], o[i], median(k), median(k) / base, median(k) - base, lo[k], lo[k] / lo[b], n[k] }
+			printf "%-7s %-18s median %10.0f cycles  ratio %.3f  added %+9.0f  per-round ratio %.3f  fastest %10.0f cycles  ratio %.3f  (%d runs)\n",
+				ks[j], o[i], median(k), median(k) / base, median(k) - base, paired(k, b), lo[k], lo[k] / lo[b], n[k] }
 	}
-}' runs.txt
+}' "$runs"
 }
 
 MOUNTED=0
@@ -157,4 +171,4 @@ for kind in 4k huge syscall; do
 	done
 done | tee runs.txt
 [ "$LOADED" = 0 ] && rmmod latmon
-summary "${modes[@]}" "${hooks[@]}"
+summary runs.txt "${modes[@]}" "${hooks[@]}"

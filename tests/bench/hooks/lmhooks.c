@@ -12,6 +12,9 @@
  *               handle_mm_fault's accounting), period 1
  *   ftrace-alloc  an ftrace_ops on get_page_from_freelist that tests the
  *               order and returns, as latmon's alloc-zero does for order 0
+ *   fprobe      an fprobe on handle_mm_fault, its exit handler run (kernels
+ *               with CONFIG_FPROBE: on function-graph returns since 6.14,
+ *               on a rethook like a kretprobe before; not in Debian's 6.1)
  * Unloading prints the count to the kernel log.
  */
 #include <linux/module.h>
@@ -23,6 +26,10 @@
 #include <linux/string.h>
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
+#include <linux/version.h>
+#ifdef CONFIG_FPROBE
+#include <linux/fprobe.h>
+#endif
 
 static char *hook = "ftrace";
 module_param(hook, charp, 0444);
@@ -78,6 +85,47 @@ static struct kretprobe krp = {
 	.kp.symbol_name = "handle_mm_fault", .entry_handler = krp_entry,
 	.handler = krp_ret, .maxactive = 64,
 };
+
+#ifdef CONFIG_FPROBE
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+typedef struct ftrace_regs fprobe_regs_t;
+#else
+typedef struct pt_regs fprobe_regs_t;
+#endif
+
+static int fp_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+		    fprobe_regs_t *regs, void *data)
+{
+	return current->tgid != READ_ONCE(target);	/* an exit only for the target */
+}
+
+static void fp_exit(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+		    fprobe_regs_t *regs, void *data)
+{
+	count();
+}
+
+static struct fprobe fp = { .entry_handler = fp_entry, .exit_handler = fp_exit };
+
+static int fprobe_on(void)
+{
+	return register_fprobe(&fp, "handle_mm_fault", NULL);
+}
+
+static void fprobe_off(void)
+{
+	unregister_fprobe(&fp);
+}
+#else
+static int fprobe_on(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static void fprobe_off(void)
+{
+}
+#endif
 
 static struct tracepoint *tp;
 
@@ -162,6 +210,8 @@ static int __init lmhooks_init(void)
 		err = tp_on();
 	else if (!strcmp(hook, "perf"))
 		err = perf_on();
+	else if (!strcmp(hook, "fprobe"))
+		err = fprobe_on();
 	if (err && !strcmp(hook, "perf"))
 		perf_off();
 	if (err)
@@ -185,6 +235,8 @@ static void __exit lmhooks_exit(void)
 		tracepoint_synchronize_unregister();
 	} else if (!strcmp(hook, "perf"))
 		perf_off();
+	else if (!strcmp(hook, "fprobe"))
+		fprobe_off();
 	for_each_possible_cpu(cpu)
 		n += per_cpu(hits, cpu);
 	pr_info("lmhooks: hook=%s hits=%lu target_hits=%ld\n", hook, n,
