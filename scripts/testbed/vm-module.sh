@@ -4,6 +4,8 @@
 #
 #   scripts/testbed/vm-module.sh 6.1|6.12|7.3|7.3-rt
 #   LATMON_VM_KDIR=/path/to/build scripts/testbed/vm-module.sh NAME   (another kernel)
+#   scripts/testbed/vm-module.sh --extra DIR SERIES|NAME   (another module: DIR's Kbuild
+#                                  and sources, e.g. tests/bench/hooks; build/vm/SERIES/BASENAME/)
 #
 # Kernels whose kbuild tools need trixie's user space (TOOLCHAIN=trixie in
 # scripts/testbed/kernel-fetch.sh --env: Debian 7.x) are built inside the chroot of
@@ -50,9 +52,30 @@ build() {
 	esac
 }
 
+# --extra DIR: the module of DIR (its Kbuild and .c files) into $1/NAME.ko,
+# where NAME is the module Kbuild names; prints that path.
+build_extra() {
+	local out=$1 dir=$2 kdir=$3 name
+	name=$(sed -n 's/^obj-m := \(.*\)\.o$/\1/p' "$dir/Kbuild")
+	[ -n "$name" ] || die "$dir/Kbuild names no obj-m"
+	mkdir -p "$out/src"
+	cp "$dir"/Kbuild "$dir"/*.c "$out/src/"
+	if ! build "$kdir" "$out/src" "${TOOLCHAIN:-host}" "$out/build.log"; then
+		cat "$out/build.log" >&2
+		die "$name.ko does not build against $kdir"
+	fi
+	cp "$out/src/$name.ko" "$out/$name.ko"
+	echo "$out/$name.ko"
+}
+
 main() {
-	local series=${1:-} kdir out env KDIR="" TOOLCHAIN=host
-	[ -n "$series" ] || { echo "usage: $0 6.1|6.12|7.3|7.3-rt" >&2; exit 2; }
+	local series kdir out env KDIR="" TOOLCHAIN=host extra=""
+	if [ "${1:-}" = --extra ]; then
+		extra=${2:?--extra DIR}
+		shift 2
+	fi
+	series=${1:-}
+	[ -n "$series" ] || { echo "usage: $0 [--extra DIR] 6.1|6.12|7.3|7.3-rt" >&2; exit 2; }
 	kdir=${LATMON_VM_KDIR:-}
 	if [ -z "$kdir" ]; then
 		env=$("$ROOT/scripts/testbed/kernel-fetch.sh" --env "$series") || exit 1
@@ -64,6 +87,10 @@ main() {
 	# One build per kernel at a time (several make checks may share a checkout).
 	exec 9>"$out/.lock"
 	flock 9
+	if [ -n "$extra" ]; then
+		build_extra "$out/$(basename "$extra")" "$extra" "$kdir"
+		return
+	fi
 	mirror "$out/src"
 	if ! build "$kdir" "$out/src" "${TOOLCHAIN:-host}" "$out/build.log"; then
 		cat "$out/build.log" >&2

@@ -75,18 +75,11 @@ unpack_bpftrace() {
 	for d in "$cache"/bpftrace/*.deb; do dpkg-deb -x "$d" "$UNPACK"; done
 }
 
-# tests/bench/hooks/lmhooks.ko built against kernel dir $1 with toolchain
-# $2 (host or trixie, as scripts/testbed/vm-module.sh builds latmon), into
-# $BUILD/hooks; 1 (saying why) if it does not build.
+# tests/bench/hooks/lmhooks.ko built for kernel $1 of the test bed (or, with
+# LATMON_VM_KDIR, another); its path, or nothing (saying why) if it does not build.
 build_hooks() {
-	local kdir=$1 toolchain=$2 src=$BUILD/hooks
-	mkdir -p "$src"
-	cp "$ROOT/tests/bench/hooks/Kbuild" "$ROOT/tests/bench/hooks/lmhooks.c" "$src/"
-	case $toolchain in
-	host) make -s -C "$kdir" M="$src" modules >"$src/build.log" 2>&1 ;;
-	trixie) "$ROOT/scripts/testbed/chroot.sh" trixie --run "${kdir%/usr/src/*}" "$src" -- \
-		make -s -C "$kdir" M="$src" modules >"$src/build.log" 2>&1 ;;
-	esac || { echo "bench-backends: lmhooks.ko does not build against $kdir: no hook rows" >&2; return 1; }
+	"$ROOT/scripts/testbed/vm-module.sh" --extra "$ROOT/tests/bench/hooks" "$1" ||
+		echo "bench-backends: lmhooks.ko does not build for $1: no hook rows" >&2
 }
 
 # The second archive: the programs above and the guest script.
@@ -98,10 +91,9 @@ extra_archive() {
 	fi
 	install -D -m 0755 "$ROOT/tests/bench/guest/bench-$JOB.sh" "$STAGE/tests/bench-$JOB.sh"
 	if [ "$JOB" = sources ]; then
-		local KDIR TOOLCHAIN=host env
-		env=$("$ROOT/scripts/testbed/kernel-fetch.sh" --env "$SERIES") && eval "$env" &&
-			build_hooks "$KDIR" "${TOOLCHAIN:-host}" &&
-			install -D -m 0644 "$BUILD/hooks/lmhooks.ko" "$STAGE/lib/modules/lmhooks.ko"
+		local ko
+		ko=$(build_hooks "$SERIES")
+		[ -z "$ko" ] || install -D -m 0644 "$ko" "$STAGE/lib/modules/lmhooks.ko"
 	fi
 	(cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 >"$BUILD/extra.cpio.gz"
@@ -113,9 +105,11 @@ run_here() {
 	make -s -C "$ROOT" vm-progs >&2
 	build_programs
 	make -s -C "$ROOT" module >&2 || echo "bench-backends: latmon not built for $(uname -r): its modes are left out" >&2
-	[ -d "/lib/modules/$(uname -r)/build" ] && build_hooks "/lib/modules/$(uname -r)/build" host || true
+	local hooks=""
+	[ ! -d "/lib/modules/$(uname -r)/build" ] ||
+		hooks=$(LATMON_VM_KDIR=/lib/modules/$(uname -r)/build build_hooks here)
 	PATH=$ROOT/tests/vm/bin:$BUILD:$PATH LATMON_KO=$ROOT/module/latmon.ko LATMON_VM_LIB=$ROOT/tests/vm/lib.sh \
-		LMHOOKS_KO=$BUILD/hooks/lmhooks.ko \
+		LMHOOKS_KO=${hooks:-none} \
 		"$ROOT/tests/bench/guest/bench-sources.sh" "$ROUNDS" "$PAGES" "$HUGE" "$CALLS"
 }
 

@@ -153,7 +153,7 @@ hooks=()
 if [ -f "$HOOKS_KO" ]; then
 	for h in $HOOKS; do hooks+=("hook:$h"); done
 else
-	echo "# hook rows: not run: no $HOOKS_KO"
+	echo "# hook rows: not run: lmhooks.ko not built ($HOOKS_KO)"
 fi
 THP_WAS=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$THP")
 trap 'echo "$THP_WAS" >"$THP"; [ "$MOUNTED" = 0 ] || umount "$TRACING"' EXIT
