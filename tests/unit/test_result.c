@@ -241,6 +241,36 @@ static void atomic_file(void **state)
 	assert_int_equal(mkdir(dir, 0700), 0);
 }
 
+/* The percentile table fits 80 columns with 1 ns beside 10 s and more. */
+static void table_fits(void **state)
+{
+	static const char *const keys[] = { "min_ns", "p50_ns", "p90_ns", "p99_ns",
+		"p99_9_ns", "p99_99_ns", "max_ns", "mean_ns" };
+	static const double v[] = { 1, 22.5, 9999999, 10000000, 1e10, 1.7e308, 1.7e308, 123456789.5 };
+	cJSON *doc = make_doc(), *s = cJSON_GetObjectItemCaseSensitive(doc, "summary");
+	char *a, *line, *prev = NULL, *save = NULL;
+	int ret, found = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(s, keys[i]), v[i]);
+	a = render(doc, &ret);
+	assert_int_equal(ret, 0);
+	for (line = strtok_r(a, "\n", &save); line; prev = line, line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "push (ns) ", 10))
+			continue;
+		found = 1;
+		assert_string_equal(line, "push (ns)              1      22 9999999    10ms     10s "
+				    "2e+299s 2e+299s 123.5ms");
+		assert_non_null(prev);
+		assert_true(strlen(prev) <= 80);
+	}
+	assert_true(found);
+	free(a);
+	cJSON_Delete(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +278,7 @@ int main(void)
 		cmocka_unit_test(last_bit_round_trip),
 		cmocka_unit_test(damaged_files),
 		cmocka_unit_test(atomic_file),
+		cmocka_unit_test(table_fits),
 	};
 	int ret;
 

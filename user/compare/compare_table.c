@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "compare/compare.h"
 #include "compare/pair.h"
 
@@ -134,6 +135,20 @@ int lat_compare_rows(const cJSON *base, const cJSON *new, const char *primary,
 	return ret;
 }
 
+/* "v ±half" with half in fmt, or "v ±>999" and unit for a wider half: a
+ * cell of at most LAT_PAIR_WIDTH + 8 characters. */
+static void spread_fmt(char *buf, size_t len, const char *v, double half,
+		       const char *fmt, const char *unit)
+{
+	char h[16];
+
+	if (half < 999.5)
+		snprintf(h, sizeof(h), fmt, half);
+	else
+		snprintf(h, sizeof(h), ">999%s", unit);
+	snprintf(buf, len, "%s ±%s", v, h);
+}
+
 /* "2.315us ±5%": the median and the interval's larger half-width in % of
  * it; a share's in percentage points ("2.7% ±9.4pt"), which a share of a
  * few percent would otherwise blow up to hundreds of percent. */
@@ -144,9 +159,9 @@ static void fmt_side(char *buf, size_t len, const struct lat_interval *iv, const
 
 	lat_pair_fmt(v, sizeof(v), iv->median, unit);
 	if (!strcmp(unit, "%"))
-		snprintf(buf, len, "%s ±%.1fpt", v, half * 100);
+		spread_fmt(buf, len, v, half * 100, "%.1fpt", "pt");
 	else if (iv->median != 0)
-		snprintf(buf, len, "%s ±%.0f%%", v, half / fabs(iv->median) * 100);
+		spread_fmt(buf, len, v, half / fabs(iv->median) * 100, "%.0f%%", "%");
 	else
 		snprintf(buf, len, "%s", v);
 }
@@ -180,7 +195,7 @@ static const char *row_name(const struct lat_metric *m, FILE *out)
 static void text_row(void *arg, const struct lat_metric *m, const struct lat_pair *p)
 {
 	struct text_ctx *c = arg;
-	char b[48], w[48], ch[16], pv[16], n[24], full[64];
+	char b[64], w[64], ch[16], pv[16], n[24], full[64];
 	const char *name = row_name(m, c->out);
 
 	fmt_side(b, sizeof(b), &p->base, m->unit);
@@ -194,7 +209,7 @@ static void text_row(void *arg, const struct lat_metric *m, const struct lat_pai
 	else if (!isfinite(p->change_pct))
 		snprintf(ch, sizeof(ch), "%s", p->change_pct > 0 ? "new" : "gone");
 	else
-		snprintf(ch, sizeof(ch), "%+.1f%%", p->change_pct);
+		lat_fmt_change(ch, sizeof(ch), p->change_pct, "%", 9);
 	snprintf(pv, sizeof(pv), p->verdict ? "%.3f" : "-", p->p);
 	snprintf(n, sizeof(n), "%zu+%zu", p->base.n, p->new.n);
 	snprintf(full, sizeof(full), "%s%s", name, p->primary ? "*" : "");
@@ -327,16 +342,26 @@ static size_t cause_sums(const cJSON *base, const cJSON *new, cJSON *labels,
 
 static void explain_line(FILE *out, const struct cause_sum *s)
 {
-	char e0[24], e1[24], iv[32];
+	char c0[24], c1[24], e0[24], e1[24], pt[24], lo[24], hi[24], line[160];
+	int n;
 
+	lat_fmt_int(c0, sizeof(c0), s->count[0], 7);
+	lat_fmt_int(c1, sizeof(c1), s->count[1], 7);
 	lat_pair_fmt(e0, sizeof(e0), s->t[0], "ns");
 	lat_pair_fmt(e1, sizeof(e1), s->t[1], "ns");
-	if (isfinite(s->lo) && isfinite(s->hi))
-		snprintf(iv, sizeof(iv), "%+.1f..%+.1f", s->lo, s->hi);
-	else
-		snprintf(iv, sizeof(iv), "unbounded");
-	fprintf(out, "  %-13s %7.0f -> %-7.0f %9s -> %-9s %+7.1f%s %s\n", s->label,
-		s->count[0], s->count[1], e0, e1, s->points, s->apart ? " " : "~", iv);
+	lat_fmt_change(pt, sizeof(pt), s->points, "", 7);
+	n = snprintf(line, sizeof(line), "  %-13s %7s -> %-7s %9s -> %-9s %7s%s", s->label,
+		     c0, c1, e0, e1, pt, s->apart ? " " : "~");
+	if (isfinite(s->lo) && isfinite(s->hi)) {
+		lat_fmt_change(lo, sizeof(lo), s->lo, "", 6);
+		lat_fmt_change(hi, sizeof(hi), s->hi, "", 6);
+	}
+	if (!isfinite(s->lo) || !isfinite(s->hi))
+		fprintf(out, "%s unbounded\n", line);
+	else if (n + 1 + strlen(lo) + 2 + strlen(hi) <= LAT_TEXT_WIDTH)
+		fprintf(out, "%s %s..%s\n", line, lo, hi);
+	else	/* a wide interval on a line of its own, under its column */
+		fprintf(out, "%s\n%*s%s..%s\n", line, n - 6, "", lo, hi);
 }
 
 /* The median of the runs' slow thresholds of doc, in ns. */
@@ -369,13 +394,13 @@ static void explain(FILE *out, const cJSON *base, const cJSON *new)
 	struct cause_sum *s;
 	double tot[2], sum = 0;
 	size_t n = cause_sums(base, new, labels, &s, tot), i;
-	char t0[24], t1[24];
+	char t0[24], t1[24], ch[24];
 
 	lat_pair_fmt(t0, sizeof(t0), tot[0], "ns");
 	lat_pair_fmt(t1, sizeof(t1), tot[1], "ns");
+	lat_fmt_change(ch, sizeof(ch), tot[0] > 0 ? (tot[1] - tot[0]) / tot[0] * 100 : 0, "%", 9);
 	fprintf(out, "\nthe change explained by causes: slow time per million iterations\n"
-		"%s -> %s (%+.1f%%)\n  %-13s %17s %22s %8s %s\n", t0, t1,
-		tot[0] > 0 ? (tot[1] - tot[0]) / tot[0] * 100 : 0,
+		"%s -> %s (%s)\n  %-13s %17s %22s %8s %s\n", t0, t1, ch,
 		"cause", "slow per 1M", "time per 1M", "points", "95% interval");
 	for (i = 0; s && i < n; i++) {
 		explain_line(out, &s[i]);
@@ -383,11 +408,12 @@ static void explain(FILE *out, const cJSON *base, const cJSON *new)
 	}
 	lat_pair_fmt(t0, sizeof(t0), threshold_of(base), "ns");
 	lat_pair_fmt(t1, sizeof(t1), threshold_of(new), "ns");
-	fprintf(out, "  points: the cause's change in %% of the base's slow time (sum %+.1f);\n"
+	lat_fmt_change(ch, sizeof(ch), sum, "", 9);
+	fprintf(out, "  points: the cause's change in %% of the base's slow time (sum %s);\n"
 		"  means over the runs; ~: its interval holds 0; slow per 1M: iterations\n"
 		"  where it is the primary cause. Slow is each run's own --slow: median\n"
-		"  %s base, %s new (an absolute --slow on both sides compares one set)\n",
-		sum, t0, t1);
+		"  %s base, %s new (an absolute --slow on both sides: one set)\n",
+		ch, t0, t1);
 	free(s);
 	cJSON_Delete(labels);
 }
@@ -421,6 +447,7 @@ static cJSON *causes_json(const cJSON *base, const cJSON *new)
 static void primary_line(FILE *out, const struct text_ctx *c)
 {
 	const struct lat_pair *p = &c->primary;
+	char ch[24], lo[24], hi[24];
 
 	if (!c->primary_name)
 		return;
@@ -429,13 +456,16 @@ static void primary_line(FILE *out, const struct text_ctx *c)
 		fputs("no value on a side\n", out);
 		return;
 	}
-	fprintf(out, "%s, p = %.3f\n    change %+.1f%%, 95%% interval ", !p->verdict ? "no verdict" :
-		p->significant ? "significant" : "not significant", p->p,
-		isfinite(p->change_pct) ? p->change_pct : 0);
-	if (isfinite(p->change_lo) && isfinite(p->change_hi))
-		fprintf(out, "%+.1f%% .. %+.1f%%\n", p->change_lo, p->change_hi);
-	else
+	lat_fmt_change(ch, sizeof(ch), isfinite(p->change_pct) ? p->change_pct : 0, "%", 9);
+	fprintf(out, "%s, p = %.3f\n    change %s, 95%% interval ", !p->verdict ? "no verdict" :
+		p->significant ? "significant" : "not significant", p->p, ch);
+	if (isfinite(p->change_lo) && isfinite(p->change_hi)) {
+		lat_fmt_change(lo, sizeof(lo), p->change_lo, "%", 9);
+		lat_fmt_change(hi, sizeof(hi), p->change_hi, "%", 9);
+		fprintf(out, "%s .. %s\n", lo, hi);
+	} else {
 		fputs("unbounded (too few runs)\n", out);
+	}
 }
 
 int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new, const char *primary)

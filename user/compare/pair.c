@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "compare/pair.h"
 
 size_t lat_pair_min_runs(void)
@@ -95,27 +96,16 @@ int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metri
 	return lat_pair_sides(&base, 1, &new, 1, m, out);
 }
 
-/* Time units for ns values, largest first. */
-static const struct { double ns; const char *name; } time_units[] = {
-	{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
-};
-
 void lat_pair_fmt(char *buf, size_t len, double v, const char *unit)
 {
-	size_t i;
-
-	if (!strcmp(unit, "%")) {
-		snprintf(buf, len, "%.1f%%", v * 100);
-		return;
-	}
-	if (strcmp(unit, "ns")) {
-		snprintf(buf, len, "%.4g", v);
-		return;
-	}
-	for (i = 0; i < sizeof(time_units) / sizeof(time_units[0]) - 1; i++)
-		if (fabs(v) >= time_units[i].ns)
-			break;
-	snprintf(buf, len, "%.4g%s", v / time_units[i].ns, time_units[i].name);
+	if (!strcmp(unit, "%"))
+		lat_fmt_change(buf, len, v * 100, "%", LAT_PAIR_WIDTH);
+	else if (!strcmp(unit, "ns"))
+		lat_fmt_ns(buf, len, v, LAT_PAIR_WIDTH);
+	else
+		lat_fmt_num(buf, len, v, "", LAT_PAIR_WIDTH);
+	if (!strcmp(unit, "%") && buf[0] == '+')
+		memmove(buf, buf + 1, strlen(buf));
 }
 
 static cJSON *interval_json(const struct lat_interval *iv)

@@ -64,7 +64,11 @@ int lat_pair_significant(const struct lat_pair *p, double alpha);
 /* Runs a side needs for a verdict (lat_signif_min_runs at alpha). */
 size_t lat_pair_min_runs(void);
 
-/* "2.315us", "29.85ns", "12.5%", "0.0271" for a value of unit. */
+/* The widest text of lat_pair_fmt for a finite value. */
+#define LAT_PAIR_WIDTH 8
+
+/* "2.315us", "29.85ns", "12.5%", "0.0271" for a value of unit, fewer digits
+ * where that is wider than LAT_PAIR_WIDTH ("2e+299s"). */
 void lat_pair_fmt(char *buf, size_t len, double v, const char *unit);
 
 /* The pair as JSON {base: {median, lo, hi, confidence, n}, new: ...,

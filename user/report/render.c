@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "lib/hist.h"
 #include "events/iter.h"
 #include "lib/rdoc.h"
@@ -85,21 +86,31 @@ static void render_run(FILE *out, struct lat_rd *r, const cJSON *doc, const char
 	render_interrupted(out, r, doc, units);
 }
 
+/* A cell of the percentile table: 16 + 8 x (1 + 7) = 80 columns. */
+#define TABLE_CELL 7
+
 static void render_table(FILE *out, struct lat_rd *r, const cJSON *doc, const char *unit)
 {
 	static const char *const keys[] = { "min_ns", "p50_ns", "p90_ns", "p99_ns",
 		"p99_9_ns", "p99_99_ns", "max_ns" };
 	const cJSON *s = lat_rd_obj(r, doc, "summary");
-	char label[40];
+	char label[40], v[32];
+	double mean;
 	size_t i;
 
-	fprintf(out, "\n%-16s %9s %9s %9s %9s %9s %9s %11s %9s\n", "", "min", "p50",
+	fprintf(out, "\n%-16s %7s %7s %7s %7s %7s %7s %7s %7s\n", "", "min", "p50",
 		"p90", "p99", "p99.9", "p99.99", "max", "mean");
 	snprintf(label, sizeof(label), "%s (ns)", unit);
 	fprintf(out, "%-16s", label);
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		fprintf(out, i == 6 ? " %11.0f" : " %9.0f", lat_rd_num(r, s, keys[i]));
-	fprintf(out, " %9.1f\n", lat_rd_num(r, s, "mean_ns"));
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		lat_fmt_ns_cell(v, sizeof(v), lat_rd_num(r, s, keys[i]), TABLE_CELL);
+		fprintf(out, " %7s", v);
+	}
+	mean = lat_rd_num(r, s, "mean_ns");
+	snprintf(v, sizeof(v), "%.1f", mean);
+	if (strlen(v) > TABLE_CELL)
+		lat_fmt_ns_cell(v, sizeof(v), mean, TABLE_CELL);
+	fprintf(out, " %7s\n", v);
 }
 
 static void render_tail(FILE *out, struct lat_rd *r, const cJSON *doc, const char *units)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The spread over the runs of a --repeat document, after the report. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "compare/signif.h"
 #include "doc/runs.h"
+#include "lib/fmt.h"
 #include "lib/rdoc.h"
 #include "report/render.h"
 
@@ -78,6 +80,7 @@ void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *rd)
 {
 	static const char *const rows[] = { "median", "min", "max" };
 	double s[SPREAD_METRICS][3];
+	char v[32];
 	size_t m, r;
 
 	if (!repeat_section(doc, rd))
@@ -93,8 +96,10 @@ void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *rd)
 	fputc('\n', out);
 	for (r = 0; r < 3; r++) {
 		fprintf(out, "  %-8s", rows[r]);
-		for (m = 0; m < SPREAD_METRICS; m++)
-			fprintf(out, " %9.0f", s[m][r]);
+		for (m = 0; m < SPREAD_METRICS; m++) {
+			lat_fmt_ns_cell(v, sizeof(v), s[m][r], 9);
+			fprintf(out, " %9s", v);
+		}
 		fputc('\n', out);
 	}
 	pooled_hist(out, doc, rd);

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/* Numbers for text tables, each within a given width whatever its value. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+
+static const struct { double ns; const char *name; } time_units[] = {
+	{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+};
+
+static int fits(const char *buf, int width)
+{
+	return (int)strlen(buf) <= width;
+}
+
+void lat_fmt_num(char *buf, size_t len, double v, const char *suffix, int width)
+{
+	int prec;
+
+	for (prec = 4; prec > 1; prec--) {
+		snprintf(buf, len, "%.*g%s", prec, v, suffix);
+		if (fits(buf, width))
+			return;
+	}
+	snprintf(buf, len, "%.0e%s", v, suffix);
+}
+
+void lat_fmt_ns(char *buf, size_t len, double ns, int width)
+{
+	size_t i, last = sizeof(time_units) / sizeof(time_units[0]) - 1;
+
+	for (i = 0; i < last; i++)
+		if (fabs(ns) >= time_units[i].ns)
+			break;
+	lat_fmt_num(buf, len, ns / time_units[i].ns, time_units[i].name, width);
+}
+
+void lat_fmt_int(char *buf, size_t len, double v, int width)
+{
+	snprintf(buf, len, "%.0f", v);
+	if (!isfinite(v) || !fits(buf, width))
+		lat_fmt_num(buf, len, v, "", width);
+}
+
+void lat_fmt_ns_cell(char *buf, size_t len, double ns, int width)
+{
+	snprintf(buf, len, "%.0f", ns);
+	if (!isfinite(ns) || !fits(buf, width))
+		lat_fmt_ns(buf, len, ns, width);
+}
+
+void lat_fmt_change(char *buf, size_t len, double v, const char *suffix, int width)
+{
+	snprintf(buf, len, "%+.1f%s", v, suffix);
+	if (!fits(buf, width))
+		snprintf(buf, len, "%+.0f%s", v, suffix);
+	if (!fits(buf, width))
+		snprintf(buf, len, "%+.0e%s", v, suffix);
+}
