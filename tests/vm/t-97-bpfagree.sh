@@ -163,7 +163,7 @@ ends() {
 
 load
 T0=$SECONDS
-if [ "$LATMON_LONG" = 1 ]; then
+if [ "${LATMON_LONG:-0}" = 1 ]; then
 labels chase "chase --mode cold" 1 chase --mode cold --thp never --iters 20000 --slow p90
 labels grow "grow --thp always" 0 grow --thp always
 thp_named
