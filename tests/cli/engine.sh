@@ -8,6 +8,10 @@
 #   check_err "what" "command" EXIT REGEX  exit EXIT, ONE stderr line ~ REGEX,
 #                                          nothing on stdout (bad input)
 #   ok "what" COMMAND...                   passes when COMMAND succeeds
+#   retry "why" "redo" check|ok ARGS...    a claim about real runs that holds
+#                                          with a known chance: when it fails,
+#                                          says why and what it saw, runs redo
+#                                          (new runs) and judges once more
 #   between X LO HI                        true if LO <= X <= HI (numbers)
 #   run_int LOG SEED SIGNALS ARGS...       latctl run ARGS in a pseudo-terminal,
 #                                          Ctrl-C'd (see below)
@@ -87,6 +91,24 @@ ok() {
 	else
 		_report 0 "$what" "command: $*" "$(tail -n 15 "$TMPD/.okout")"
 	fi
+}
+
+# retry WHY REDO FN ARGS...: FN (check, check_err or ok) with ARGS; a first
+# failure is a TAP comment with what it saw, then REDO makes new runs and
+# FN's verdict on them is the test's.
+retry() {
+	local why=$1 redo=$2 n=$_n f=$_failed
+	shift 2
+	"$@" >"$TMPD/.try" 2>"$TMPD/.tryerr"
+	if [ "$_failed" = "$f" ]; then
+		cat "$TMPD/.try"
+		return
+	fi
+	_n=$n _failed=$f
+	echo "# retry: $why; the first try saw:"
+	sed 's/^#*/#  /' "$TMPD/.try"
+	bash -c "$redo" >/dev/null 2>&1
+	"$@"
 }
 
 skip_all() {

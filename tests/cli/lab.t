@@ -81,9 +81,14 @@ ok "the first call is hundreds of times slower than the median ($first against $
 	awk -v f="$first" -v m="$p50" 'BEGIN { exit !(f >= 100 * m) }'
 ok "and took page faults ($(j alloc.json extras first_call_page_faults))" test "$(j alloc.json extras first_call_page_faults)" -gt 0
 ok "the report's 'first call' line" grep -q '^first call of 256 KiB, new buffer, in a fresh process: [0-9]* ns, [0-9]* page faults' out.alloc
-small=$(j alloc.json extras variants 0 p50_ns) big=$(j alloc.json extras variants 2 p50_ns) p99=$(j alloc.json summary p99_ns)
-ok "the 256 KiB calls are far slower than the small ones ($big against $small ns) and make p99 ($p99 ns)" \
-	awk -v b="$big" -v s="$small" -v p="$p99" 'BEGIN { exit !(b >= 20 * s && p >= b / 2) }'
+small=$(j alloc.json extras variants 0 p50_ns) big=$(j alloc.json extras variants 2 p50_ns) p999=$(j alloc.json summary p99_9_ns)
+# Margins: a 256 KiB fill against a 64-byte format is 80x here (8933 ns
+# against 110 under load too); 20x leaves a factor of 4. p99.9 >= the big
+# calls' median holds by construction: half of the new-buffer 256 KiB calls,
+# 0.25% of all calls, are at least that slow, more than the 0.1% above p99.9;
+# b / 2 only absorbs the rounding of two nearest-rank percentiles.
+ok "the 256 KiB calls are far slower than the small ones ($big against $small ns) and make p99.9 ($p999 ns)" \
+	awk -v b="$big" -v s="$small" -v p="$p999" 'BEGIN { exit !(b >= 20 * s && p >= b / 2) }'
 
 # Exercise 6: mmap and munmap in two processes.
 ok "mmap: two processes for five seconds" \
