@@ -36,3 +36,10 @@ tests/exec/bin/markers_prog: tests/exec/markers_prog.c include/latctl.h $(MARKER
 tests/exec/bin/calls: tests/exec/calls.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -Wall -o $@ $<
+
+# The tests that judge real runs, SOAK_N times beside a busy loop per core
+# (scripts/dev/soak.sh): about 3 minutes a pass on 2 cores.
+SOAK_N ?= 20
+.PHONY: check-soak
+check-soak: user $(EXEC_PROGS)
+	scripts/dev/soak.sh -n $(SOAK_N)

@@ -18,9 +18,14 @@ check "pages of 10 requests are counted" "cat $C.txt" 0 \
 check "a closed loop says so" "cat $C.txt" 0 '^closed loop: each request starts when the previous one ends'
 chosen=$(json_get $C.json extras slow_chosen)
 over=$(json_get $C.json extras naive over_100us)
+preempted=$(json_get $C.json counters involuntary_ctxsw)
 ok "about 1% of the requests are chosen to be slow ($chosen of 5000)" between "$chosen" 25 80
-ok "every chosen request is over 100 us, few others are ($over)" \
-	between "$over" "$chosen" $((chosen + 25))
+# Margin: a request the generator did not choose is over 100 us only when
+# something else ran inside it; each preemption (a CPU hog beside the test
+# gives a few dozen) slows at most the one request it lands in, and 25
+# more stand for interrupts.
+ok "every chosen request is over 100 us, few others are ($over; preempted $preempted times)" \
+	between "$over" "$chosen" $((chosen + preempted + 25))
 ok "p50 does not see the slow requests, max does" \
 	awk -v p="$(json_get $C.json summary p50_ns)" -v m="$(json_get $C.json summary max_ns)" \
 	'BEGIN { exit !(p < 100000 && m > 100000) }'
