@@ -122,22 +122,26 @@ retry "$AA" pair_again check "check: the same configuration as the baseline: goo
 	"$L check --baseline $A $B 2>&1; echo rc=\$?" 0 \
 	'^rc=(0|125)$'
 check "check: a result against itself: never bad" "$L check --baseline $A $A 2>&1; echo rc=\$?" 0 '^rc=(0|125)$'
-# Every new run three times the slowest base run and more: the two sides
-# never overlap, so p is the exact 2/252 of 5+5 runs apart, whatever the
-# runs of this machine were.
+# synthetic: every new run three times the slowest base run and more: the
+# two sides never overlap, so p is the exact 2/252 of 5+5 runs apart,
+# whatever the runs of this machine were.
 edit "$A" "$TMPD/slow.json" 'my @r = @{$d->{repeat}{per_run}}; my ($m) = sort { $b <=> $a } map { $_->{summary}{p99_9_ns} } @r;
 	my $i = 0; $_->{summary}{p99_9_ns} = 3 * $m * (1 + $i++ / 100) for @r'
 check "check: p99.9 three times the baseline's: bad (1)" "$L check --baseline $A $TMPD/slow.json" 1 \
 	'bad: .*p99\.9 .*\(\+[0-9.]+%, at least \+[0-9.]+% with 95% confidence, p=0\.008, n=5\+5\) over --regression 10%'
+# synthetic: p50 of 1000..1004 ns against 1005..1009 and 1100..1104 ns
 edit "$A" "$TMPD/p50a.json" 'my $i = 0; $_->{summary}{p50_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/p50n.json" 'my $i = 0; $_->{summary}{p50_ns} = 1005 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/p50s.json" 'my $i = 0; $_->{summary}{p50_ns} = 1100 + $i++ for @{$d->{repeat}{per_run}}'
 check "compare: runs apart by 0.5% (p=0.008) are within noise: ~" \
 	"$L compare --metric p50 $TMPD/p50a.json $TMPD/p50n.json | grep -E '^p50'" 0 '^p50\* .* ~ +0\.008 +5\+5$'
+# synthetic: the p50 files above
 check "compare: runs apart by 10% are a change of the primary metric" \
 	"$L compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50'" 0 '\+10\.0% +0\.008 +5\+5$'
+# synthetic: the p50 files above
 check "compare: the same 10% in an exploratory row is Holm-corrected: ~" \
 	"$L compare $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50 '" 0 ' ~ +0\.008 +5\+5$'
+# synthetic: the p50 files above
 check "compare: the primary line says its interval" "$L compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json" 0 \
 	'change \+10\.0%, 95% interval \+9\.[0-9]% \.\. \+10\.[0-9]%'
 check_err "compare: --metric must be a metric" "$L compare --metric p42 $A $B" 2 "--metric 'p42' is not a metric"
