@@ -34,14 +34,14 @@ done
 passed=0 failed=0 t0=$SECONDS
 for k in $(seq "$n"); do
 	s=$SECONDS
-	if prove "${tests[@]}" >"$log/pass-$k.log" 2>&1; then
+	if prove -v "${tests[@]}" >"$log/pass-$k.log" 2>&1; then
 		passed=$((passed + 1)) r=ok
-		rm -f "$log/pass-$k.log"
 	else
 		failed=$((failed + 1)) r="FAILED (build/soak/pass-$k.log)"
 	fi
-	retries=$(grep -c '^# retry:' "$log/pass-$k.log" 2>/dev/null || true)
-	echo "soak: pass $k of $n with $hogs hogs: $r in $((SECONDS - s)) s, load $(cut -d' ' -f1 /proc/loadavg)${retries:+, retries $retries}"
+	retries=$(grep -c '^# retry:' "$log/pass-$k.log")
+	[ "$r" = ok ] && rm -f "$log/pass-$k.log"
+	echo "soak: pass $k of $n with $hogs hogs: $r in $((SECONDS - s)) s, load $(cut -d' ' -f1 /proc/loadavg), retries $retries"
 done
 echo "soak: ${#tests[@]} tests x $n passes in $((SECONDS - t0)) s"
 echo "$passed passed, $failed failed"

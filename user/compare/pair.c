@@ -99,13 +99,11 @@ int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metri
 void lat_pair_fmt(char *buf, size_t len, double v, const char *unit)
 {
 	if (!strcmp(unit, "%"))
-		lat_fmt_change(buf, len, v * 100, "%", LAT_PAIR_WIDTH);
+		lat_fmt_fixed(buf, len, v * 100, "%", LAT_PAIR_WIDTH);
 	else if (!strcmp(unit, "ns"))
 		lat_fmt_ns(buf, len, v, LAT_PAIR_WIDTH);
 	else
 		lat_fmt_num(buf, len, v, "", LAT_PAIR_WIDTH);
-	if (!strcmp(unit, "%") && buf[0] == '+')
-		memmove(buf, buf + 1, strlen(buf));
 }
 
 static cJSON *interval_json(const struct lat_interval *iv)

@@ -51,11 +51,24 @@ void lat_fmt_ns_cell(char *buf, size_t len, double ns, int width)
 		lat_fmt_ns(buf, len, ns, width);
 }
 
+/* v with one decimal ("%+.1f" with sign "+"), then whole, then in exponent
+ * form, the first that fits width, followed by suffix. */
+static void fixed1(char *buf, size_t len, double v, const char *sign,
+		   const char *suffix, int width)
+{
+	snprintf(buf, len, *sign ? "%+.1f%s" : "%.1f%s", v, suffix);
+	if (!fits(buf, width))
+		snprintf(buf, len, *sign ? "%+.0f%s" : "%.0f%s", v, suffix);
+	if (!fits(buf, width))
+		snprintf(buf, len, *sign ? "%+.0e%s" : "%.0e%s", v, suffix);
+}
+
 void lat_fmt_change(char *buf, size_t len, double v, const char *suffix, int width)
 {
-	snprintf(buf, len, "%+.1f%s", v, suffix);
-	if (!fits(buf, width))
-		snprintf(buf, len, "%+.0f%s", v, suffix);
-	if (!fits(buf, width))
-		snprintf(buf, len, "%+.0e%s", v, suffix);
+	fixed1(buf, len, v, "+", suffix, width);
+}
+
+void lat_fmt_fixed(char *buf, size_t len, double v, const char *suffix, int width)
+{
+	fixed1(buf, len, v, "", suffix, width);
 }

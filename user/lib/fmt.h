@@ -31,4 +31,7 @@ void lat_fmt_int(char *buf, size_t len, double v, int width);
 /* A signed change, "%+.1f" followed by suffix, within width. */
 void lat_fmt_change(char *buf, size_t len, double v, const char *suffix, int width);
 
+/* The same without the sign: "%.1f" followed by suffix, within width. */
+void lat_fmt_fixed(char *buf, size_t len, double v, const char *suffix, int width);
+
 #endif /* LATCTL_FMT_H */
