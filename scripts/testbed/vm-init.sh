@@ -16,14 +16,17 @@ export LATCTL_PROGRESS=0
 # mount_all HOSTNAME: the file systems the tests and latctl need.
 . /lib/guest-mounts.sh
 
-# Ctrl-C on the host (vm-run.sh --control): a line "INT" on ttyS2 sends
-# SIGINT to the first latctl, as a terminal would (a --repeat parent passes
-# it on to its run).
+# Ctrl-C on the host (vm-run.sh --control): the first line "INT" on ttyS2
+# sends SIGINT to the first latctl, as a terminal would (a --repeat parent
+# passes it on to its run). The host repeats "INT" until the VM ends, as
+# what arrives before this port is open is lost: the repeats are ignored.
 watch_control() {
 	[ -c /dev/ttyS2 ] || return 0
 	stty -F /dev/ttyS2 raw -echo 2>/dev/null
+	delivered=""
 	while read -r word; do
-		[ "$word" = INT ] || continue
+		[ "$word" = INT ] && [ -z "$delivered" ] || continue
+		delivered=1
 		n=0	# latctl may not have started yet
 		while pid=$(pidof latctl | tr ' ' '\n' | sort -n | head -n 1) &&
 			[ -z "$pid" ] && [ $n -lt 600 ]; do

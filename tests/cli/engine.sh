@@ -124,18 +124,27 @@ done_testing() {
 # run_int LOG SEED SIGNALS ARGS...: latctl run ARGS on a pty; once its loop
 # is timed (the still line is drawn; $WAITFOR names another line), and
 # $DELAY seconds more, SIGNALS SIGINTs 0.2 s apart; the exit status into
-# $TMPD/rc.
+# $TMPD/rc. The wait has no count of tries, a deadline ($WAITMAX s, 600):
+# a busy box sets up slowly, and a signal in the setup is no test of the
+# loop's. What it waited for and how long is a TAP comment.
 run_int() {
-	local log=$1 seed=$2 sigs=$3 pid _ i
+	local log=$1 seed=$2 sigs=$3 pid="" i start=$SECONDS
+	local end=$((SECONDS + ${WAITMAX:-600})) want=${WAITFOR:-timing grow}
 	shift 3
+	rm -f "$TMPD/rc"
 	script -qfec "$LATCTL run $* --seed $seed; echo rc=\$? > $TMPD/rc" "$log" >/dev/null 2>&1 &
-	for _ in $(seq 300); do
-		pid=$(pgrep -f -- "^$LATCTL run .*--seed $seed" | head -n1)
-		[ -n "$pid" ] && grep -aq "${WAITFOR:-timing grow}" "$log" 2>/dev/null && break
+	while [ $SECONDS -lt $end ] && [ ! -s "$TMPD/rc" ]; do
+		[ -n "$pid" ] || pid=$(pgrep -f -- "^$LATCTL run .*--seed $seed" | head -n1)
+		[ -n "$pid" ] && grep -aq "$want" "$log" 2>/dev/null && break
 		sleep 0.1
 	done
+	if grep -aq "$want" "$log" 2>/dev/null; then
+		echo "# run_int: '$want' after $((SECONDS - start)) s, then ${DELAY:-0} s"
+	else
+		echo "# run_int: '$want' not seen in $((SECONDS - start)) s; signalling anyway"
+	fi
 	sleep "${DELAY:-0}"
-	for i in $(seq "$sigs"); do kill -INT "$pid" 2>/dev/null; sleep 0.2; done
+	for i in $(seq "$sigs"); do [ -n "$pid" ] && kill -INT "$pid" 2>/dev/null; sleep 0.2; done
 	wait
 }
 

@@ -26,6 +26,7 @@ ok "... the JSON was written, marked, with the iterations done" \
 	perl -MJSON::PP -e 'local $/; my $d = decode_json(<>); my $i = $d->{interrupted};
 		exit !($i && $i->{iterations_done} > 0 && $i->{iterations_done} < 40000000 &&
 		       $i->{iterations_done} == $d->{summary}{count} && $d->{exit_code} == 130)' "$J"
+grep -aE '^(INTERRUPTED|latctl:)' "$TMPD/int.txt" | sed 's/^/# /'
 [ ${#thp_arg[@]} -gt 0 ] && ok "... THP restored ($thp_before)" test "$(cat "$THP")" = "$thp_before"
 check "check on an interrupted result cannot tell (125)" "$L check --max p50=1s $J" 125 ''
 

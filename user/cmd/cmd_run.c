@@ -315,11 +315,22 @@ static int set_up_workload(struct run_ctx *c)
 	return alloc_samples(run) ? LAT_EXIT_FAIL : 0;
 }
 
-/* On a terminal, one still line while the loop is timed (no ticker there). */
+/*
+ * On a terminal, one still line while the loop is timed (no ticker there).
+ * In a --vm guest, whose output the host relays without progress lines, a
+ * line of its own where the host shows progress (LATCTL_VM_GUEST=tty): the
+ * user sees when Ctrl-C reaches a running loop.
+ */
 static void show_timing(const struct lat_run *run)
 {
+	const char *guest = getenv("LATCTL_VM_GUEST");
 	char line[96];
 
+	if (guest && !strcmp(guest, "tty")) {
+		fprintf(stderr, "\r\033[Klatctl: in the VM: timing %s; Ctrl-C now stops it and reports\n",
+			run->ops->name);
+		return;
+	}
 	snprintf(line, sizeof(line), "timing %s (this line holds still: nothing interrupts the loop)",
 		 run->ops->name);
 	lat_progress_hold(line);
@@ -350,9 +361,9 @@ static int measure(struct run_ctx *c)
 	lat_cleanup_soft_stop(1);	/* Ctrl-C: stop, report what was measured */
 	if (lat_mm_env_enter())		/* --memcg: latctl's own memory stays outside */
 		return LAT_EXIT_FAIL;
-	show_timing(run);
 	c->tsc_before = lat_tsc(&cpu);
-	lat_counters_read(&c->before);
+	lat_counters_read(&c->before);	/* smaps_rollup: long with a large mapping */
+	show_timing(run);		/* last: a Ctrl-C after it finds the loop running */
 	ret = run->ops->run(run);
 	c->interrupted = lat_stop_requested != 0;	/* later: the data is whole */
 	lat_counters_read(&c->after);

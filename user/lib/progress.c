@@ -88,7 +88,7 @@ static void stop_ticker(void)
 }
 
 /* Only on a terminal, and not with LATCTL_PROGRESS=0. */
-static int wanted(void)
+int lat_progress_wanted(void)
 {
 	const char *env = getenv("LATCTL_PROGRESS");
 
@@ -101,7 +101,7 @@ static void show(const char *phase, int tick, int now)
 {
 	sigset_t alrm, old;
 
-	if (!wanted())
+	if (!lat_progress_wanted())
 		return;
 	if (!tick)
 		stop_ticker();

@@ -20,6 +20,8 @@ void lat_progress_later(const char *phase);
 void lat_progress_hold(const char *phase);
 /* Erase the line and stop the ticker (before printing anything else). */
 void lat_progress_done(void);
+/* 1 when progress lines are drawn (stderr a terminal, LATCTL_PROGRESS not 0). */
+int lat_progress_wanted(void);
 /* For tests: write to fd instead of stderr (-1: back to stderr). */
 void lat_progress_fd(int fd);
 

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/cleanup.h"
@@ -34,6 +35,7 @@
  * adds more (for example "init_on_alloc=0"). */
 #define VM_APPEND	""
 #define MAX_NAME	32
+#define FORWARD_MS	500	/* Ctrl-C: "INT" to the guest again after */
 
 /* Oldest first: the last one, the newest, is the default. */
 /* Paths of one --vm run. */
@@ -72,25 +74,29 @@ static char control_path[96];
 /*
  * A first Ctrl-C (soft stop) during the run: "INT" to the guest, whose
  * latctl then stops at its next iteration and reports what it measured; a
- * second one ends the VM (the cleanup's stop_vm).
+ * second one ends the VM (the cleanup's stop_vm). The guest's serial port
+ * drops what arrives before its kernel opens it (a Ctrl-C during boot), so
+ * "INT" is sent again on each call (every FORWARD_MS until the VM ends);
+ * the guest acts on the first it reads.
  */
 static void forward_stop(void)
 {
 	static int sent;
-	int fd;
+	int fd, ok;
 
-	if (!lat_stop_requested || sent || !control_path[0])
+	if (!lat_stop_requested || !control_path[0])
 		return;
-	sent = 1;
 	fd = open(control_path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || write(fd, "INT\n", 4) != 4) {
+	ok = fd >= 0 && write(fd, "INT\n", 4) == 4;
+	if (!ok && !sent) {
 		fprintf(stderr, "latctl: --vm: cannot pass Ctrl-C to the guest (%s); stopping the VM\n",
 			strerror(errno));
 		stop_vm();
-	} else {
+	} else if (!sent) {
 		lat_progress_done();
 		fprintf(stderr, "latctl: --vm: Ctrl-C passed to the guest: its run stops and reports (Ctrl-C again stops the VM)\n");
 	}
+	sent = 1;
 	if (fd >= 0)
 		close(fd);
 }
@@ -101,7 +107,7 @@ static void forward_stop(void)
 static int spawn_wait(char *const argv[], int out_fd, int group)
 {
 	int status;
-	pid_t pid;
+	pid_t pid, got;
 
 	fflush(NULL);
 	pid = fork();
@@ -120,13 +126,15 @@ static int spawn_wait(char *const argv[], int out_fd, int group)
 		setpgid(pid, pid);	/* also here: no window before the child runs */
 		vm_pgid = pid;
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
+	while ((got = waitpid(pid, &status, group && lat_stop_requested ? WNOHANG : 0)) != pid) {
+		if (got < 0 && errno != EINTR) {
 			vm_pgid = 0;
 			return -errno;
 		}
 		if (group)
 			forward_stop();
+		if (got == 0)
+			nanosleep(&(struct timespec){ 0, FORWARD_MS * 1000000L }, NULL);
 	}
 	vm_pgid = 0;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -386,7 +394,7 @@ static int boot(const struct vm_ctx *v, const struct lat_opts *o, int argc, char
 {
 	static const char script[] =
 		"insmod /lib/modules/latmon.ko || { echo 'latctl --vm: the guest cannot load latmon.ko' >&2; exit 1; }; "
-		"export PATH=/in:$PATH LD_LIBRARY_PATH=/in; exec latctl \"$@\"";
+		"export PATH=/in:$PATH LD_LIBRARY_PATH=/in LATCTL_VM_GUEST=$0; exec latctl \"$@\"";
 	char run[PATH_MAX + 16], (*names)[MAX_NAME];
 	const char *timeout = getenv("LATCTL_VM_TIMEOUT");
 	const char *append = getenv("LATCTL_VM_APPEND");
@@ -404,7 +412,9 @@ static int boot(const struct vm_ctx *v, const struct lat_opts *o, int argc, char
 	const char *head[] = { run, "--kernel", v->series, "--out-dir", v->tmp, "--timeout",
 			       timeout && *timeout ? timeout : VM_TIMEOUT_S,
 			       "--append", append ? append : VM_APPEND, "--control", v->control, NULL };
-	const char *guest[] = { "--", "/bin/sh", "-c", script, "latctl", "run", NULL };
+	/* $0 of the script: "tty" when the guest says its loop began (show_timing) */
+	const char *guest[] = { "--", "/bin/sh", "-c", script, lat_progress_wanted() ? "tty" : "",
+				"run", NULL };
 	int i;
 
 	for (; head[n]; n++)
@@ -466,6 +476,8 @@ static int deliver(const struct vm_ctx *v, const struct lat_opts *o,
 	if (access(path, R_OK)) {
 		if (status == LAT_EXIT_OK)
 			fprintf(stderr, "latctl: --vm: the guest finished but sent no result back\n");
+		if (status == LAT_EXIT_INTERRUPTED)
+			fprintf(stderr, "latctl: --vm: the guest's run was interrupted before its timed loop: nothing measured\n");
 		return status == LAT_EXIT_OK ? LAT_EXIT_FAIL : status;
 	}
 	if (lat_result_read(path, &doc))
