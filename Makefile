@@ -52,4 +52,4 @@ clean: user-clean tests-clean vm-clean
 check:
 	scripts/deps.sh
 	$(MAKE) all $(CHECK_BUILD)
-	prove --exec '' --timer $(PROVE_LANES) $(UNIT_TESTS) $(CLI_TESTS) $(VM_TESTS)
+	prove --exec '' --timer $(PROVE_LANES) $(UNIT_TESTS) $(CLI_TESTS) $(FAULT_TESTS) $(VM_TESTS)

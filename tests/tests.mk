@@ -4,6 +4,7 @@
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(UNIT_SRCS:.c=)
 CLI_TESTS := $(sort $(wildcard tests/cli/*.t))
+FAULT_TESTS := $(sort $(wildcard tests/fault/*.t))
 CHECK_BUILD := $(UNIT_TESTS)
 include tests/fuzz/fuzz.mk
 

@@ -11,6 +11,7 @@
 
 #include "lib/cleanup.h"
 #include "system/env_more.h"
+#include "doc/readfile.h"
 #include "doc/result.h"
 #include "lib/latctl.h"
 #include "system/thp.h"
@@ -313,39 +314,6 @@ int lat_result_commit(struct lat_result_file *f, const cJSON *doc)
 
 /* ---- reading back ------------------------------------------------------ */
 
-static char *slurp(const char *path, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap), *nb;
-	FILE *f = fopen(path, "r");
-
-	if (!f || !buf) {
-		free(buf);
-		if (f)
-			fclose(f);
-		return NULL;
-	}
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 == cap && (nb = realloc(buf, cap *= 2)))
-			buf = nb;
-		else if (n + 1 == cap)
-			break;
-	}
-	if (ferror(f)) {
-		int err = errno;
-
-		fclose(f);
-		free(buf);
-		errno = err;
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 /* 1 if text stops inside a string or an open object/array: cut short. */
 static int looks_truncated(const char *text, size_t len)
 {
@@ -389,6 +357,61 @@ static void parse_error(const char *path, const char *text, size_t len)
 			path, off, len);
 }
 
+/* 0 if item (named where) is absent, null or a time: a finite number of ns
+ * from 0 to LAT_RESULT_MAX_NS; else one line on stderr and -EINVAL. */
+static int check_time(const char *path, const char *where, const cJSON *item)
+{
+	if (!item || cJSON_IsNull(item) || (cJSON_IsNumber(item) && item->valuedouble >= 0 &&
+					    item->valuedouble <= LAT_RESULT_MAX_NS))
+		return 0;
+	if (cJSON_IsNumber(item))
+		fprintf(stderr, "latctl: %s: %s is %g, not a time (0 to %.0e ns): the file was edited or damaged\n",
+			path, where, item->valuedouble, LAT_RESULT_MAX_NS);
+	else
+		fprintf(stderr, "latctl: %s: %s is not a number: the file was edited or damaged\n",
+			path, where);
+	return -EINVAL;
+}
+
+/* Every *_ns of a summary object is a time. */
+static int check_summary(const char *path, const char *name, const cJSON *sum)
+{
+	const cJSON *it;
+	char where[96];
+	size_t n;
+
+	cJSON_ArrayForEach(it, sum) {
+		n = it->string ? strlen(it->string) : 0;
+		if (n < 3 || strcmp(it->string + n - 3, "_ns"))
+			continue;
+		snprintf(where, sizeof(where), "%s.%s", name, it->string);
+		if (check_time(path, where, it))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The times a report, compare or plot draws: the summaries (each run's
+ * too), the slow threshold and each slow iteration's duration. */
+static int check_times(const char *path, const cJSON *doc)
+{
+	const cJSON *slow = cJSON_GetObjectItemCaseSensitive(doc, "slow"), *it;
+	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(doc, "repeat");
+
+	if (check_summary(path, "summary", cJSON_GetObjectItemCaseSensitive(doc, "summary")) ||
+	    check_time(path, "slow.threshold_ns", cJSON_GetObjectItemCaseSensitive(slow, "threshold_ns")))
+		return -EINVAL;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(slow, "iterations"))
+		if (check_time(path, "slow.iterations[].duration_ns",
+			       cJSON_GetObjectItemCaseSensitive(it, "duration_ns")))
+			return -EINVAL;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(rep, "per_run"))
+		if (check_summary(path, "repeat.per_run[].summary",
+				  cJSON_GetObjectItemCaseSensitive(it, "summary")))
+			return -EINVAL;
+	return 0;
+}
+
 static int check_schema(const char *path, const cJSON *doc)
 {
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(doc, "schema");
@@ -404,7 +427,7 @@ static int check_schema(const char *path, const cJSON *doc)
 			path, cJSON_IsNumber(v) ? v->valuedouble : 0, LAT_RESULT_SCHEMA_VERSION);
 		return -EINVAL;
 	}
-	return 0;
+	return check_times(path, doc);
 }
 
 /* The first key that one object of o (at any depth) holds twice with two
@@ -434,11 +457,14 @@ int lat_json_read(const char *path, cJSON **doc)
 	char *text;
 	int ret;
 
-	text = slurp(path, &len);
-	if (!text) {
-		ret = -errno;
-		fprintf(stderr, "latctl: cannot read %s: %s\n", path, strerror(-ret));
+	ret = lat_read_file(path, &text, &len);
+	if (ret)
 		return ret;
+	if (lat_read_count_items(text, len)) {
+		fprintf(stderr, "latctl: %s holds more than %zu JSON values, more than any result latctl writes; not read\n",
+			path, LAT_READ_MAX_ITEMS);
+		free(text);
+		return -E2BIG;
 	}
 	*doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!*doc) {

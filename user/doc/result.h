@@ -22,6 +22,8 @@
 
 #define LAT_RESULT_SCHEMA		"latctl.result"
 #define LAT_RESULT_SCHEMA_VERSION	2
+/* The longest time a result holds: 1e15 ns, 11.6 days (a reader refuses more). */
+#define LAT_RESULT_MAX_NS		1e15
 
 cJSON *lat_result_new(int argc, char **argv);
 void lat_result_finish(cJSON *doc, int exit_code);
@@ -54,7 +56,8 @@ void lat_result_abort(struct lat_result_file *f);
  * -errno or -EINVAL. */
 int lat_json_read(const char *path, cJSON **doc);
 
-/* Read and check a result file; one line on stderr on failure. */
+/* Read and check a result file (its schema, and its times: finite, 0 to
+ * LAT_RESULT_MAX_NS); one line on stderr on failure. */
 int lat_result_read(const char *path, cJSON **doc);
 
 #endif /* LATCTL_RESULT_H */

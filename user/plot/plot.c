@@ -207,7 +207,7 @@ void lat_plot_hist_axes(FILE *out, const struct plot *p, double top, const char 
 	int k, every = 1;
 
 	svg_text(out, PX0, HY0 - 14, 15, "start", "bold", title);
-	for (t = 1; t <= top; t *= 10) {
+	for (t = 1; t <= top && t < LAT_PLOT_MAX_TICK; t *= 10) {
 		y = HY1 - bar_px(t, top);
 		svg_line(out, PX0, y, PX1, y, GRID, 0.6, "2,3");
 		snprintf(buf, sizeof(buf), "%.0f", t);
@@ -327,7 +327,7 @@ static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi
 
 	svg_text(out, PX0, TY0 - 14, 15, "start", "bold",
 		 "Timeline: the slow iterations in run order, by primary cause");
-	for (t = lo; t <= hi * 1.0001; t *= 10) {
+	for (t = lo; t <= hi * 1.0001 && t < LAT_PLOT_MAX_TICK; t *= 10) {
 		svg_line(out, PX0, time_y(t, lo, hi), PX1, time_y(t, lo, hi), GRID, 0.6, "2,3");
 		lat_plot_fmt_ns(buf, sizeof(buf), t);
 		svg_text(out, PX0 - 6, time_y(t, lo, hi) + 4, 11, "end", NULL, buf);
@@ -335,7 +335,7 @@ static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi
 	svg_line(out, PX0, TY1, PX1, TY1, "#000000", 1, NULL);
 	svg_line(out, PX0, TY0, PX0, TY1, "#000000", 1, NULL);
 	step = nice_step(p->iterations / 4);
-	for (v = 0; v < p->iterations; v += step) {
+	for (v = 0; v < p->iterations && v < step * 10; v += step) {
 		x = PX0 + 8 + (PX1 - PX0 - 16) * v / fmax(p->iterations - 1, 1);
 		fmt_count(buf, sizeof(buf), v);
 		svg_line(out, x, TY1, x, TY1 + 4, "#000000", 1, NULL);

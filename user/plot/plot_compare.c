@@ -267,7 +267,7 @@ static void draw_pct_axes(FILE *out, double lo, double hi)
 	double t;
 
 	svg_text(out, QX0, TY0 - 14, 13, "start", "bold", "Percentiles: median over the runs, interval");
-	for (t = lo; t <= hi * 1.0001; t *= 10) {
+	for (t = lo; t <= hi * 1.0001 && t < LAT_PLOT_MAX_TICK; t *= 10) {
 		svg_line(out, pct_x(t, lo, hi), TY0, pct_x(t, lo, hi), TY1, GRID, 0.6, "2,3");
 		lat_plot_fmt_ns(buf, sizeof(buf), t);
 		svg_text(out, pct_x(t, lo, hi), TY1 + 16, 10, "middle", NULL, buf);

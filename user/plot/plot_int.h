@@ -22,7 +22,10 @@
 #define HY1		370
 #define TY0		450	/* timeline */
 #define TY1		700
-#define NLAB		(JOIN_NR_LABELS + 1)	/* the last: a label this latctl does not know */
+#define NLAB		(JOIN_NR_LABELS + 1)
+/* No axis tick at or above: whatever the values, an axis has at most 17
+ * decades (the readers already refuse times over 1e15 ns). */
+#define LAT_PLOT_MAX_TICK	1e16	/* the last: a label this latctl does not know */
 #define FAST_FILL	"#d9d9d9"
 #define NEW_FAST_FILL	"#a3a3a3"	/* a comparison's new side */
 #define GRID		"#b0c4de"	/* not a grey: never mistaken for FAST_FILL */

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A JSON file read whole, with bounds a damaged or hostile file cannot
+ * pass: a regular file (or stdin for "-"), opened without waiting (a FIFO
+ * is refused, not waited on), at most LAT_READ_MAX_BYTES and
+ * LAT_READ_MAX_ITEMS JSON values. The largest result latctl writes at its
+ * documented limits (--iters 1e9: 100000 slow iterations listed, about 18
+ * values and 460 bytes each) is about 50 MB and 2 M values: the bounds are
+ * four and more times that. tests/BENCHMARKS.md has the peak memory.
+ */
+#ifndef LATCTL_READFILE_H
+#define LATCTL_READFILE_H
+
+#include <stddef.h>
+
+#define LAT_READ_MAX_BYTES	((size_t)256 << 20)
+#define LAT_READ_MAX_ITEMS	((size_t)8 << 20)
+
+/* The whole of path into *text (NUL-terminated, free() it), *len bytes.
+ * 0, or -errno after one line on stderr: missing, not a regular file, too
+ * large, binary (a NUL byte), a read error or no memory. */
+int lat_read_file(const char *path, char **text, size_t *len);
+
+/* 0, or -E2BIG when text holds more than LAT_READ_MAX_ITEMS values (its
+ * commas and opening brackets outside strings, counted before parsing). */
+int lat_read_count_items(const char *text, size_t len);
+
+#endif /* LATCTL_READFILE_H */
