@@ -74,31 +74,35 @@ static char control_path[96];
 /*
  * A first Ctrl-C (soft stop) during the run: "INT" to the guest, whose
  * latctl then stops at its next iteration and reports what it measured; a
- * second one ends the VM (the cleanup's stop_vm). The guest's serial port
- * drops what arrives before its kernel opens it (a Ctrl-C during boot), so
- * "INT" is sent again on each call (every FORWARD_MS until the VM ends);
- * the guest acts on the first it reads.
+ * second one ends the VM (the cleanup's stop_vm). Before QEMU runs, the
+ * FIFO has no reader (ENXIO), and the guest's serial port drops what
+ * arrives before its kernel opens it (a Ctrl-C during boot): "INT" is sent
+ * again on each call (every FORWARD_MS until the VM ends); the guest acts
+ * on the first it reads. Any other failure stops the VM.
  */
 static void forward_stop(void)
 {
-	static int sent;
-	int fd, ok;
+	static int said, gave_up;
+	int fd, err = 0;
 
-	if (!lat_stop_requested || !control_path[0])
+	if (!lat_stop_requested || !control_path[0] || gave_up)
 		return;
-	fd = open(control_path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-	ok = fd >= 0 && write(fd, "INT\n", 4) == 4;
-	if (!ok && !sent) {
-		fprintf(stderr, "latctl: --vm: cannot pass Ctrl-C to the guest (%s); stopping the VM\n",
-			strerror(errno));
-		stop_vm();
-	} else if (!sent) {
+	if (!said) {
 		lat_progress_done();
 		fprintf(stderr, "latctl: --vm: Ctrl-C passed to the guest: its run stops and reports (Ctrl-C again stops the VM)\n");
+		said = 1;
 	}
-	sent = 1;
+	fd = open(control_path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || write(fd, "INT\n", 4) != 4)
+		err = errno;
 	if (fd >= 0)
 		close(fd);
+	if (err && err != ENXIO && err != EAGAIN) {
+		fprintf(stderr, "latctl: --vm: cannot pass Ctrl-C to the guest (%s); stopping the VM\n",
+			strerror(err));
+		stop_vm();
+		gave_up = 1;
+	}
 }
 
 /* Run argv (argv[0] a path); its stdout goes to out_fd (-1: ours); with
