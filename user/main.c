@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* latctl: run a workload, time every iteration, report the tail. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <latmon.h>
 
@@ -77,6 +80,31 @@ static int cmd_help(int argc, char **argv)
 	return LAT_EXIT_USAGE;
 }
 
+/*
+ * What a command printed reached stdout: a full disk or an I/O error is
+ * exit 1 with a line (check: 125, cannot tell, never "bad" for bisect).
+ * A pipe or a socket closed early (| head) is no error, as in perf's
+ * command runner.
+ */
+static int stdout_checked(const char *cmd, int ret)
+{
+	struct stat st;
+	int err = 0;
+
+	if (fflush(stdout))
+		err = errno;
+	else if (ferror(stdout))
+		err = EIO;
+	else if (fclose(stdout))
+		err = errno;
+	if (!err || (!fstat(STDOUT_FILENO, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))))
+		return ret;
+	fprintf(stderr, "latctl: writing to stdout failed: %s\n", strerror(err));
+	if (ret != LAT_EXIT_OK)
+		return ret;
+	return strcmp(cmd, "check") ? LAT_EXIT_FAIL : LAT_EXIT_CANNOT_TELL;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -95,7 +123,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return stdout_checked(argv[1], commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "latctl: unknown command '%s'; see 'latctl --help'\n", argv[1]);
 	return LAT_EXIT_USAGE;
 }

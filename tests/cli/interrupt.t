@@ -34,7 +34,7 @@ J2=$TMPD/twice.json
 run_int "$TMPD/twice.log" 771002 2 grow --iters 40000000 --backend none "${thp_arg[@]}" --json "$J2"
 ok "a second Ctrl-C: exit 130 at once" grep -q '^rc=130$' "$TMPD/rc"
 ok "... no half-written result" \
-	bash -c "[ ! -e '$J2' ] || perl -MJSON::PP -e 'local \$/; decode_json(<>)' '$J2'; ! ls '$TMPD'/twice.json.tmp.* 2>/dev/null"
+	bash -c "[ ! -e '$J2' ] || perl -MJSON::PP -e 'local \$/; decode_json(<>)' '$J2'; ! ls '$TMPD'/.twice.json.latctl-* 2>/dev/null"
 [ ${#thp_arg[@]} -gt 0 ] && ok "... THP restored ($thp_before)" test "$(cat "$THP")" = "$thp_before"
 
 J3=$TMPD/rep.json

@@ -87,7 +87,7 @@ check_err "a result without its histogram" \
 	"perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>); delete \$d->{histogram}; print encode_json(\$d)' $TMPD/all.json > $TMPD/nohist.json; $L plot $TMPD/nohist.json -o $TMPD/x.svg" \
 	2 "key 'histogram' is missing or not an object"
 ok "nothing written for a refused input" test ! -e "$TMPD/x.svg"
-check_err "an unwritable output path" "$L plot $TMPD/all.json -o $TMPD/no/such/dir.svg" 2 '^latctl plot: cannot write'
+check_err "an unwritable output path" "$L plot $TMPD/all.json -o $TMPD/no/such/dir.svg" 2 '^latctl: plot -o .*/no/such/dir.svg: cannot create a file there'
 check_err "-o without a file" "$L plot $TMPD/all.json -o" 2 'needs a file name'
 check "plot --help" "$L plot --help" 0 '^usage: latctl plot RESULT.json'
 done_testing

@@ -88,7 +88,7 @@ interrupted_run() {
 	wait "$sid"
 	echo "latctl exit $?"
 	for _ in $(seq 50); do pgrep -s "$sid" >/dev/null || break; sleep 0.2; done
-	! pgrep -a -s "$sid" && [ ! -e "$TMPD/int.json" ] && ! ls "$TMPD"/int.json.tmp.* 2>/dev/null
+	! pgrep -a -s "$sid" && [ ! -e "$TMPD/int.json" ] && ! ls "$TMPD"/.int.json.latctl-* 2>/dev/null
 }
 ok "a second SIGINT while the VM runs: no QEMU, vm-run.sh or --json file left behind" interrupted_run
 

@@ -24,7 +24,7 @@
 
 #define CHECK_GOOD	0
 #define CHECK_BAD	1
-#define CHECK_SKIP	125
+#define CHECK_SKIP	LAT_EXIT_CANNOT_TELL
 #define MAX_LIMITS	32
 #define DEFAULT_REGRESSION	10.0	/* % */
 

@@ -160,7 +160,7 @@ static void print_all(const struct compare_opts *o)
 /* The whole comparison as a document of its own schema, written atomically. */
 static int write_json(const struct compare_opts *o, int argc, char **argv)
 {
-	struct lat_result_file file = { .fd = -1 };
+	struct lat_result_file file = { 0 };
 	cJSON *doc, *list;
 	size_t i;
 	int ret;

@@ -21,6 +21,7 @@
 #include "backend/monitor.h"
 #include "run/opts.h"
 #include "lib/progress.h"
+#include "run/deliver.h"
 #include "run/repeat.h"
 #include "doc/result.h"
 #include "system/thp.h"
@@ -421,11 +422,7 @@ static int finish(struct run_ctx *c)
 	if (c->interrupted)
 		add_interrupted(c->doc, &c->run);
 	lat_result_finish(c->doc, c->run.exit_status);
-	if (c->opts.json_path && lat_result_commit(&c->file, c->doc))
-		return LAT_EXIT_FAIL;
-	if (!c->opts.quiet && lat_result_render(c->doc, stdout, "result"))
-		return LAT_EXIT_FAIL;
-	return 0;
+	return lat_deliver(c->opts.json_path ? &c->file : NULL, c->doc, c->opts.quiet);
 }
 
 static void cleanup(struct run_ctx *c)
@@ -448,7 +445,6 @@ int cmd_run(int argc, char **argv)
 	int ret;
 
 	memset(&c, 0, sizeof(c));
-	c.file.fd = -1;
 	c.sess.mon.fd = -1;
 	/* before getopt permutes argv; start_time is now */
 	c.doc = lat_result_new(lat_main_argc, lat_main_argv);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
+#include "doc/outfile.h"
 #include "system/env_more.h"
 #include "doc/readfile.h"
 #include "doc/result.h"
@@ -220,33 +221,21 @@ static struct lat_result_file *pending;
 static void unlink_on_signal(void)
 {
 	if (pending)
-		unlink(pending->tmp);
+		lat_outfile_unlink(&pending->out);
 }
 
 int lat_result_open(struct lat_result_file *f, const char *path)
 {
-	mode_t mask = umask(0);
-	struct stat st;
 	int ret;
 
-	umask(mask);
 	f->path = path;
 	f->to_stdout = !strcmp(path, "-");
 	if (f->to_stdout)
 		return 0;
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "latctl: --json %s is a directory; give a file name\n", path);
-		return -EISDIR;
-	}
-	snprintf(f->tmp, sizeof(f->tmp), "%s.tmp.XXXXXX", path);
-	f->fd = mkstemp(f->tmp);
-	if (f->fd < 0) {
-		ret = -errno;
-		fprintf(stderr, "latctl: --json %s: cannot create a file there: %s; choose a writable directory\n",
-			path, strerror(-ret));
+	ret = lat_outfile_open(&f->out, path, "--json");
+	if (ret)
 		return ret;
-	}
-	fchmod(f->fd, 0666 & ~mask);
+	f->open = 1;
 	pending = f;
 	lat_cleanup_install();
 	lat_cleanup_add(unlink_on_signal);
@@ -255,59 +244,56 @@ int lat_result_open(struct lat_result_file *f, const char *path)
 
 void lat_result_abort(struct lat_result_file *f)
 {
-	if (f->fd < 0)
+	if (!f->open)
 		return;
-	close(f->fd);
-	unlink(f->tmp);
-	f->fd = -1;
+	lat_outfile_abort(&f->out);
+	f->open = 0;
 	lat_cleanup_remove(unlink_on_signal);
 	pending = NULL;
 }
 
-static int write_all(int fd, const char *s, size_t len)
+/* The document as the file holds it: printed, one newline at the end. */
+static char *file_text(const cJSON *doc, size_t *len)
 {
-	ssize_t n;
+	char *text = cJSON_Print(doc), *t;
 
-	while (len) {
-		n = write(fd, s, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		s += n;
-		len -= (size_t)n;
+	if (!text)
+		return NULL;
+	*len = strlen(text);
+	t = realloc(text, *len + 2);
+	if (!t) {
+		free(text);
+		return NULL;
 	}
-	return 0;
+	t[(*len)++] = '\n';
+	t[*len] = '\0';
+	return t;
 }
 
 int lat_result_commit(struct lat_result_file *f, const cJSON *doc)
 {
-	char *text = cJSON_Print(doc);
+	size_t len = 0;
+	char *text = file_text(doc, &len);
 	int ret = text ? 0 : -ENOMEM;
+	ssize_t n;
 
 	if (f->to_stdout) {
 		fflush(stdout);
-		ret = ret ? ret : write_all(STDOUT_FILENO, text, strlen(text));
-		ret = ret ? ret : write_all(STDOUT_FILENO, "\n", 1);
+		for (n = 0; !ret && (size_t)n < len;) {
+			ssize_t w = write(STDOUT_FILENO, text + n, len - (size_t)n);
+
+			if (w < 0 && errno != EINTR)
+				ret = -errno;
+			n += w > 0 ? w : 0;
+		}
 		if (ret)
 			fprintf(stderr, "latctl: writing the JSON to stdout failed: %s\n", strerror(-ret));
-		free(text);
-		return ret;
+	} else if (f->open) {
+		ret = text ? lat_outfile_commit(&f->out, text, len) : ret;
+		if (!text)
+			fprintf(stderr, "latctl: --json %s: no memory to write it\n", f->path);
 	}
-	if (!ret)
-		ret = write_all(f->fd, text, strlen(text));
-	if (!ret)
-		ret = write_all(f->fd, "\n", 1);
-	if (!ret && fsync(f->fd))
-		ret = -errno;
-	if (!ret && rename(f->tmp, f->path))
-		ret = -errno;
 	free(text);
-	if (ret)
-		fprintf(stderr, "latctl: writing %s failed: %s; nothing was written\n",
-			f->path, strerror(-ret));
-	else
-		f->tmp[0] = '\0';	/* renamed: nothing left to remove */
 	lat_result_abort(f);
 	return ret;
 }

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
+#include "doc/outfile.h"
+
 #include "system/counters.h"
 #include "lib/hist.h"
 #include "lib/stats.h"
@@ -36,12 +38,13 @@ cJSON *lat_result_histogram(const struct lat_hist *h);
 cJSON *lat_result_counters(const struct lat_counters *d, long long migr_within,
 			   long long migr_between, long long free_2m_blocks);
 
-/* A result file written atomically: temporary file in the same directory,
- * renamed over path by commit; abort (or a signal) removes it. */
+/* A result file written as doc/outfile.h says (atomically, a device or a
+ * FIFO written through, a symlink followed); abort (or a signal) removes
+ * its temporary file. A zeroed struct is closed. */
 struct lat_result_file {
 	const char *path;
-	char tmp[PATH_MAX];
-	int fd;
+	struct lat_outfile out;
+	int open;		/* out is open */
 	int to_stdout;		/* path "-": the document goes to stdout */
 };
 

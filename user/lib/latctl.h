@@ -7,6 +7,7 @@
 #define LAT_EXIT_OK	0	/* the run or report worked */
 #define LAT_EXIT_FAIL	1	/* the system refused: permission, memory, ... */
 #define LAT_EXIT_USAGE	2	/* bad command line or bad input file */
+#define LAT_EXIT_CANNOT_TELL 125	/* check: git bisect's "skip" */
 #define LAT_EXIT_INTERRUPTED 130 /* Ctrl-C: 128 + SIGINT, as a shell reports it */
 
 #include <string.h>

@@ -20,6 +20,7 @@
 #include "doc/runs.h"
 #include "events/iter.h"
 #include "plot/plot.h"
+#include "doc/outfile.h"
 #include "plot/plot_int.h"
 #include "plot/svg.h"
 
@@ -472,33 +473,30 @@ int lat_plot_svg(const cJSON *doc, const char *origin, FILE *out)
 	return ret;
 }
 
-/* A path that cannot be written is bad input (exit 2), as for run --json. */
+/* A path that cannot be written is bad input (exit 2), as for run --json;
+ * the SVG is drawn in memory, then written as doc/outfile.h says. */
 int lat_plot_write(const char *path, lat_plot_fn fn, void *arg)
 {
-	char tmp[4096];
+	struct lat_outfile o;
+	char *text = NULL;
+	size_t len = 0;
 	FILE *f;
-	int fd, ret;
+	int ret;
 
 	if (!path) {
 		ret = fn(arg, stdout);
 		return ret ? ret : fflush(stdout) ? -EIO : 0;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		fprintf(stderr, "latctl plot: cannot write %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd), unlink(tmp);
+	if (lat_outfile_open(&o, path, "plot -o"))
 		return -EIO;
-	}
-	fchmod(fd, 0644);
-	ret = fn(arg, f);
-	if ((fclose(f) || (!ret && rename(tmp, path))) && !ret) {
-		fprintf(stderr, "latctl plot: cannot write %s: %s\n", path, strerror(errno));
+	f = open_memstream(&text, &len);
+	ret = f ? fn(arg, f) : -ENOMEM;
+	if (f && fclose(f) && !ret)
+		ret = -ENOMEM;
+	if (!ret && lat_outfile_commit(&o, text, len))
 		ret = -EIO;
-	}
-	if (ret)
-		unlink(tmp);
+	lat_outfile_abort(&o);
+	free(text);
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include "lib/latctl.h"
 #include "lib/progress.h"
 #include "lib/rdoc.h"
+#include "run/deliver.h"
 #include "run/repeat.h"
 #include "doc/result.h"
 #include "doc/runs.h"
@@ -239,7 +240,7 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 
 int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 {
-	struct lat_result_file file = { .fd = -1 };
+	struct lat_result_file file = { 0 };
 	int ret = LAT_EXIT_USAGE;
 
 	if (o->json_path && lat_result_open(&file, o->json_path))
@@ -252,12 +253,9 @@ int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	if (ret)
 		goto out;
 	lat_result_finish(doc, lat_stop_requested ? LAT_EXIT_INTERRUPTED : LAT_EXIT_OK);
-	ret = LAT_EXIT_FAIL;
-	if (o->json_path && lat_result_commit(&file, doc))
-		goto out;
-	if (!o->quiet && lat_result_render(doc, stdout, "result"))
-		goto out;
-	ret = lat_stop_requested ? LAT_EXIT_INTERRUPTED : LAT_EXIT_OK;
+	ret = lat_deliver(o->json_path ? &file : NULL, doc, o->quiet);
+	if (!ret && lat_stop_requested)
+		ret = LAT_EXIT_INTERRUPTED;
 out:
 	remove_scratch();
 	lat_cleanup_remove(remove_scratch);

@@ -26,6 +26,7 @@
 #include "run/opts.h"
 #include "lib/progress.h"
 #include "doc/result.h"
+#include "run/deliver.h"
 #include "run/vm.h"
 #include "report/render.h"
 
@@ -487,9 +488,7 @@ static int deliver(const struct vm_ctx *v, const struct lat_opts *o,
 	if (lat_result_read(path, &doc))
 		return LAT_EXIT_FAIL;
 	add_vm_json(doc, v, host);
-	if (o->json_path && lat_result_commit(file, doc))
-		ret = LAT_EXIT_FAIL;
-	if (!o->quiet && lat_result_render(doc, stdout, "result"))
+	if (lat_deliver(o->json_path ? file : NULL, doc, o->quiet))
 		ret = LAT_EXIT_FAIL;
 	cJSON_Delete(doc);
 	return ret;
@@ -545,7 +544,7 @@ static int show_phase(const struct vm_ctx *v, const char *what)
 
 int lat_vm_run(const struct lat_opts *o, int argc, char **argv, const cJSON *host_doc)
 {
-	struct lat_result_file file = { .fd = -1 };
+	struct lat_result_file file = { 0 };
 	struct vm_ctx v = { .series = o->kernel ? o->kernel : default_kernel() };
 	int ret;
 
