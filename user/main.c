@@ -10,6 +10,7 @@
 
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
+#include "system/sysset.h"
 
 int lat_main_argc;
 char **lat_main_argv;
@@ -30,6 +31,7 @@ static const struct {
 	{ "doctor", cmd_doctor, "what on this machine shapes the tail, what to do" },
 	{ "latmon", cmd_latmon, "inspect the latmon module: info, stats, record" },
 	{ "backends", cmd_backends, "which event backends (latmon, bpf) this kernel allows" },
+	{ "restore", cmd_restore, "put back the settings a killed latctl run left changed" },
 	{ "help",   cmd_help,   "show this help" },
 };
 
@@ -121,9 +123,14 @@ int main(int argc, char **argv)
 		printf("latctl %s (latmon UAPI %d)\n", LATCTL_VERSION, LATMON_UAPI_VERSION);
 		return LAT_EXIT_OK;
 	}
-	for (i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return stdout_checked(argv[1], commands[i].fn(argc - 1, argv + 1));
+	for (i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/* what a killed run left changed, put back first (doctor: shown) */
+		if (strcmp(argv[1], "restore") && strcmp(argv[1], "doctor"))
+			lat_journal_recover(1);
+		return stdout_checked(argv[1], commands[i].fn(argc - 1, argv + 1));
+	}
 	fprintf(stderr, "latctl: unknown command '%s'; see 'latctl --help'\n", argv[1]);
 	return LAT_EXIT_USAGE;
 }

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/engine.sh"
 
 L=$LATCTL
-NAMES="thp thp-defrag mthp init_on_alloc governor boost smt isolation mitigations lockdown latmon bpf tsc vm"
+NAMES="settings thp thp-defrag mthp init_on_alloc governor boost smt isolation mitigations lockdown latmon bpf tsc vm"
 check "doctor runs" "$L doctor > $TMPD/d.txt" 0 ''
 for n in $NAMES; do
 	ok "a finding for $n, with advice below it" \

@@ -60,7 +60,7 @@ first=$!
 for i in $(seq 1000); do fake_is always && break; sleep 0.01; done
 check "a second --thp run waits for the first" \
 	"LATCTL_SYSFS_THP=$F $L run grow --thp never --iters 1000" 0 \
-	'another latctl run has changed .*waiting for it to end'
+	'waiting for another latctl run \(pid [0-9]+ .*--thp always.*\) to put back the settings it changed'
 wait "$first"
 ok "after two overlapping runs the setting is madvise again" fake_is madvise
 

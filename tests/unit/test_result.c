@@ -223,16 +223,17 @@ static void damaged_files(void **state)
 
 static void atomic_file(void **state)
 {
-	struct lat_result_file f;
-	char path[128];
+	struct lat_result_file f = { 0 };
+	char path[128], tmp[PATH_MAX];
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/a.json", dir);
 	assert_int_equal(lat_result_open(&f, path), 0);
-	assert_int_equal(access(f.tmp, F_OK), 0);
+	snprintf(tmp, sizeof(tmp), "%s", f.out.tmp);
+	assert_int_equal(access(tmp, F_OK), 0);
 	assert_int_not_equal(access(path, F_OK), 0);	/* not there before commit */
 	lat_result_abort(&f);
-	assert_int_not_equal(access(f.tmp, F_OK), 0);
+	assert_int_not_equal(access(tmp, F_OK), 0);
 	quiet(1);
 	assert_int_equal(lat_result_open(&f, "/nonexistent/dir/r.json"), -ENOENT);
 	assert_int_equal(lat_result_open(&f, dir), -EISDIR);

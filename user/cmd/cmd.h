@@ -16,5 +16,6 @@ int cmd_latmon(int argc, char **argv);
 int cmd_backends(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
 
 #endif /* LATCTL_CMD_H */

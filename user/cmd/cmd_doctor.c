@@ -19,6 +19,7 @@
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "doc/result.h"
+#include "system/sysset.h"
 #include "system/sysinfo.h"
 #include "run/vm.h"
 
@@ -381,7 +382,24 @@ static void check_vm(struct finding *f)
 		SET(f, V_NOTE, "apt-get install qemu-system-x86 (scripts/deps.sh installs it) for --vm");
 }
 
+/* The settings journal (system/journal.h): what a run that died left. */
+static void check_settings(struct finding *f)
+{
+	int k = lat_journal_describe(f->value, sizeof(f->value));
+
+	if (k == 0) {
+		snprintf(f->value, sizeof(f->value), "no latctl run has settings changed");
+		SET(f, V_OK, "nothing to put back");
+	} else if (k == 1) {
+		SET(f, V_NOTE, "a latctl run is changing these now and puts them back when it ends");
+	} else {
+		SET(f, V_WARN, "a latctl run died (SIGKILL, the OOM killer) with these changed, so "
+		    "the values above may be its own: 'latctl restore' (or any latctl run) puts them back");
+	}
+}
+
 static const struct check checks[] = {
+	{ "settings",		check_settings },
 	{ "thp",		check_thp },
 	{ "thp-defrag",		check_defrag },
 	{ "mthp",		check_mthp },

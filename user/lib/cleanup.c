@@ -10,24 +10,30 @@
 #define MAX_ACTIONS 8
 
 static volatile lat_cleanup_fn actions[MAX_ACTIONS];
+static volatile lat_cleanup_fn final_action;
 static pid_t owner;
 static volatile sig_atomic_t soft;
 volatile sig_atomic_t lat_stop_requested;
+volatile sig_atomic_t lat_stop_signal;
 
 /* Run the undo actions (only in the process that armed them), then re-raise;
- * in soft mode a first SIGINT only asks the loop to stop. */
+ * in soft mode a first SIGINT (with LAT_SOFT_ALL also TERM, HUP) only asks
+ * the loop to stop. */
 static void on_signal(int sig)
 {
 	int i, saved = errno;
 
-	if (sig == SIGINT && soft && !lat_stop_requested) {
+	if (soft && !lat_stop_requested && (sig == SIGINT || soft == LAT_SOFT_ALL)) {
 		lat_stop_requested = 1;
+		lat_stop_signal = sig;
 		return;
 	}
 	if (getpid() == owner)
 		for (i = 0; i < MAX_ACTIONS; i++)
 			if (actions[i])
 				actions[i]();
+	if (getpid() == owner && final_action)
+		final_action();
 	errno = saved;
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -47,6 +53,11 @@ void lat_cleanup_install(void)
 	sigfillset(&sa.sa_mask);	/* no second signal inside the handler */
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+void lat_cleanup_final(lat_cleanup_fn fn)
+{
+	final_action = fn;
 }
 
 void lat_cleanup_soft_stop(int on)

@@ -13,13 +13,19 @@ typedef void (*lat_cleanup_fn)(void);
 
 /* Install the handlers (once); actions run only in the installing process. */
 void lat_cleanup_install(void);
-/* While on, the first SIGINT only sets lat_stop_requested (a timed loop
+/* While on (1), the first SIGINT only sets lat_stop_requested (a timed loop
  * then ends at its next iteration and its report is printed); a second one
- * runs the actions and dies, as SIGTERM and SIGHUP always do. Forked
- * children (workers) keep the handler and stop their own loops. */
+ * runs the actions and dies, as SIGTERM and SIGHUP always do. With
+ * LAT_SOFT_ALL (--repeat) a first SIGTERM or SIGHUP stops softly too.
+ * lat_stop_signal is the signal that asked. Forked children (workers) keep
+ * the handler and stop their own loops. */
+#define LAT_SOFT_ALL	2
 void lat_cleanup_soft_stop(int on);
 extern volatile sig_atomic_t lat_stop_requested;
+extern volatile sig_atomic_t lat_stop_signal;
 int lat_cleanup_add(lat_cleanup_fn fn);
+/* The one action that runs after all the others (NULL: none). */
+void lat_cleanup_final(lat_cleanup_fn fn);
 void lat_cleanup_remove(lat_cleanup_fn fn);
 
 #endif /* LATCTL_CLEANUP_H */

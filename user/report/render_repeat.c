@@ -52,14 +52,16 @@ static const cJSON *repeat_section(const cJSON *doc, struct lat_rd *r)
 static void interrupted(FILE *out, const cJSON *doc, struct lat_rd *rd)
 {
 	const cJSON *rep = lat_rd_obj(rd, doc, LAT_REPEAT_KEY), *run;
+	const cJSON *by = cJSON_GetObjectItemCaseSensitive(rep, "stopped_by");
 	int cut = 0;
 
 	if (!cJSON_GetObjectItemCaseSensitive(rep, "runs_asked"))
 		return;
 	cJSON_ArrayForEach(run, lat_rd_array(rd, rep, LAT_REPEAT_RUNS_KEY))
 		cut += lat_rd_num(rd, run, "exit_code") == 130;
-	fprintf(out, "INTERRUPTED by SIGINT: the %zu of %.0f runs measured so far (%d of them cut short)\n",
-		lat_runs_count(doc), lat_rd_num(rd, rep, "runs_asked"), cut);
+	fprintf(out, "INTERRUPTED by %s: the %zu of %.0f runs measured so far (%d of them cut short)\n",
+		cJSON_IsString(by) ? by->valuestring : "SIGINT", lat_runs_count(doc),
+		lat_rd_num(rd, rep, "runs_asked"), cut);
 }
 
 /* Every run's iterations in one histogram (repeat.histogram), said so. */

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* --repeat N: N runs in fresh processes gathered into one result document. */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +32,35 @@ static void remove_scratch(void)
 		rmdir(scratch);
 }
 
+/* Remove base/.latctl-repeat.PID.* whose PID is gone (a SIGKILLed
+ * --repeat) and the run files in them. */
+static void remove_stale(const char *base)
+{
+	char path[PATH_MAX + 300];
+	struct dirent *e, *f;
+	DIR *d = opendir(base), *sub;
+	long pid;
+	char *end;
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, ".latctl-repeat.", 15))
+			continue;
+		pid = strtol(e->d_name + 15, &end, 10);
+		if (*end != '.' || pid <= 0 || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", base, e->d_name);
+		sub = opendir(path);
+		while (sub && (f = readdir(sub)))
+			if (!strncmp(f->d_name, "run-", 4))
+				unlinkat(dirfd(sub), f->d_name, 0);
+		if (sub)
+			closedir(sub);
+		rmdir(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* Next to the result file (writable there: checked by lat_result_open),
  * else in $TMPDIR or /tmp. */
 static int make_scratch(const char *json_path)
@@ -40,8 +72,9 @@ static int make_scratch(const char *json_path)
 		snprintf(copy, sizeof(copy), "%s", json_path);
 		base = dirname(copy);
 	}
-	snprintf(scratch, sizeof(scratch), "%s/.latctl-repeat.XXXXXX",
-		 base && *base ? base : "/tmp");
+	base = base && *base ? base : "/tmp";
+	remove_stale(base);
+	snprintf(scratch, sizeof(scratch), "%s/.latctl-repeat.%d.XXXXXX", base, (int)getpid());
 	if (!mkdtemp(scratch)) {
 		fprintf(stderr, "latctl: --repeat: cannot make a directory for the runs' results (%s): %s\n",
 			scratch, strerror(errno));
@@ -50,7 +83,7 @@ static int make_scratch(const char *json_path)
 	}
 	lat_cleanup_install();
 	lat_cleanup_add(remove_scratch);
-	lat_cleanup_soft_stop(1);	/* Ctrl-C: the runs done so far, reported */
+	lat_cleanup_soft_stop(LAT_SOFT_ALL);	/* INT, TERM, HUP: the runs done so far, reported */
 	return 0;
 }
 
@@ -61,7 +94,7 @@ static int run_child(int argc, char **argv, const char *path, pid_t *child)
 {
 	char **cv = calloc((size_t)argc + 8, sizeof(*cv));
 	int i, n = 0, status;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (!cv)
 		return LAT_EXIT_FAIL;
@@ -78,6 +111,9 @@ static int run_child(int argc, char **argv, const char *path, pid_t *child)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		/* a SIGKILLed parent: the run ends too, putting its settings back */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(LAT_EXIT_FAIL);
 		setenv("LATCTL_PROGRESS", "0", 1);	/* the line is the parent's */
 		execv("/proc/self/exe", cv);
 		fprintf(stderr, "latctl: --repeat: cannot run latctl again: %s\n", strerror(errno));
@@ -90,8 +126,8 @@ static int run_child(int argc, char **argv, const char *path, pid_t *child)
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)	/* the progress ticker's SIGALRM */
 			return LAT_EXIT_FAIL;
-		if (lat_stop_requested == 1) {	/* our Ctrl-C: the run stops too */
-			kill(pid, SIGINT);
+		if (lat_stop_requested == 1) {	/* our Ctrl-C, TERM, HUP: the run's too */
+			kill(pid, lat_stop_signal);
 			lat_stop_requested = 2;
 		}
 	}
@@ -215,6 +251,12 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 			ret = 0;	/* interrupted before it measured: the runs so far */
 			break;
 		}
+		if (ret && lat_stop_requested) {
+			fprintf(stderr, "latctl: --repeat: stopped by SIG%s before a run was measured; nothing to report\n",
+				sigabbrev_np(lat_stop_signal));
+			cJSON_Delete(list);
+			return 128 + lat_stop_signal;
+		}
 		if (ret) {
 			if (ret != LAT_EXIT_USAGE && !lat_stop_requested)	/* bad input: the run said why */
 				fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
@@ -230,8 +272,13 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	}
 	rep = cJSON_AddObjectToObject(doc, LAT_REPEAT_KEY);
 	cJSON_AddNumberToObject(rep, "runs", (double)cJSON_GetArraySize(list));
-	if (lat_stop_requested)
+	if (lat_stop_requested) {
+		char sig[16];
+
+		snprintf(sig, sizeof(sig), "SIG%s", sigabbrev_np(lat_stop_signal));
 		cJSON_AddNumberToObject(rep, "runs_asked", (double)o->repeat);
+		cJSON_AddStringToObject(rep, "stopped_by", sig);
+	}
 	cJSON_AddBoolToObject(rep, "fresh_process", 1);
 	cJSON_AddItemToObject(rep, LAT_REPEAT_RUNS_KEY, list);
 	cJSON_AddItemToObject(rep, "histogram", lat_result_histogram(&h));
@@ -252,10 +299,16 @@ int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	lat_progress_done();
 	if (ret)
 		goto out;
-	lat_result_finish(doc, lat_stop_requested ? LAT_EXIT_INTERRUPTED : LAT_EXIT_OK);
+	lat_result_finish(doc, lat_stop_requested ? 128 + lat_stop_signal : LAT_EXIT_OK);
 	ret = lat_deliver(o->json_path ? &file : NULL, doc, o->quiet);
-	if (!ret && lat_stop_requested)
-		ret = LAT_EXIT_INTERRUPTED;
+	if (!ret && lat_stop_requested) {
+		fprintf(stderr, "latctl: --repeat: stopped by SIG%s after %d of %llu runs; the report covers those\n",
+			sigabbrev_np(lat_stop_signal),
+			cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetObjectItemCaseSensitive(doc, LAT_REPEAT_KEY), LAT_REPEAT_RUNS_KEY)),
+			(unsigned long long)o->repeat);
+		ret = 128 + lat_stop_signal;
+	}
 out:
 	remove_scratch();
 	lat_cleanup_remove(remove_scratch);

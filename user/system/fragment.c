@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -203,10 +204,20 @@ static void oom_first(void)
 	}
 }
 
+/* The filler dies with latctl, also with a SIGKILLed one: its memory is
+ * never left held. Checked after it is set: a parent gone before it
+ * counts too. */
+static void die_with_parent(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);
+}
+
 /* Fork the filler and wait for its count of kept pages. */
 static int spawn(struct lat_fragment *f, size_t bytes)
 {
 	unsigned long kept[2] = { 0, 0 };
+	pid_t parent = getpid();
 	int p[2];
 
 	if (pipe(p))
@@ -218,6 +229,7 @@ static int spawn(struct lat_fragment *f, size_t bytes)
 	}
 	if (!f->pid) {
 		close(p[0]);
+		die_with_parent(parent);
 		oom_first();
 		filler(bytes, p[1]);
 	}

@@ -111,11 +111,13 @@ static int create(void)
 	int ret;
 
 	snprintf(cg.path, sizeof(cg.path), "%s/latctl-%d", CGROOT, (int)getpid());
-	if (mkdir(cg.path, 0755)) {
-		ret = -errno;
+	ret = lat_journal_begin();
+	if (ret || mkdir(cg.path, 0755)) {
+		ret = ret ? ret : -errno;
 		cg.path[0] = '\0';
 		return ret;
 	}
+	lat_journal_rmdir(cg.path);	/* a killed run's cgroup: removed by the next */
 	lat_cleanup_install();
 	lat_cleanup_add(undo);
 	snprintf(file, sizeof(file), "%s/memory.max", cg.path);

@@ -14,11 +14,6 @@
 #include "system/sysset.h"
 #include "system/thp.h"
 
-static char saved_path[PATH_MAX];
-static char saved_value[32];
-static volatile int armed;
-static int lock_fd = -1;
-
 const char *lat_thp_dir(void)
 {
 	const char *dir = getenv("LATCTL_SYSFS_THP");
@@ -40,12 +35,6 @@ int lat_thp_read(const char *file, char *buf, size_t len)
 	return lat_sysset_read(path, buf, len);
 }
 
-static void restore_on_signal(void)
-{
-	if (armed)
-		lat_sysset_put(saved_path, saved_value);
-}
-
 /* One line saying why --thp could not be applied and what to do. */
 static void thp_error(int err, const char *path, const char *value)
 {
@@ -63,74 +52,25 @@ static void thp_error(int err, const char *path, const char *value)
 			value, path, strerror(-err));
 }
 
-/*
- * flock() the "enabled" file for the whole run, so that two latctl runs
- * with --thp never save each other's value and restore the wrong one.
- */
-static int lock_enabled(const char *path)
-{
-	lock_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (lock_fd < 0)
-		return -errno;
-	if (!flock(lock_fd, LOCK_EX | LOCK_NB))
-		return 0;
-	fprintf(stderr, "latctl: another latctl run has changed %s; waiting for it to end\n", path);
-	if (!flock(lock_fd, LOCK_EX))
-		return 0;
-	close(lock_fd);
-	lock_fd = -1;
-	return -errno;
-}
-
-static void unlock_enabled(void)
-{
-	if (lock_fd >= 0)
-		close(lock_fd);
-	lock_fd = -1;
-}
-
+/* Through sysset (saved, journaled, restored on every exit): the journal's
+ * lock (journal.h) keeps two runs from saving each other's value. */
 int lat_thp_set(const char *value)
 {
 	char path[PATH_MAX];
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/enabled", lat_thp_dir());
-	ret = lock_enabled(path);
-	if (!ret)
-		ret = lat_thp_read("enabled", saved_value, sizeof(saved_value));
-	if (!ret && access(path, W_OK))
-		ret = -errno;
+	ret = lat_sysset_change(path, value);
 	if (ret) {
 		thp_error(ret, path, value);
-		unlock_enabled();
-		return ret;
-	}
-	snprintf(saved_path, sizeof(saved_path), "%s", path);
-	lat_cleanup_install();
-	armed = 1;		/* arm first: a signal during the write restores */
-	lat_cleanup_add(restore_on_signal);
-	ret = lat_sysset_put(path, value);
-	if (ret) {
-		thp_error(ret, path, value);
-		lat_thp_restore();
+		lat_sysset_restore();
 	}
 	return ret;
 }
 
 int lat_thp_restore(void)
 {
-	int ret;
-
-	if (!armed)
-		return 0;
-	ret = lat_sysset_put(saved_path, saved_value);
-	if (ret)
-		fprintf(stderr, "latctl: could not restore %s to '%s': %s; set it by hand\n",
-			saved_path, saved_value, strerror(-ret));
-	armed = 0;
-	lat_cleanup_remove(restore_on_signal);
-	unlock_enabled();
-	return ret;
+	return lat_sysset_restore();
 }
 
 int lat_thp_disable_self(void)

@@ -19,11 +19,12 @@ int lat_thp_valid(const char *value);
  * or the whole trimmed content. 0 or -errno. */
 int lat_thp_read(const char *file, char *buf, size_t len);
 
-/* Save the current "enabled", write value, arm the restore (also on
- * SIGINT/SIGTERM/SIGHUP). Prints one line on failure. 0 or -errno. */
+/* Save the current "enabled" (journaled: system/journal.h), write value,
+ * arm the restore (also on SIGINT/SIGTERM/SIGHUP). Prints one line on
+ * failure. 0 or -errno. */
 int lat_thp_set(const char *value);
 
-/* Write the saved value back if lat_thp_set() changed it; idempotent. */
+/* Write every saved setting back (lat_sysset_restore); idempotent. */
 int lat_thp_restore(void);
 
 /* prctl(PR_SET_THP_DISABLE) for this process. Prints on failure. */
