@@ -84,11 +84,11 @@ $(VM_BIN)/stress: tests/vm/prog/stress.c include/latmon.h user/backend/latmon_nl
 LMMM_SRCS := tests/vm/prog/lmmm.c user/system/mmenv.c user/system/fragment.c user/system/memcg.c \
 	     user/system/thp_size.c user/system/sysset.c \
 	     user/lib/cleanup.c user/system/counters.c user/system/thp.c \
-	     user/lib/rdoc.c
+	     user/lib/rdoc.c user/system/sysinfo.c
 $(VM_BIN)/lmmm: $(LMMM_SRCS) tests/vm/prog/sync.h
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) -Iuser $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ \
-		$(LMMM_SRCS) $(shell $(PKG_CONFIG) --libs libcjson)
+		$(LMMM_SRCS) $(shell $(PKG_CONFIG) --libs libcjson) -lz
 
 # the JSON checker of the join tests (t-9x), libcjson copied into the initramfs
 $(VM_BIN)/jcheck: tests/vm/prog/jcheck.c

@@ -70,6 +70,7 @@ int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, u
 	lat_evbuf_init(&s->buf, events);
 	ret = lat_monitor_open(m, &s->buf);
 	want = want ? want : "auto";
+	s->asked = strcmp(want, "auto") != 0;
 	if (ret)
 		return ret;
 	/* Only when BPF may be chosen: reading the kernel's BTF mallocs and
@@ -105,9 +106,11 @@ int lat_backend_start(struct lat_session *s, int measured_cpu)
 {
 	if (s->backend != LAT_BACKEND_BPF)
 		return lat_monitor_start(&s->mon, measured_cpu);
-	if (lat_bpf_start(s->bpf, &s->buf, measured_cpu))
-		choose(s, LAT_BACKEND_NONE, "BPF backend: %s%s; causes not recorded",
-		       lat_bpf_error(s->bpf), "");
+	if (!lat_bpf_start(s->bpf, &s->buf, measured_cpu))
+		return 0;
+	if (s->asked)		/* asked for by name: no run without it */
+		return refuse("bpf", lat_bpf_error(s->bpf), "--backend latmon where latmon is loaded, or --vm");
+	choose(s, LAT_BACKEND_NONE, "BPF backend: %s%s; causes not recorded", lat_bpf_error(s->bpf), "");
 	return 0;
 }
 

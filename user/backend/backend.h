@@ -35,6 +35,7 @@ struct lat_bpf;
  * BPF backend's state when that one records. */
 struct lat_session {
 	enum lat_backend backend;
+	int asked;		/* --backend NAME, not auto: no fallback */
 	char why[512];
 	struct lat_evbuf buf;
 	struct lat_monitor mon;
@@ -51,7 +52,8 @@ int lat_backend_check(const char *name);
 int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, uint64_t ring,
 		     int syscalls);
 /* Start recording, the reader away from measured_cpu (-1: not pinned). A
- * failure switches the run to no backend with the reason: 0 or -ENOMEM. */
+ * failure switches an auto run to no backend with the reason (0); asked
+ * for by name, it is one line and -ENODEV. */
 int lat_backend_start(struct lat_session *s, int measured_cpu);
 /* Stop and drain; run's samples bound the BPF backend's estimated fault
  * ends, and a process it did not follow gets stream_tid 0. */

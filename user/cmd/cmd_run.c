@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "backend/backend.h"
@@ -15,6 +16,7 @@
 #include "join/causes.h"
 #include "report/describe.h"
 #include "system/counters.h"
+#include "system/sysinfo.h"
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "system/mmenv.h"
@@ -285,6 +287,8 @@ static int prepare(struct run_ctx *c, int argc, char **argv, char *mode, size_t 
 /* Result file, CPU, THP: what must be right before any work is done. */
 static int prepare_system(struct run_ctx *c)
 {
+	lat_cleanup_install();
+	lat_cleanup_phase("during set-up: nothing measured; what it changed is put back");
 	if (c->opts.json_path && lat_result_open(&c->file, c->opts.json_path))
 		return LAT_EXIT_USAGE;
 	if (pin_cpu(c->opts.cpu))
@@ -360,6 +364,7 @@ static int measure(struct run_ctx *c)
 		return LAT_EXIT_FAIL;
 	lat_cleanup_install();
 	lat_cleanup_soft_stop(1);	/* Ctrl-C: stop, report what was measured */
+	lat_cleanup_phase("before its report: what it changed is put back, nothing written");
 	if (lat_mm_env_enter())		/* --memcg: latctl's own memory stays outside */
 		return LAT_EXIT_FAIL;
 	c->tsc_before = lat_tsc(&cpu);
@@ -438,6 +443,34 @@ static void cleanup(struct run_ctx *c)
 	cJSON_Delete(c->doc);
 }
 
+/* What a run's samples and their analysis take, at most, an iteration:
+ * the sample (24 bytes) and the sorted times and slow list after the loop
+ * (10M grow pushes peak at 476 MB resident: 48 bytes each). */
+#define RUN_BYTES_PER_ITER	48
+
+/* Before any work: the samples fit in the memory available and under
+ * ulimit -v, else one line with what is needed. LAT_EXIT_FAIL or 0. */
+static int check_memory(const struct lat_run *run)
+{
+	unsigned long long need = (unsigned long long)run->iters * RUN_BYTES_PER_ITER;
+	unsigned long long avail = lat_meminfo_kb("MemAvailable") << 10;
+	struct rlimit as;
+
+	if (avail && need > avail) {
+		fprintf(stderr, "latctl: --iters %llu needs about %.1f GiB (%d bytes an iteration); %.1f GiB is available here: give --iters %llu or fewer\n",
+			(unsigned long long)run->iters, need / 1073741824.0, RUN_BYTES_PER_ITER,
+			avail / 1073741824.0, avail / RUN_BYTES_PER_ITER);
+		return LAT_EXIT_FAIL;
+	}
+	if (!getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY && need > as.rlim_cur) {
+		fprintf(stderr, "latctl: --iters %llu needs about %llu MiB (%d bytes an iteration), over the address-space limit (ulimit -v) of %llu MiB: raise it or give fewer\n",
+			(unsigned long long)run->iters, need >> 20, RUN_BYTES_PER_ITER,
+			(unsigned long long)as.rlim_cur >> 20);
+		return LAT_EXIT_FAIL;
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_ctx c;
@@ -452,6 +485,10 @@ int cmd_run(int argc, char **argv)
 	if (ret) {
 		cJSON_Delete(c.doc);
 		return ret < 0 ? LAT_EXIT_OK : ret;
+	}
+	if (!c.opts.vm && check_memory(&c.run)) {	/* --vm: the guest's to check */
+		cJSON_Delete(c.doc);
+		return LAT_EXIT_FAIL;
 	}
 	if (c.opts.repeat > 1 && !c.opts.vm) {	/* N runs of this command line */
 		ret = lat_repeat_run(&c.opts, argc, argv, c.doc);

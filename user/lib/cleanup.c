@@ -11,10 +11,24 @@
 
 static volatile lat_cleanup_fn actions[MAX_ACTIONS];
 static volatile lat_cleanup_fn final_action;
+static const char *volatile phase;	/* said when a signal ends the process */
 static pid_t owner;
 static volatile sig_atomic_t soft;
 volatile sig_atomic_t lat_stop_requested;
 volatile sig_atomic_t lat_stop_signal;
+
+/* "latctl: stopped by SIGINT during set-up: nothing measured" (write(2):
+ * async-signal-safe). */
+static void say_stopped(int sig)
+{
+	const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+	const char *parts[] = { "latctl: stopped by ", name, " ", phase, "\n" };
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (write(STDERR_FILENO, parts[i], strlen(parts[i])) < 0)
+			return;
+}
 
 /* Run the undo actions (only in the process that armed them), then re-raise;
  * in soft mode a first SIGINT (with LAT_SOFT_ALL also TERM, HUP) only asks
@@ -28,6 +42,8 @@ static void on_signal(int sig)
 		lat_stop_signal = sig;
 		return;
 	}
+	if (getpid() == owner && phase)
+		say_stopped(sig);
 	if (getpid() == owner)
 		for (i = 0; i < MAX_ACTIONS; i++)
 			if (actions[i])
@@ -53,6 +69,11 @@ void lat_cleanup_install(void)
 	sigfillset(&sa.sa_mask);	/* no second signal inside the handler */
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+void lat_cleanup_phase(const char *what)
+{
+	phase = what;
 }
 
 void lat_cleanup_final(lat_cleanup_fn fn)

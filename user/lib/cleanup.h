@@ -24,6 +24,10 @@ void lat_cleanup_soft_stop(int on);
 extern volatile sig_atomic_t lat_stop_requested;
 extern volatile sig_atomic_t lat_stop_signal;
 int lat_cleanup_add(lat_cleanup_fn fn);
+/* What a signal that ends the process interrupted, said on stderr first
+ * ("during set-up: nothing measured"); NULL: nothing said. A string that
+ * lives as long as the process. */
+void lat_cleanup_phase(const char *what);
 /* The one action that runs after all the others (NULL: none). */
 void lat_cleanup_final(lat_cleanup_fn fn);
 void lat_cleanup_remove(lat_cleanup_fn fn);

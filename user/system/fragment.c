@@ -16,6 +16,7 @@
 #include "system/counters.h"
 #include "system/fragment.h"
 #include "lib/rdoc.h"
+#include "system/sysinfo.h"
 #include "system/sysset.h"
 #include "system/thp.h"
 
@@ -29,27 +30,11 @@
 #define PM_PRESENT	(1ULL << 63)
 #define PM_PFN		((1ULL << 55) - 1)
 
-/* A "Key: N kB" value of /proc/meminfo, or 0. */
-static unsigned long long meminfo_kb(const char *key)
-{
-	unsigned long long v = 0;
-	char line[128];
-	size_t len = strlen(key);
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, len) && line[len] == ':')
-			v = strtoull(line + len + 1, NULL, 10);
-	if (f)
-		fclose(f);
-	return v;
-}
-
 /* At most what may be filled: free memory less the min watermark and 24 MiB. */
 static unsigned long long fill_bytes(void)
 {
 	char buf[32];
-	unsigned long long free_kb = meminfo_kb("MemFree"), min_kb = 0;
+	unsigned long long free_kb = lat_meminfo_kb("MemFree"), min_kb = 0;
 
 	if (!lat_sysset_read("/proc/sys/vm/min_free_kbytes", buf, sizeof(buf)))
 		min_kb = strtoull(buf, NULL, 10);

@@ -125,3 +125,19 @@ int lat_sys_cpuflag(const char *flag)
 	fclose(f);
 	return found;
 }
+
+/* A "Key: N kB" value of /proc/meminfo, or 0. */
+unsigned long long lat_meminfo_kb(const char *key)
+{
+	unsigned long long v = 0;
+	char line[128];
+	size_t len = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':')
+			v = strtoull(line + len + 1, NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}

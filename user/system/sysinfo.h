@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Readers of sysfs, /proc and the kernel config for `latctl doctor`. */
+/* Readers of sysfs, /proc and the kernel config (`latctl doctor`, run). */
 #ifndef LATCTL_SYSINFO_H
 #define LATCTL_SYSINFO_H
 
@@ -16,6 +16,8 @@ int lat_sys_cmdline(const char *name, char *buf, size_t len);
  * ($LATCTL_KCONFIG replaces both): 1 and the value ("y", "m", "\"..\""),
  * 0 when the file does not set it, -ENOENT when no config is readable. */
 int lat_sys_kconfig(const char *name, char *buf, size_t len);
+/* A "Key: N kB" value of /proc/meminfo ("MemAvailable"), or 0. */
+unsigned long long lat_meminfo_kb(const char *key);
 /* 1 if the first CPU in /proc/cpuinfo has this flag. */
 int lat_sys_cpuflag(const char *flag);
 

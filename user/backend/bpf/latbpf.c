@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -169,10 +170,23 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 }
 
 /* Fail the start with the reason in b->err: -1. */
+/* The descriptors the programs, maps, links and ring take, about. */
+#define BPF_FDS_NEEDED	128
+
+/* why into b->err; a low ulimit -n named, as libbpf may report its EMFILE
+ * as another error. */
 static int fail(struct lat_bpf *b, const char *why)
 {
+	struct rlimit nofile;
+	size_t len;
+
 	if (why != b->err)
 		snprintf(b->err, sizeof(b->err), "%s", why);
+	len = strlen(b->err);
+	if (!getrlimit(RLIMIT_NOFILE, &nofile) && nofile.rlim_cur < BPF_FDS_NEEDED)
+		snprintf(b->err + len, sizeof(b->err) - len,
+			 " (too many open files: ulimit -n is %llu, the BPF backend needs about %d)",
+			 (unsigned long long)nofile.rlim_cur, BPF_FDS_NEEDED);
 	return -1;
 }
 
