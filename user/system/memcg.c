@@ -15,8 +15,9 @@
 #include "lib/rdoc.h"
 #include "system/sysset.h"
 
-#define CGROOT		"/sys/fs/cgroup"
 #define FILL_CHUNK	(4UL << 20)
+
+static char cgroot[256];		/* the cgroup v2 mount (mountinfo) */
 
 static struct {
 	char path[PATH_MAX];		/* the new cgroup, "" if none */
@@ -26,6 +27,69 @@ static struct {
 	int joined;			/* this process is in it */
 	int enabled_memory;		/* we wrote +memory to the root */
 } cg;
+
+/* cgroot/name, in a buffer of its own per call site's lifetime (one at a time). */
+static const char *root_file(const char *name)
+{
+	static char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", cgroot, name);
+	return path;
+}
+
+/* Mount point (field 5) and file system type (after " - ") of mountinfo
+ * lines: the first cgroup2 into cgroot; 1 if a cgroup v1 hierarchy has the
+ * memory controller, into v1. */
+static int scan_mounts(char *v1, size_t len)
+{
+	char line[PATH_MAX * 2], mnt[PATH_MAX], type[32], opts[256];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	int memory_v1 = 0;
+	char *dash;
+
+	cgroot[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		dash = strstr(line, " - ");
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(dash + 3, "%31s %*s %255s", type, opts) != 2)
+			continue;
+		if (!strcmp(type, "cgroup2") && !cgroot[0])
+			snprintf(cgroot, sizeof(cgroot), "%.255s", mnt);
+		if (!strcmp(type, "cgroup") && strstr(opts, "memory") && !memory_v1) {
+			snprintf(v1, len, "%s", mnt);
+			memory_v1 = 1;
+		}
+	}
+	if (f)
+		fclose(f);
+	return memory_v1;
+}
+
+/* The cgroup v2 mount with the memory controller, or one line why not. */
+static int find_root(void)
+{
+	char v1[PATH_MAX] = "", ctl[256] = "";
+	int memory_v1 = scan_mounts(v1, sizeof(v1)), fd;
+	ssize_t n;
+
+	if (!cgroot[0]) {
+		fprintf(stderr, "latctl: --memcg needs cgroup v2, and none is mounted here%s%s%s\n",
+			memory_v1 ? " (the memory controller is on cgroup v1 at " : "",
+			memory_v1 ? v1 : "", memory_v1 ? "; boot with systemd.unified_cgroup_hierarchy=1)" : "");
+		return -ENOENT;
+	}
+	fd = open(root_file("cgroup.controllers"), O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, ctl, sizeof(ctl) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	ctl[n > 0 ? n : 0] = '\0';
+	if (strstr(ctl, "memory"))
+		return 0;
+	fprintf(stderr, "latctl: --memcg: the cgroup v2 hierarchy at %s has no memory controller%s%s%s\n",
+		cgroot, memory_v1 ? " (it is bound to cgroup v1 at " : "", memory_v1 ? v1 : "",
+		memory_v1 ? "; boot with systemd.unified_cgroup_hierarchy=1)" : "");
+	return -ENOENT;
+}
 
 void lat_memcg_leave(void)
 {
@@ -43,7 +107,7 @@ static void undo(void)
 	lat_memcg_leave();
 	rmdir(cg.path);
 	if (cg.enabled_memory)
-		lat_sysset_put(CGROOT "/cgroup.subtree_control", "-memory");
+		lat_sysset_put(root_file("cgroup.subtree_control"), "-memory");
 	cg.path[0] = '\0';
 }
 
@@ -58,7 +122,7 @@ static int own_cgroup(char *buf, size_t len)
 		if (strncmp(line, "0::", 3))
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		snprintf(buf, len, "%s%s/cgroup.procs", CGROOT,
+		snprintf(buf, len, "%.255s%.3800s/cgroup.procs", cgroot,
 			 strcmp(line + 3, "/") ? line + 3 : "");
 		ret = 0;
 	}
@@ -71,7 +135,7 @@ static int own_cgroup(char *buf, size_t len)
 static int enable_memory(void)
 {
 	char ctl[256] = "";
-	int fd = open(CGROOT "/cgroup.subtree_control", O_RDONLY | O_CLOEXEC);
+	int fd = open(root_file("cgroup.subtree_control"), O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, ctl, sizeof(ctl) - 1) : -1;
 
 	if (fd >= 0)
@@ -82,7 +146,7 @@ static int enable_memory(void)
 	if (strstr(ctl, "memory"))
 		return 0;
 	cg.enabled_memory = 1;
-	return lat_sysset_put(CGROOT "/cgroup.subtree_control", "+memory");
+	return lat_sysset_put(root_file("cgroup.subtree_control"), "+memory");
 }
 
 /* Fill the cgroup with limit bytes of lazily freed pages, chunk by chunk. */
@@ -110,7 +174,7 @@ static int create(void)
 	char file[PATH_MAX + 32], val[32];
 	int ret;
 
-	snprintf(cg.path, sizeof(cg.path), "%s/latctl-%d", CGROOT, (int)getpid());
+	snprintf(cg.path, sizeof(cg.path), "%s/latctl-%d", cgroot, (int)getpid());
 	ret = lat_journal_begin();
 	if (ret || mkdir(cg.path, 0755)) {
 		ret = ret ? ret : -errno;
@@ -132,8 +196,8 @@ static int create(void)
 /* One line for a failure of the set-up; -errno passed through. */
 static int failed(int ret)
 {
-	fprintf(stderr, "latctl: --memcg: cannot set up the memory cgroup %s: %s (needs root)\n",
-		cg.path[0] ? cg.path : CGROOT, strerror(-ret));
+	fprintf(stderr, "latctl: --memcg: cannot set up the memory cgroup %s: %s%s\n",
+		cg.path[0] ? cg.path : cgroot, strerror(-ret), geteuid() ? " (needs root)" : "");
 	lat_memcg_stop();
 	return ret;
 }
@@ -143,10 +207,9 @@ int lat_memcg_start(uint64_t limit)
 	int ret;
 
 	cg.limit = limit;
-	if (access(CGROOT "/cgroup.controllers", F_OK)) {
-		fprintf(stderr, "latctl: --memcg: no cgroup v2 hierarchy at " CGROOT " (mount -t cgroup2 none " CGROOT ")\n");
-		return -ENOENT;
-	}
+	ret = find_root();
+	if (ret)
+		return ret;
 	ret = own_cgroup(cg.orig_procs, sizeof(cg.orig_procs));
 	if (!ret)
 		ret = enable_memory();
