@@ -3,7 +3,8 @@
 # Limits checked before the work, and signals that say what they stopped:
 # --iters beyond this machine's memory and beyond ulimit -v refused with
 # the size needed; --backend bpf asked for with ulimit -n 16 exits 1 and
-# names the descriptors; SIGINT during set-up says nothing was measured
+# names the descriptors; an unprivileged --thp-size says one line and
+# warns of no restore; SIGINT during set-up says nothing was measured
 # and puts THP back; SIGTERM to --repeat keeps the runs done (exit 143).
 . "$(dirname "$0")/../cli/engine.sh"
 
@@ -26,6 +27,12 @@ if $L backends 2>/dev/null | grep -q 'bpf: yes'; then
 	check "--backend bpf with ulimit -n 16: exit 1, the reason named, no run without it" \
 		"ulimit -n 16; $L run grow --iters 1000 --backend bpf --quiet" 1 \
 		'--backend bpf cannot record here .*too many open files: ulimit -n is 16'
+fi
+
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && su nobody -s /bin/sh -c "test -x $L"; then
+	check_err "--thp-size as user nobody: one line, and no 'could not restore' for what it never changed" \
+		"su nobody -s /bin/sh -c '$L run grow --thp-size 64K=always --iters 1000 --backend none --quiet'" 1 \
+		'--thp-size: cannot write .*hugepages-64kB/enabled: Permission denied'
 fi
 
 LATCTL_SYSFS_THP=$F $L run grow --iters 400000000 --backend none --thp always > "$TMPD/setup.out" 2>&1 & pid=$!

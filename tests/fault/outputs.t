@@ -28,6 +28,11 @@ if [ -n "$root" ] && command -v unshare >/dev/null; then
 	check "--json /dev/null in a private mount namespace: /dev/null stays a device" \
 		"unshare -m sh -c 'mknod $TMPD/devnull c 1 3 && mount --bind $TMPD/devnull /dev/null &&
 			$RUN --quiet --json /dev/null && stat -c %F /dev/null'" 0 '^character special file$'
+	mkdir "$TMPD/small"
+	check "--json on a full tmpfs (64 KiB, in unshare -m): exit 1, the old file kept" \
+		"unshare -m sh -c 'mount -t tmpfs -o size=64k none $TMPD/small && echo old > $TMPD/small/r.json &&
+			$RUN --quiet --iters 200000 --json $TMPD/small/r.json; echo rc=\$? \$(cat $TMPD/small/r.json) \$(ls -A $TMPD/small)'" \
+		0 '^rc=1 old r.json$'
 	mknod "$TMPD/null" c 1 3
 	check "--json to a device node: written through" "$RUN --quiet --json $TMPD/null; stat -c %F $TMPD/null" \
 		0 '^character special file$'
