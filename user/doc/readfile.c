@@ -121,28 +121,38 @@ int lat_read_file(const char *path, char **text, size_t *len)
 	return ret;
 }
 
-int lat_read_count_items(const char *text, size_t len)
+void lat_json_shape(const char *text, size_t len, size_t max_items, struct lat_json_shape *s)
 {
-	size_t i, items = 1;
-	int in_str = 0, esc = 0;
+	size_t i;
+	int esc = 0;
 
-	for (i = 0; i < len; i++) {
+	memset(s, 0, sizeof(*s));
+	s->items = 1;
+	for (i = 0; i < len && !(max_items && s->items > max_items); i++) {
 		char ch = text[i];
 
-		if (in_str) {
+		if (s->in_str) {
 			if (esc)
 				esc = 0;
 			else if (ch == '\\')
 				esc = 1;
 			else if (ch == '"')
-				in_str = 0;
+				s->in_str = 0;
 		} else if (ch == '"') {
-			in_str = 1;
+			s->in_str = 1;
 		} else if (ch == ',' || ch == '[' || ch == '{') {
-			items++;
+			s->items++;
+			s->depth += ch != ',';
+		} else if (ch == '}' || ch == ']') {
+			s->depth--;
 		}
-		if (items > LAT_READ_MAX_ITEMS)
-			return -E2BIG;
 	}
-	return 0;
+}
+
+int lat_read_count_items(const char *text, size_t len)
+{
+	struct lat_json_shape s;
+
+	lat_json_shape(text, len, LAT_READ_MAX_ITEMS, &s);
+	return s.items > LAT_READ_MAX_ITEMS ? -E2BIG : 0;
 }

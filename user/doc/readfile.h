@@ -21,6 +21,16 @@
  * large, binary (a NUL byte), a read error or no memory. */
 int lat_read_file(const char *path, char **text, size_t *len);
 
+/* What text is outside its strings: its values (commas and opening
+ * brackets, plus one), the bracket depth at its end, whether it ends inside
+ * a string. Stops counting past max_items (0: all). */
+struct lat_json_shape {
+	size_t items;
+	long depth;
+	int in_str;
+};
+void lat_json_shape(const char *text, size_t len, size_t max_items, struct lat_json_shape *s);
+
 /* 0, or -E2BIG when text holds more than LAT_READ_MAX_ITEMS values (its
  * commas and opening brackets outside strings, counted before parsing). */
 int lat_read_count_items(const char *text, size_t len);

@@ -303,28 +303,10 @@ int lat_result_commit(struct lat_result_file *f, const cJSON *doc)
 /* 1 if text stops inside a string or an open object/array: cut short. */
 static int looks_truncated(const char *text, size_t len)
 {
-	int depth = 0, in_str = 0, esc = 0;
-	size_t i;
+	struct lat_json_shape s;
 
-	for (i = 0; i < len; i++) {
-		char ch = text[i];
-
-		if (in_str) {
-			if (esc)
-				esc = 0;
-			else if (ch == '\\')
-				esc = 1;
-			else if (ch == '"')
-				in_str = 0;
-		} else if (ch == '"') {
-			in_str = 1;
-		} else if (ch == '{' || ch == '[') {
-			depth++;
-		} else if (ch == '}' || ch == ']') {
-			depth--;
-		}
-	}
-	return in_str || depth > 0;
+	lat_json_shape(text, len, 0, &s);
+	return s.in_str || s.depth > 0;
 }
 
 /* One line saying why the text is not JSON: empty, cut short, or where. */
