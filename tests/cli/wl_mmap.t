@@ -57,7 +57,9 @@ survivors() {	# processes whose command line has our marker seed (no procps need
 }
 ok "no worker process survives SIGTERM" test -z "$(survivors)"
 check_err "--procs 0" "$L run mmap --procs 0" 2 "--procs '0'"
-check_err "samples larger than the RAM" "$L run mmap --procs 100 --iters 1000000000" 2 \
-	'mmap: 100 processes x 1000000000 operations need [0-9.]+ GiB of samples; lower --iters or --procs'
+# (20 M operations alone fit run's own check, 48 bytes each; times 100
+# processes they do not)
+check_err "samples larger than the RAM" "$L run mmap --procs 100 --iters 20000000" 2 \
+	'mmap: 100 processes x 20000000 operations need [0-9.]+ GiB of samples; lower --iters or --procs'
 check_err "--hugepage does not apply to mmap" "$L run mmap --hugepage" 2 '--hugepage does not apply to mmap'
 done_testing
