@@ -135,7 +135,7 @@ static int own_cgroup(char *buf, size_t len)
 static int enable_memory(void)
 {
 	char ctl[256] = "";
-	int fd = open(root_file("cgroup.subtree_control"), O_RDONLY | O_CLOEXEC);
+	int fd = open(root_file("cgroup.subtree_control"), O_RDONLY | O_CLOEXEC), ret;
 	ssize_t n = fd >= 0 ? read(fd, ctl, sizeof(ctl) - 1) : -1;
 
 	if (fd >= 0)
@@ -145,6 +145,10 @@ static int enable_memory(void)
 	ctl[n] = '\0';
 	if (strstr(ctl, "memory"))
 		return 0;
+	ret = lat_journal_begin();	/* a killed run's +memory: -memory by the next */
+	ret = ret ? ret : lat_journal_set(root_file("cgroup.subtree_control"), "-memory");
+	if (ret)
+		return ret;
 	cg.enabled_memory = 1;
 	return lat_sysset_put(root_file("cgroup.subtree_control"), "+memory");
 }
