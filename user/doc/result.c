@@ -229,10 +229,7 @@ int lat_result_open(struct lat_result_file *f, const char *path)
 	int ret;
 
 	f->path = path;
-	f->to_stdout = !strcmp(path, "-");
-	if (f->to_stdout)
-		return 0;
-	ret = lat_outfile_open(&f->out, path, "--json");
+	ret = lat_outfile_open(&f->out, strcmp(path, "-") ? path : "/dev/stdout", "--json");
 	if (ret)
 		return ret;
 	f->open = 1;
@@ -275,24 +272,11 @@ int lat_result_commit(struct lat_result_file *f, const cJSON *doc)
 	size_t len = 0;
 	char *text = file_text(doc, &len);
 	int ret = text ? 0 : -ENOMEM;
-	ssize_t n;
 
-	if (f->to_stdout) {
-		fflush(stdout);
-		for (n = 0; !ret && (size_t)n < len;) {
-			ssize_t w = write(STDOUT_FILENO, text + n, len - (size_t)n);
-
-			if (w < 0 && errno != EINTR)
-				ret = -errno;
-			n += w > 0 ? w : 0;
-		}
-		if (ret)
-			fprintf(stderr, "latctl: writing the JSON to stdout failed: %s\n", strerror(-ret));
-	} else if (f->open) {
-		ret = text ? lat_outfile_commit(&f->out, text, len) : ret;
-		if (!text)
-			fprintf(stderr, "latctl: --json %s: no memory to write it\n", f->path);
-	}
+	if (!text)
+		fprintf(stderr, "latctl: --json %s: no memory to write it\n", f->path);
+	else if (f->open)
+		ret = lat_outfile_commit(&f->out, text, len);
 	free(text);
 	lat_result_abort(f);
 	return ret;

@@ -45,11 +45,10 @@ struct lat_result_file {
 	const char *path;
 	struct lat_outfile out;
 	int open;		/* out is open */
-	int to_stdout;		/* path "-": the document goes to stdout */
 };
 
 /* Create the temporary file now, so an unwritable path fails before the run;
- * "-" is stdout (nothing to create). */
+ * "-" is stdout, written through as /dev/stdout. */
 int lat_result_open(struct lat_result_file *f, const char *path);
 int lat_result_commit(struct lat_result_file *f, const cJSON *doc);
 void lat_result_abort(struct lat_result_file *f);
