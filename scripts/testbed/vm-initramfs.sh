@@ -5,7 +5,7 @@
 #   scripts/testbed/vm-initramfs.sh --kernel 6.1|6.12|7.3|7.3-rt [--module KO] [--out FILE]
 #                                   [--init FILE] [--kmod KO]...
 #
-# Contents: busybox-static with its applets, /lib/guest-mounts.sh, /init (scripts/testbed/vm-init.sh,
+# Contents: busybox-static with its applets, mawk as awk, /lib/guest-mounts.sh, /init (scripts/testbed/vm-init.sh,
 # or --init FILE), the kernel modules --kmod names (decompressed, in
 # /lib/modules/extra, their names in load order in /lib/modules/extra.order),
 # latmon.ko built for that kernel (/lib/modules/latmon.ko), user/latctl and
@@ -84,6 +84,19 @@ put_payload() {
 	# The TAP helpers of the command-line tests, shared; they need bash.
 	install -m 0644 "$ROOT/tests/cli/engine.sh" "$stage/tests/engine.sh"
 	put_program "$(command -v bash)" "$stage" /bin/bash
+	put_awk "$stage"
+	return 0
+}
+
+# mawk as the guest's awk: the suites decode tens of thousands of event
+# records with awk, which busybox's awk runs about 7 times slower (30000
+# records, one key=value split each: 1.5 s against 0.22 s on the host).
+put_awk() {
+	local stage=$1 awk
+	awk=$(command -v mawk) || return 0
+	put_program "$awk" "$stage" /usr/bin/mawk
+	ln -sf /usr/bin/mawk "$stage/bin/awk"
+	ln -sf /usr/bin/mawk "$stage/usr/bin/awk"
 	return 0
 }
 
