@@ -12,6 +12,15 @@
 export -f json_get
 
 L=$LATCTL
+# compare and check run with AddressSanitizer and UBSan where make check
+# built that latctl (tests/fuzz/fuzz.mk): a memory error fails the test
+C=${LATCTL_ASAN:-$TESTS_DIR/.cache/fuzz/latctl-asan}
+if [ -x "$C" ]; then
+	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0:exitcode=99}
+else
+	echo "# $C not built (make $(realpath --relative-to="$TESTS_DIR" "$C")): compare and check run uninstrumented"
+	C=$L
+fi
 A=$TMPD/a.json
 B=$TMPD/b.json
 ONE=$TMPD/one.json
@@ -63,106 +72,116 @@ check_err "bad input in a run is said once" "$L run grow --iters 100 --repeat 2 
 
 # compare: the same configuration twice
 retry "$AA" pair_again check "compare of the same configuration: no change up to p99.9 is significant" \
-	"$L compare $A $B | grep -E '^p(50|90|99|99\\.9)\\*? ' | awk '\$(NF-2) != \"~\"' | wc -l" 0 '^0$'
-check "compare's rows carry p and n" "$L compare $A $B" 0 '^p99\.9\* .* 5\+5$'
-check "compare fits 80 columns" "$L compare $A $B $ONE | awk 'length > 80' | wc -l" 0 '^0$'
-check "compare names the causes and explains the change" "$L compare $A $B" 0 \
+	"$C compare $A $B | grep -E '^p(50|90|99|99\\.9)\\*? ' | awk '\$(NF-2) != \"~\"' | wc -l" 0 '^0$'
+check "compare's rows carry p and n" "$C compare $A $B" 0 '^p99\.9\* .* 5\+5$'
+check "compare fits 80 columns" "$C compare $A $B $ONE | awk 'length > 80' | wc -l" 0 '^0$'
+# 11 cause labels in every run: 33 cause rows beside the metric rows, more
+# than the table's first allocation (a row array that moves as it grows)
+edit "$A" "$TMPD/many.json" 'my @l = qw(fault thp-zero preemption interrupt migration realloc
+	reclaim compaction blocked syscall softirq); for my $r (@{$d->{repeat}{per_run}}) {
+	my $c = $r->{causes}{causes}[0]; my $i = 0;
+	$r->{causes}{causes} = [ map { { %$c, label => $_, primary => 10 + $i, present => 20 + $i++ } } @l ] }'
+check "compare of runs naming 11 causes: a row for each of the 33" \
+	"$C compare $TMPD/many.json $TMPD/many.json | grep -Ec '^cause '" 0 '^11$'
+check "check of them: judged" "$C check --baseline $TMPD/many.json --metric count:softirq $TMPD/many.json" 0 \
+	'good: .*count:softirq'
+check "compare names the causes and explains the change" "$C compare $A $B" 0 \
 	'the change explained by causes: slow time per million iterations'
-check "the causes' points add up to the change of the slow time" "$L compare $A $B | perl -ne '
+check "the causes' points add up to the change of the slow time" "$C compare $A $B | perl -ne '
 	\$t = \$1 if /^\\S+ -> \\S+ \\(([-+][0-9.]+)%\\)\$/; \$s = \$1 if /\\(sum ([-+][0-9.]+)\\)/;
 	END { print defined \$t && defined \$s && abs(\$t - \$s) <= 0.15 ? \"adds up \$t \$s\\n\" : \"no: \$t \$s\\n\" }'" 0 '^adds up'
 # (an interval too wide for the row is on the next line: joined back here)
-check "each cause row has its interval" "$L compare $A $B | sed -n '/^the change explained/,/points:/p' |
+check "each cause row has its interval" "$C compare $A $B | sed -n '/^the change explained/,/points:/p' |
 	perl -0pe 's/([ ~])\\n +(?=[-+][0-9.]+\\.\\.)/\\1 /g'" 0 \
 	'^  [a-z-]+ +[0-9]+ -> [0-9]+ .*[-+][0-9.]+[ ~] ([-+][0-9.]+\.\.[-+][0-9.]+|unbounded)$'
-check "the same environment: nothing marked" "$L compare $A $B | sed -n '/^environment/,/^\$/p' | grep -c '^\\*'" 1 '^0$'
-check "too few runs: no verdict, a line says how many" "$L compare $ONE $A" 0 \
+check "the same environment: nothing marked" "$C compare $A $B | sed -n '/^environment/,/^\$/p' | grep -c '^\\*'" 1 '^0$'
+check "too few runs: no verdict, a line says how many" "$C compare $ONE $A" 0 \
 	'no verdict: base has 1 run, new 5; a difference can be significant$'
-check "too few runs: how many are needed" "$L compare $ONE $A" 0 \
+check "too few runs: how many are needed" "$C compare $ONE $A" 0 \
 	'^only with at least 4 runs a side \(run --repeat 4\)$'
-check "too few runs: '?' instead of a change" "$L compare $ONE $A | grep -E '^p99\\.9'" 0 ' \? +- +1\+5$'
+check "too few runs: '?' instead of a change" "$C compare $ONE $A | grep -E '^p99\\.9'" 0 ' \? +- +1\+5$'
 
 edit "$B" "$TMPD/thp.json" '$d->{environment}{thp_enabled} = "never"; $d->{environment}{microcode} = "0x1"'
-check "a different environment is marked" "$L compare $A $TMPD/thp.json" 0 '^\* thp +madvise|^\* thp +always|^\* thp +never'
-check "the marked rows are the different ones" "$L compare $A $TMPD/thp.json | grep -c '^\\*'" 0 '^2$'
-check_err "--strict: a difference of the machine is an error" "$L compare --strict $A $TMPD/thp.json >/dev/null" 1 \
+check "a different environment is marked" "$C compare $A $TMPD/thp.json" 0 '^\* thp +madvise|^\* thp +always|^\* thp +never'
+check "the marked rows are the different ones" "$C compare $A $TMPD/thp.json | grep -c '^\\*'" 0 '^2$'
+check_err "--strict: a difference of the machine is an error" "$C compare --strict $A $TMPD/thp.json >/dev/null" 1 \
 	'--strict: the machines or runs differ in 1 row'
-ok "--strict: the same environment is fine" $L compare --strict "$A" "$B"
+ok "--strict: the same environment is fine" $C compare --strict "$A" "$B"
 edit "$B" "$TMPD/kernel.json" '$d->{environment}{kernel_release} = "7.3.0-other"; $d->{environment}{thp_enabled} = "never"'
-ok "--strict: another kernel is a kernel A/B, not an error" $L compare --strict "$A" "$TMPD/kernel.json"
+ok "--strict: another kernel is a kernel A/B, not an error" $C compare --strict "$A" "$TMPD/kernel.json"
 edit "$B" "$TMPD/events.json" '$d->{options}{events} = 4096; $d->{options}{threads} = 3; $d->{backend}{name} = "none"'
-check "every option of the run is compared: --events" "$L compare $A $TMPD/events.json | grep '^\\*'" 0 '^\* --events +0 +4096'
-check "... and a workload's own" "$L compare $A $TMPD/events.json | grep '^\\*'" 0 '^\* wl options +none +threads=3'
-check "the backend that recorded is compared" "$L compare $A $TMPD/events.json | grep '^\\* backend'" 0 'none'
-check_err "check: another option than the baseline: 125" "$L check --baseline $A $TMPD/events.json" 125 \
+check "every option of the run is compared: --events" "$C compare $A $TMPD/events.json | grep '^\\*'" 0 '^\* --events +0 +4096'
+check "... and a workload's own" "$C compare $A $TMPD/events.json | grep '^\\*'" 0 '^\* wl options +none +threads=3'
+check "the backend that recorded is compared" "$C compare $A $TMPD/events.json | grep '^\\* backend'" 0 'none'
+check_err "check: another option than the baseline: 125" "$C check --baseline $A $TMPD/events.json" 125 \
 	'environment differs from the baseline: --events is'
-check "the TSC frequency and latctl's version are in the environment" "$L compare $A $B" 0 '^  tsc .*GHz'
-check "latctl's version row" "$L compare $A $B" 0 '^  latctl +[0-9]' 
+check "the TSC frequency and latctl's version are in the environment" "$C compare $A $B" 0 '^  tsc .*GHz'
+check "latctl's version row" "$C compare $A $B" 0 '^  latctl +[0-9]' 
 
-ok "--json writes the comparison" $L compare --json "$TMPD/cmp.json" "$A" "$B"
+ok "--json writes the comparison" $C compare --json "$TMPD/cmp.json" "$A" "$B"
 check "its own schema" "json_get $TMPD/cmp.json schema" 0 '^latctl\.compare$'
 check "its p99.9 row" "perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>);
 	my (\$r) = grep { \$_->{metric} eq \"p99.9\" } @{\$d->{comparisons}[0]{metrics}};
 	print \"n=\$r->{base}{n}+\$r->{new}{n} verdict=\", (\$r->{verdict} ? 1 : 0), \"\n\"' $TMPD/cmp.json" \
 	0 '^n=5\+5 verdict=1$'
-check "--format lkp: the 0-day table" "$L compare --format lkp $A $B" 0 'latctl\.grow\.grow\.p99\.9_ns$'
-check "--format lkp: its header" "$L compare --format lkp $A $B" 0 '%stddev +%change +%stddev'
-check_err "compare needs two files" "$L compare $A" 2 'give a base and 1 to'
-check_err "compare: an unknown --format" "$L compare --format csv $A $B" 2 "--format 'csv' is not valid"
+check "--format lkp: the 0-day table" "$C compare --format lkp $A $B" 0 'latctl\.grow\.grow\.p99\.9_ns$'
+check "--format lkp: its header" "$C compare --format lkp $A $B" 0 '%stddev +%change +%stddev'
+check_err "compare needs two files" "$C compare $A" 2 'give a base and 1 to'
+check_err "compare: an unknown --format" "$C compare --format csv $A $B" 2 "--format 'csv' is not valid"
 edit "$A" "$TMPD/damaged.json" 'delete $d->{repeat}{per_run}[3]{summary}{p99_9_ns}'
-check_err "compare: a damaged run is named" "$L compare $TMPD/damaged.json $B" 2 \
+check_err "compare: a damaged run is named" "$C compare $TMPD/damaged.json $B" 2 \
 	'run 4: key "p99_9_ns" is missing'
 
 # check
-check "check: within an absolute limit: good (0)" "$L check --max p99.9=1s $A" 0 '^latctl check: good: .*p99\.9 .* <= 1s'
-check "check: over an absolute limit: bad (1)" "$L check --max p50=1ns $A" 1 '^latctl check: bad: .*p50 .* > 1ns \(median of 5 runs\)'
-check "check: a share limit" "$L check --max share:realloc=100% $A" 0 'good'
-check "check: a count limit" "$L check --max count:realloc=0 $A" 1 'bad: .*count:realloc [1-9]'
+check "check: within an absolute limit: good (0)" "$C check --max p99.9=1s $A" 0 '^latctl check: good: .*p99\.9 .* <= 1s'
+check "check: over an absolute limit: bad (1)" "$C check --max p50=1ns $A" 1 '^latctl check: bad: .*p50 .* > 1ns \(median of 5 runs\)'
+check "check: a share limit" "$C check --max share:realloc=100% $A" 0 'good'
+check "check: a count limit" "$C check --max count:realloc=0 $A" 1 'bad: .*count:realloc [1-9]'
 # One configuration against itself is never bad; good when 5 runs a side
 # show it within 10%, else 125 ("cannot tell", with the runs that would)
 retry "$AA" pair_again check "check: the same configuration as the baseline: good (0) or cannot tell (125), never bad" \
-	"$L check --baseline $A $B 2>&1; echo rc=\$?" 0 \
+	"$C check --baseline $A $B 2>&1; echo rc=\$?" 0 \
 	'^rc=(0|125)$'
-check "check: a result against itself: never bad" "$L check --baseline $A $A 2>&1; echo rc=\$?" 0 '^rc=(0|125)$'
+check "check: a result against itself: never bad" "$C check --baseline $A $A 2>&1; echo rc=\$?" 0 '^rc=(0|125)$'
 # synthetic: every new run three times the slowest base run and more: the
 # two sides never overlap, so p is the exact 2/252 of 5+5 runs apart,
 # whatever the runs of this machine were.
 edit "$A" "$TMPD/slow.json" 'my @r = @{$d->{repeat}{per_run}}; my ($m) = sort { $b <=> $a } map { $_->{summary}{p99_9_ns} } @r;
 	my $i = 0; $_->{summary}{p99_9_ns} = 3 * $m * (1 + $i++ / 100) for @r'
-check "check: p99.9 three times the baseline's: bad (1)" "$L check --baseline $A $TMPD/slow.json" 1 \
+check "check: p99.9 three times the baseline's: bad (1)" "$C check --baseline $A $TMPD/slow.json" 1 \
 	'bad: .*p99\.9 .*\(\+[0-9.]+%, at least \+[0-9.]+% with 95% confidence, p=0\.008, n=5\+5\) over --regression 10%'
 # synthetic: p50 of 1000..1004 ns against 1005..1009 and 1100..1104 ns
 edit "$A" "$TMPD/p50a.json" 'my $i = 0; $_->{summary}{p50_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/p50n.json" 'my $i = 0; $_->{summary}{p50_ns} = 1005 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/p50s.json" 'my $i = 0; $_->{summary}{p50_ns} = 1100 + $i++ for @{$d->{repeat}{per_run}}'
 check "compare: runs apart by 0.5% (p=0.008) are within noise: ~" \
-	"$L compare --metric p50 $TMPD/p50a.json $TMPD/p50n.json | grep -E '^p50'" 0 '^p50\* .* ~ +0\.008 +5\+5$'
+	"$C compare --metric p50 $TMPD/p50a.json $TMPD/p50n.json | grep -E '^p50'" 0 '^p50\* .* ~ +0\.008 +5\+5$'
 # synthetic: the p50 files above
 check "compare: runs apart by 10% are a change of the primary metric" \
-	"$L compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50'" 0 '\+10\.0% +0\.008 +5\+5$'
+	"$C compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50'" 0 '\+10\.0% +0\.008 +5\+5$'
 # synthetic: the p50 files above
 check "compare: the same 10% in an exploratory row is Holm-corrected: ~" \
-	"$L compare $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50 '" 0 ' ~ +0\.008 +5\+5$'
+	"$C compare $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50 '" 0 ' ~ +0\.008 +5\+5$'
 # synthetic: the p50 files above
-check "compare: the primary line says its interval" "$L compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json" 0 \
+check "compare: the primary line says its interval" "$C compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json" 0 \
 	'change \+10\.0%, 95% interval \+9\.[0-9]% \.\. \+10\.[0-9]%'
-check_err "compare: --metric must be a metric" "$L compare --metric p42 $A $B" 2 "--metric 'p42' is not a metric"
+check_err "compare: --metric must be a metric" "$C compare --metric p42 $A $B" 2 "--metric 'p42' is not a metric"
 # check decides on the one-sided 95% bounds of the change
 edit "$A" "$TMPD/mid_base.json" 'my $i = 0; $_->{summary}{p99_9_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/mid.json" 'my $i = 0; $_->{summary}{p99_9_ns} = (1000 + $i) * (1.06, 1.18, 0.97, 1.25, 1.12)[$i++] for @{$d->{repeat}{per_run}}'
 check_err "check: a change neither shown within nor over --regression: 125, how many runs would settle it" \
-	"$L check --baseline $TMPD/mid_base.json $TMPD/mid.json" 125 'neither shown within nor over --regression 10%; (about [0-9]+ runs a side|the change sits)'
+	"$C check --baseline $TMPD/mid_base.json $TMPD/mid.json" 125 'neither shown within nor over --regression 10%; (about [0-9]+ runs a side|the change sits)'
 edit "$A" "$TMPD/nothp.json" '$_->{counters}{thp_fault_alloc} = undef for @{$d->{repeat}{per_run}}'
 check_err "check: a metric without values (a kernel without THP): 125, never good" \
-	"$L check --baseline $A --metric 'huge pages' $TMPD/nothp.json" 125 'huge pages has no value'
-check_err "check --max on a metric without values: 125" "$L check --max 'huge pages=0' $TMPD/nothp.json" 125 \
+	"$C check --baseline $A --metric 'huge pages' $TMPD/nothp.json" 125 'huge pages has no value'
+check_err "check --max on a metric without values: 125" "$C check --max 'huge pages=0' $TMPD/nothp.json" 125 \
 	'huge pages has no value'
 edit "$A" "$TMPD/hp0.json" 'my $i = 0; $_->{counters}{thp_fault_alloc} = 100 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/hp1.json" 'my $i = 0; $_->{counters}{thp_fault_alloc} = 10 + $i++ for @{$d->{repeat}{per_run}}'
 check "check: fewer huge pages are worse (lower is worse for that metric)" \
-	"$L check --baseline $TMPD/hp0.json --metric 'huge pages' $TMPD/hp1.json" 1 'bad: .*huge pages .*worse by'
+	"$C check --baseline $TMPD/hp0.json --metric 'huge pages' $TMPD/hp1.json" 1 'bad: .*huge pages .*worse by'
 check "check: more huge pages are not a regression" \
-	"$L check --baseline $TMPD/hp1.json --metric 'huge pages' $TMPD/hp0.json" 0 'good: .*huge pages'
+	"$C check --baseline $TMPD/hp1.json --metric 'huge pages' $TMPD/hp0.json" 0 'good: .*huge pages'
 # Invocations as units: several files a side, each its median
 for k in 1 2 3 4; do
 	edit "$A" "$TMPD/g$k.json" "\$_->{summary}{p99_9_ns} *= (1, 1.04, 0.97, 1.02)[$k - 1] for @{\$d->{repeat}{per_run}}"
@@ -170,38 +189,38 @@ for k in 1 2 3 4; do
 done
 G="--baseline $TMPD/g1.json --baseline $TMPD/g2.json --baseline $TMPD/g3.json --baseline $TMPD/g4.json"
 check "check --pool: four invocations a side, twice as slow: bad, invocations the units" \
-	"$L check $G --pool $TMPD/n1.json $TMPD/n2.json $TMPD/n3.json $TMPD/n4.json" 1 \
+	"$C check $G --pool $TMPD/n1.json $TMPD/n2.json $TMPD/n3.json $TMPD/n4.json" 1 \
 	'bad: .*n1\.json \(\+3 more\): p99\.9 .*units: invocations, base 4, new 4; ICC of the runs in one invocation'
 check "check --pool: the same kernel's invocations: never bad" \
-	"$L check $G --pool $TMPD/g1.json $TMPD/g2.json $TMPD/g3.json $TMPD/g4.json; echo rc=\$?" 0 'rc=(0|125)$'
+	"$C check $G --pool $TMPD/g1.json $TMPD/g2.json $TMPD/g3.json $TMPD/g4.json; echo rc=\$?" 0 'rc=(0|125)$'
 check_err "check --pool: two invocations a side are too few units: 125" \
-	"$L check --baseline $TMPD/g1.json --baseline $TMPD/g2.json --pool $TMPD/n1.json $TMPD/n2.json" 125 \
+	"$C check --baseline $TMPD/g1.json --baseline $TMPD/g2.json --pool $TMPD/n1.json $TMPD/n2.json" 125 \
 	'too few runs: the baseline has 2, .* has 2; .*or 4 invocations\)'
 edit "$B" "$TMPD/runfail.json" '$d->{repeat}{per_run}[2]{exit_code} = 1'
-check_err "check: a run of the series failed: 125" "$L check --baseline $A $TMPD/runfail.json" 125 \
+check_err "check: a run of the series failed: 125" "$C check --baseline $A $TMPD/runfail.json" 125 \
 	'run 3 of 5 failed \(exit code 1\)'
 # p99.9 of 1000..1004 ns against 3000..3004 ns: +200% by construction
 edit "$A" "$TMPD/tol_base.json" 'my $i = 0; $_->{summary}{p99_9_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/tol_new.json" 'my $i = 0; $_->{summary}{p99_9_ns} = 3000 + $i++ for @{$d->{repeat}{per_run}}'
-check "check: a large --regression tolerates it" "$L check --baseline $TMPD/tol_base.json --regression 500% $TMPD/tol_new.json" 0 'within --regression 500%'
-check_err "check: too few runs: 125" "$L check --baseline $A $ONE" 125 'too few runs: the baseline has 5, .* has 1'
+check "check: a large --regression tolerates it" "$C check --baseline $TMPD/tol_base.json --regression 500% $TMPD/tol_new.json" 0 'within --regression 500%'
+check_err "check: too few runs: 125" "$C check --baseline $A $ONE" 125 'too few runs: the baseline has 5, .* has 1'
 edit "$B" "$TMPD/lost.json" '$d->{repeat}{per_run}[2]{latmon}{lost_by_latmon} = 7'
-check_err "check: lost events: 125" "$L check --max p99.9=1s $TMPD/lost.json" 125 'incomplete: run 3 of 5 lost 7 events'
+check_err "check: lost events: 125" "$C check --max p99.9=1s $TMPD/lost.json" 125 'incomplete: run 3 of 5 lost 7 events'
 edit "$B" "$TMPD/cpu.json" '$d->{environment}{cpu_model} = "Other CPU"'
-check_err "check: another machine than the baseline: 125" "$L check --baseline $A $TMPD/cpu.json" 125 \
+check_err "check: another machine than the baseline: 125" "$C check --baseline $A $TMPD/cpu.json" 125 \
 	"environment differs from the baseline: cpu is '.*' there, 'Other CPU' here"
 edit "$B" "$TMPD/touched.json" '$d->{run}{mode} = "touched"'
-check_err "check: another run than the baseline: 125" "$L check --baseline $A $TMPD/touched.json" 125 \
+check_err "check: another run than the baseline: 125" "$C check --baseline $A $TMPD/touched.json" 125 \
 	"environment differs .*mode is 'grow' there, 'touched' here"
 edit "$B" "$TMPD/kernel.json" '$d->{environment}{kernel_release} = "6.99.0-bisect"'
 check "check: another kernel is what a bisect changes: judged (good, or 125 on the change itself)" \
-	"$L check --baseline $A $TMPD/kernel.json 2>&1; echo rc=\$?" 0 '(good|cannot tell \(125\)): .*kernel\.json: p99\.9 '
+	"$C check --baseline $A $TMPD/kernel.json 2>&1; echo rc=\$?" 0 '(good|cannot tell \(125\)): .*kernel\.json: p99\.9 '
 edit "$B" "$TMPD/failed.json" '$d->{exit_code} = 1'
-check_err "check: a failed run: 125" "$L check --max p99.9=1s $TMPD/failed.json" 125 'the run failed \(exit code 1\)'
-check_err "check: no result (timeout): 125" "$L check --max p99.9=1s $TMPD/none.json" 125 'no result in .*none.json'
-check_err "check: a --baseline that is not there: said so, 125" "$L check --baseline $TMPD/nosuch.json $A" 125 \
+check_err "check: a failed run: 125" "$C check --max p99.9=1s $TMPD/failed.json" 125 'the run failed \(exit code 1\)'
+check_err "check: no result (timeout): 125" "$C check --max p99.9=1s $TMPD/none.json" 125 'no result in .*none.json'
+check_err "check: a --baseline that is not there: said so, 125" "$C check --baseline $TMPD/nosuch.json $A" 125 \
 	'--baseline .*nosuch.json: No such file or directory$'
-check_err "check: a bad command line is 125, never 2" "$L check --max p99.9=fast $A" 125 "limit 'fast' of p99.9 is not valid"
-check_err "check: nothing to check: 125" "$L check $A" 125 'nothing to check'
+check_err "check: a bad command line is 125, never 2" "$C check --max p99.9=fast $A" 125 "limit 'fast' of p99.9 is not valid"
+check_err "check: nothing to check: 125" "$C check $A" 125 'nothing to check'
 
 done_testing

@@ -41,6 +41,15 @@ $(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) tests/unit/ke
 
 -include $(FUZZ_OBJS:.o=.o.d)
 
+# latctl itself from the same instrumented objects: tests/cli/compare.t runs
+# its compare and check commands with it (LATCTL_ASAN), so that a memory
+# error there fails make check.
+LATCTL_ASAN := $(FUZZ_OUT)/latctl-asan
+CHECK_BUILD += $(LATCTL_ASAN)
+$(LATCTL_ASAN): user/main.c $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DLATCTL_VERSION='"$(VERSION)"' $(USER_CFLAGS) -o $@ user/main.c \
+		$(FUZZ_LIB) $(USER_LIBS)
+
 # One fuzzer at a time, FUZZ_SECONDS each; the line "fuzz_x: N executions"
 # per target is what the README quotes.
 fuzz: $(FUZZ_BINS)
