@@ -78,13 +78,13 @@ check "compare fits 80 columns" "$C compare $A $B $ONE | awk 'length > 80' | wc 
 # 11 cause labels in every run: 33 cause rows beside the metric rows, more
 # than the table's first allocation (a row array that moves as it grows)
 edit "$A" "$TMPD/many.json" 'my @l = qw(fault thp-zero preemption interrupt migration realloc
-	reclaim compaction blocked syscall softirq); for my $r (@{$d->{repeat}{per_run}}) {
+	reclaim compaction blocked syscall unattributed); for my $r (@{$d->{repeat}{per_run}}) {
 	my $c = $r->{causes}{causes}[0]; my $i = 0;
 	$r->{causes}{causes} = [ map { { %$c, label => $_, primary => 10 + $i, present => 20 + $i++ } } @l ] }'
 check "compare of runs naming 11 causes: a row for each of the 33" \
 	"$C compare $TMPD/many.json $TMPD/many.json | grep -Ec '^cause '" 0 '^11$'
-check "check of them: judged" "$C check --baseline $TMPD/many.json --metric count:softirq $TMPD/many.json" 0 \
-	'good: .*count:softirq'
+check "check of them: judged" "cp $TMPD/many.json $TMPD/many2.json && $C check --baseline $TMPD/many.json --metric count:reclaim $TMPD/many2.json" 0 \
+	'good: .*count:reclaim'
 check "compare names the causes and explains the change" "$C compare $A $B" 0 \
 	'the change explained by causes: slow time per million iterations'
 check "the causes' points add up to the change of the slow time" "$C compare $A $B | perl -ne '
@@ -165,7 +165,9 @@ check "compare: the same 10% in an exploratory row is Holm-corrected: ~" \
 # synthetic: the p50 files above
 check "compare: the primary line says its interval" "$C compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json" 0 \
 	'change \+10\.0%, 95% interval \+9\.[0-9]% \.\. \+10\.[0-9]%'
-check_err "compare: --metric must be a metric" "$C compare --metric p42 $A $B" 2 "--metric 'p42' is not a metric"
+check_err "compare: --metric must be a metric" "$C compare --metric p42 $A $B" 2 "--metric: unknown metric 'p42'"
+check_err "compare: --metric names a cause the join gives" "$C compare --metric count:fualt $A $B" 2 \
+	"--metric: unknown cause 'fualt' in count:fualt; the causes are fault thp-zero "
 # check decides on the one-sided 95% bounds of the change
 edit "$A" "$TMPD/mid_base.json" 'my $i = 0; $_->{summary}{p99_9_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/mid.json" 'my $i = 0; $_->{summary}{p99_9_ns} = (1000 + $i) * (1.06, 1.18, 0.97, 1.25, 1.12)[$i++] for @{$d->{repeat}{per_run}}'
@@ -222,5 +224,31 @@ check_err "check: a --baseline that is not there: said so, 125" "$C check --base
 	'--baseline .*nosuch.json: No such file or directory$'
 check_err "check: a bad command line is 125, never 2" "$C check --max p99.9=fast $A" 125 "limit 'fast' of p99.9 is not valid"
 check_err "check: nothing to check: 125" "$C check $A" 125 'nothing to check'
+check_err "check: a cause label that does not exist: 125, never good" \
+	"$C check --baseline $A --metric count:nosuch $TMPD/tol_new.json" 125 "--metric: unknown cause 'nosuch' in count:nosuch"
+check_err "check: ... in --max as well" "$C check --max share:fualt=20% $A" 125 "--max: unknown cause 'fualt'"
+edit "$B" "$TMPD/gap.json" 'delete $d->{repeat}{per_run}[2]{causes}{fault_ns}'
+check_err "check: a metric missing in one run of five: 125, naming the run" \
+	"$C check --baseline $A --metric fault:p50 $TMPD/gap.json" 125 \
+	'fault:p50 has no value in run 3 of 5 of .*gap.json, and a value in 4 other runs'
+# p50 +10% exactly (at the limit: 125 on its own), p99.9 x3 (bad on its own)
+edit "$A" "$TMPD/two_base.json" 'my $i = 0; for (@{$d->{repeat}{per_run}}) {
+	$_->{summary}{p50_ns} = 1000 + $i; $_->{summary}{p99_9_ns} = 1000 + $i++ }'
+edit "$A" "$TMPD/two_new.json" 'my $i = 0; for (@{$d->{repeat}{per_run}}) {
+	$_->{summary}{p50_ns} = 1100 + $i; $_->{summary}{p99_9_ns} = 3000 + $i++ }'
+check_err "check: p50 alone sits at the limit: 125" \
+	"$C check --baseline $TMPD/two_base.json --metric p50 $TMPD/two_new.json" 125 'p50 .*neither shown'
+check "check: p50 and p99.9 together: bad, p99.9 over at 95% across both" \
+	"$C check --baseline $TMPD/two_base.json --metric p50 --metric p99.9 $TMPD/two_new.json" 1 \
+	'bad: .*p99\.9 .*with 95% confidence over the 2 metrics'
+check "check: ... and the same in the other order" \
+	"$C check --baseline $TMPD/two_base.json --metric p99.9 --metric p50 $TMPD/two_new.json" 1 \
+	'bad: .*p99\.9 .*over the 2 metrics'
+check_err "check: one file as baseline and result: 125" "$C check --baseline $A $A" 125 \
+	'are one file, given twice \(as --baseline and as a result\)'
+for i in 1 2 3 4; do cp "$A" "$TMPD/inv$i.json"; done
+check "check: four baseline invocations against one file's runs: the mixed units said" \
+	"$C check --baseline $TMPD/inv1.json --baseline $TMPD/inv2.json --baseline $TMPD/inv3.json --baseline $TMPD/inv4.json --max p99.9=1s $B 2>&1; true" \
+	0 'units: invocations, base 4, runs, new 5; .*mixed units'
 
 done_testing

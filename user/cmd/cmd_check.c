@@ -5,56 +5,19 @@
  * a failed or missing run). Never 2 or 128+: in a bisect 2 would mark the
  * commit bad and 128+ would abort it, so a bad command line is 125 too.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "compare/envdiff.h"
 #include "cmd/cmd.h"
+#include "cmd/check.h"
 #include "lib/latctl.h"
 #include "run/opts.h"
 #include "compare/pair.h"
 #include "compare/metric_list.h"
 #include "doc/runs.h"
-#include "report/render.h"
-
-#define CHECK_GOOD	0
-#define CHECK_BAD	1
-#define CHECK_SKIP	LAT_EXIT_CANNOT_TELL
-#define MAX_LIMITS	32
-#define DEFAULT_REGRESSION	10.0	/* % */
-
-struct limit {
-	struct lat_metric m;
-	char label[64];
-	double max;
-};
-
-#define MAX_SIDE	64	/* result files a side */
-
-/* One side of a comparison: one result, or several invocations pooled. */
-struct side {
-	cJSON *doc[MAX_SIDE];
-	const char *path[MAX_SIDE];
-	size_t n;
-	char name[PATH_MAX + 32];	/* for the verdict's line */
-};
-
-struct check_opts {
-	const char *baseline[MAX_SIDE];
-	size_t n_baseline;
-	int pool;		/* --pool: the results are one side */
-	double regression;	/* % */
-	struct limit limits[MAX_LIMITS];
-	size_t n_limits;
-	struct limit metrics[MAX_LIMITS];	/* --metric, for --baseline */
-	size_t n_metrics;
-	char why[2 * PATH_MAX + 1024];	/* the verdict's reason */
-};
 
 static void usage(FILE *out)
 {
@@ -121,26 +84,32 @@ static int parse_limit(const struct lat_metric *m, const char *s, double *v)
 	return *end ? -1 : 0;
 }
 
-/* "METRIC=LIMIT" (with_limit) or "METRIC" into l; spec is cut at '='. */
-static int add_metric(struct limit *l, char *spec, int with_limit)
+/* What a limit of unit looks like. */
+static const char *limit_hint(const char *unit)
+{
+	if (!strcmp(unit, "ns"))
+		return "a time such as 2us";
+	return !strcmp(unit, "%") ? "a percentage such as 20%" : "a number";
+}
+
+/* "METRIC=LIMIT" (with_limit) or "METRIC" into l; spec is cut at '='.
+ * -1 with one line in why. */
+static int add_metric(struct limit *l, char *spec, int with_limit, char *why, size_t len)
 {
 	char *eq = strchr(spec, '=');
 
 	if (with_limit != (eq != NULL)) {
-		snprintf(l->label, sizeof(l->label), "%s", with_limit ? "give METRIC=LIMIT, e.g. p99.9=2us" :
+		snprintf(why, len, "%s", with_limit ? "give METRIC=LIMIT, e.g. p99.9=2us" :
 			 "give a metric name, e.g. p99.9");
 		return -1;
 	}
 	if (eq)
 		*eq = '\0';
-	if (lat_metric_parse(spec, &l->m, l->label, sizeof(l->label))) {
-		snprintf(l->label, sizeof(l->label), "unknown metric '%s'", spec);
+	if (lat_metric_given(spec, &l->m, l->label, sizeof(l->label), why, len))
 		return -1;
-	}
 	if (eq && parse_limit(&l->m, eq + 1, &l->max)) {
-		snprintf(l->label, sizeof(l->label), "limit '%s' of %s is not valid; give %s", eq + 1,
-			 spec, !strcmp(l->m.unit, "ns") ? "a time such as 2us" :
-			 !strcmp(l->m.unit, "%") ? "a percentage such as 20%" : "a number");
+		snprintf(why, len, "limit '%s' of %s is not valid; give %s", eq + 1, spec,
+			 limit_hint(l->m.unit));
 		return -1;
 	}
 	return 0;
@@ -194,13 +163,14 @@ static int take_option(struct check_opts *o, int c, char *arg, const char *given
 	if (c == OPT_MAX || c == OPT_METRIC) {
 		size_t *n = c == OPT_MAX ? &o->n_limits : &o->n_metrics;
 
+		char why[512] = "too many";
+
 		l = (c == OPT_MAX ? o->limits : o->metrics) + *n;
-		if (*n < MAX_LIMITS && !add_metric(l, arg, c == OPT_MAX)) {
+		if (*n < MAX_LIMITS && !add_metric(l, arg, c == OPT_MAX, why, sizeof(why))) {
 			++*n;
 			return 0;
 		}
-		snprintf(o->why, sizeof(o->why), "%s: %s", c == OPT_MAX ? "--max" : "--metric",
-			 *n < MAX_LIMITS ? l->label : "too many");
+		snprintf(o->why, sizeof(o->why), "%s: %s", c == OPT_MAX ? "--max" : "--metric", why);
 		return -1;
 	}
 	snprintf(o->why, sizeof(o->why), "%s '%s'; see 'latctl check --help'",
@@ -236,42 +206,9 @@ static int parse(int argc, char **argv, struct check_opts *o)
 		snprintf(o->why, sizeof(o->why), "--metric needs --baseline GOOD.json");
 	if (!o->n_baseline || o->n_metrics)
 		return o->why[0] ? -1 : 0;
-	add_metric(&o->metrics[0], default_metric, 0);
+	add_metric(&o->metrics[0], default_metric, 0, o->why, sizeof(o->why));
 	o->n_metrics = 1;
 	return o->why[0] ? -1 : 0;
-}
-
-/* Why a document cannot be judged (failed, incomplete), 0 when it can. */
-static int unusable(const cJSON *doc, const char *path, char *why, size_t len)
-{
-	double code = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(doc, "exit_code"));
-	size_t n = lat_runs_count(doc), i;
-	double lost;
-
-	if (code != 0) {
-		snprintf(why, len, "%s: the run failed (exit code %g)", path, code);
-		return 1;
-	}
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "incomplete"))) {
-		snprintf(why, len, "%s: the result is marked incomplete", path);
-		return 1;
-	}
-	for (i = 0; i < n; i++) {
-		const cJSON *rc = cJSON_GetObjectItemCaseSensitive(lat_run_at(doc, i), "exit_code");
-
-		if (cJSON_IsNumber(rc) && rc->valuedouble != 0) {
-			snprintf(why, len, "%s: run %zu of %zu failed (exit code %g)", path, i + 1, n,
-				 rc->valuedouble);
-			return 1;
-		}
-		lost = lat_run_lost(lat_run_at(doc, i));
-		if (lost > 0) {
-			snprintf(why, len, "%s: incomplete: run %zu of %zu lost %.0f events; rerun with more --events or fewer iterations",
-				 path, i + 1, n, lost);
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* Absolute limits: the first one exceeded, or all hold. */
@@ -304,35 +241,6 @@ static int check_limits(struct check_opts *o, const cJSON *doc, const char *path
 	return CHECK_GOOD;
 }
 
-/* The environment rows that must match the baseline: machine and run. */
-static int env_matches(struct check_opts *o, const cJSON *base, const cJSON *doc, const char *path)
-{
-	const cJSON *docs[2] = { base, doc };
-	const struct lat_env_row *r = lat_env_first_difference(docs, 2,
-		(1U << LAT_ENV_MACHINE) | (1U << LAT_ENV_RUN));
-	char a[256], b[256];
-
-	if (!r)
-		return 1;
-	snprintf(o->why, sizeof(o->why), "%s: the environment differs from the baseline: %s is '%s' there, '%s' here",
-		 path, r->name, r->get(base, r, a, sizeof(a)), r->get(doc, r, b, sizeof(b)));
-	return 0;
-}
-
-/* Every file of both sides against the baseline's first. */
-static int sides_match(struct check_opts *o, const struct side *base, const struct side *new)
-{
-	size_t i;
-
-	for (i = 1; i < base->n; i++)
-		if (!env_matches(o, base->doc[0], base->doc[i], base->path[i]))
-			return 0;
-	for (i = 0; i < new->n; i++)
-		if (!env_matches(o, base->doc[0], new->doc[i], new->path[i]))
-			return 0;
-	return 1;
-}
-
 /* Runs a side that would likely put the one-sided bound past the limit:
  * the bound's distance from the estimate shrinks as 1 / sqrt(n). */
 static size_t runs_to_settle(double est, double bound, double limit, size_t n)
@@ -357,20 +265,50 @@ static void worse(const struct lat_metric *m, const struct lat_pair *p, double *
 	*hi = d > 0 ? p->bound_hi : -p->bound_lo;
 }
 
-/* One metric against the baseline: bad when the change is shown to be
- * worse than --regression (its one-sided 95% lower bound above it), good
- * when it is shown to be within (the upper bound below it), else 125. */
+/* 1 with o->why when some run of the side has m and another has not: a
+ * verdict on the runs that have it would rest on fewer than were made. */
+static int side_gap(struct check_opts *o, const struct side *s, const struct lat_metric *m,
+		    const char *what)
+{
+	size_t i, j, runs, with = 0, gap_doc = 0, gap_run = 0, total = 0;
+
+	for (i = 0; i < s->n; i++) {
+		runs = lat_runs_count(s->doc[i]);
+		for (j = 0; j < runs; j++, total++) {
+			if (!isnan(lat_metric_value(lat_run_at(s->doc[i], j), m)))
+				with++;
+			else if (!gap_run)
+				gap_doc = i, gap_run = j + 1;
+		}
+	}
+	if (!with || with == total)
+		return 0;
+	snprintf(o->why, sizeof(o->why), "%s: %s has no value in run %zu of %zu of %s, and a value in %zu other run%s: a verdict needs it in every run",
+		 what, m->name, gap_run, lat_runs_count(s->doc[gap_doc]), s->path[gap_doc], with,
+		 with == 1 ? "" : "s");
+	return 1;
+}
+
+/* One of k metrics against the baseline: bad when the change is shown to
+ * be worse than --regression (its one-sided lower bound above it, at 95%
+ * over the k metrics: Bonferroni, each at 5% / k), good when it is shown to
+ * be within (the one-sided 95% upper bound below it; all k must be), else
+ * 125. */
 static int check_one(struct check_opts *o, const struct side *bs, const struct side *ns,
-		     const struct lat_metric *m)
+		     const struct lat_metric *m, size_t k)
 {
 	const char *path = ns->name;
-	char b[32], w[32], head[PATH_MAX + 160];
-	struct lat_pair p;
-	double est, lo, hi;
+	char b[32], w[32], head[PATH_MAX + 160], conf[64] = "with 95% confidence";
+	struct lat_pair p, pk;
+	double est, lo, hi, ek, hk;
 	size_t more;
 
+	if (side_gap(o, bs, m, "the baseline") || side_gap(o, ns, m, path))
+		return CHECK_SKIP;
 	if (lat_pair_sides((const cJSON *const *)bs->doc, bs->n, (const cJSON *const *)ns->doc,
-			   ns->n, m, &p))
+			   ns->n, m, &p) ||
+	    lat_pair_sides_conf((const cJSON *const *)bs->doc, bs->n, (const cJSON *const *)ns->doc,
+				ns->n, m, 1 - (1 - LAT_PAIR_BOUND_CONF) / (double)k, &pk))
 		return CHECK_SKIP;
 	if (p.missing) {
 		snprintf(o->why, sizeof(o->why), "%s: %s has no value in %s (this kernel or run did not report it)",
@@ -378,13 +316,16 @@ static int check_one(struct check_opts *o, const struct side *bs, const struct s
 		return CHECK_SKIP;
 	}
 	worse(m, &p, &est, &lo, &hi);
+	worse(m, &pk, &ek, &lo, &hk);
+	if (k > 1)
+		snprintf(conf, sizeof(conf), "with 95%% confidence over the %zu metrics", k);
 	lat_pair_fmt(b, sizeof(b), p.base.median, m->unit);
 	lat_pair_fmt(w, sizeof(w), p.new.median, m->unit);
 	snprintf(head, sizeof(head), "%s: %s %s -> %s (%s%+.1f%%", path, m->name, b, w,
 		 m->lower_worse ? "worse by " : "", isfinite(est) ? est : 0);
 	if (lo > o->regression) {
-		snprintf(o->why, sizeof(o->why), "%s, at least %+.1f%% with 95%% confidence, p=%.3f, n=%zu+%zu) over --regression %g%%",
-			 head, lo, p.p, p.base.n, p.new.n, o->regression);
+		snprintf(o->why, sizeof(o->why), "%s, at least %+.1f%% %s, p=%.3f, n=%zu+%zu) over --regression %g%%",
+			 head, lo, conf, p.p, p.base.n, p.new.n, o->regression);
 		return CHECK_BAD;
 	}
 	if (hi < o->regression) {
@@ -413,15 +354,20 @@ static void units_note(struct check_opts *o, const struct side *bs, const struct
 
 	if (bs->n == 1 && ns->n == 1)
 		return;
-	snprintf(o->why + len, sizeof(o->why) - len, " [units: %s %zu, new %zu; ICC of the runs in one invocation: %s%.2f, %s%.2f]",
+	snprintf(o->why + len, sizeof(o->why) - len, " [units: %s %zu, %s %zu; ICC of the runs in one invocation: %s%.2f, %s%.2f%s]",
 		 bs->n > 1 ? "invocations, base" : "runs, base", lat_side_units((const cJSON *const *)bs->doc, bs->n),
+		 (bs->n > 1) == (ns->n > 1) ? "new" : ns->n > 1 ? "invocations, new" : "runs, new",
 		 lat_side_units((const cJSON *const *)ns->doc, ns->n),
-		 isnan(ib) ? "base - " : "base ", isnan(ib) ? 0 : ib, isnan(in) ? "new - " : "new ", isnan(in) ? 0 : in);
+		 isnan(ib) ? "base - " : "base ", isnan(ib) ? 0 : ib, isnan(in) ? "new - " : "new ", isnan(in) ? 0 : in,
+		 (bs->n > 1) != (ns->n > 1) ?
+		 "; mixed units: the side of one file has the runs of one invocation, whose spread lacks the drift between invocations (give each side several files)" : "");
 }
 
-/* Relative check of every --metric. */
+/* Relative check of every --metric, in any order: bad when one is shown
+ * bad, else 125 when one cannot be told, else good. */
 static int check_baseline(struct check_opts *o, const struct side *bs, const struct side *ns)
 {
+	static char why[sizeof(o->why)];
 	size_t need = lat_pair_min_runs(), i;
 	size_t nb = lat_side_units((const cJSON *const *)bs->doc, bs->n);
 	size_t nn = lat_side_units((const cJSON *const *)ns->doc, ns->n);
@@ -432,54 +378,23 @@ static int check_baseline(struct check_opts *o, const struct side *bs, const str
 			 nb, ns->name, nn, need, need, need);
 		return CHECK_SKIP;
 	}
-	if (!sides_match(o, bs, ns))
+	if (!check_sides_match(o, bs, ns))
 		return CHECK_SKIP;
-	for (i = 0; i < o->n_metrics && ret == CHECK_GOOD; i++) {
-		ret = check_one(o, bs, ns, &o->metrics[i].m);
+	for (i = 0; i < o->n_metrics && ret != CHECK_BAD; i++) {
+		int r = check_one(o, bs, ns, &o->metrics[i].m, o->n_metrics);
+
 		units_note(o, bs, ns, &o->metrics[i].m);
+		if (r == CHECK_BAD || (r == CHECK_SKIP && ret == CHECK_GOOD)) {
+			ret = r;
+			memcpy(why, o->why, sizeof(why));
+		}
 	}
+	if (ret != CHECK_GOOD)
+		memcpy(o->why, why, sizeof(why));
+	else if (o->n_metrics > 1)
+		snprintf(o->why + strlen(o->why), sizeof(o->why) - strlen(o->why),
+			 "; the other %zu --metric within too", o->n_metrics - 1);
 	return ret;
-}
-
-/* A result file that may be missing: a run that failed or timed out; a
- * baseline that is not there is a wrong path. */
-static int load(struct check_opts *o, const char *path, cJSON **doc, int baseline)
-{
-	if (access(path, R_OK)) {
-		snprintf(o->why, sizeof(o->why), baseline ? "--baseline %s: %s" :
-			 "no result in %s: the run failed or timed out (%s)", path, strerror(errno));
-		return -1;
-	}
-	if (lat_runs_load(path, doc)) {	/* it printed why */
-		snprintf(o->why, sizeof(o->why), "%s is not a usable result (see above)", path);
-		return -1;
-	}
-	if (unusable(*doc, path, o->why, sizeof(o->why))) {
-		cJSON_Delete(*doc);
-		*doc = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* The files of a side, loaded; -1 with o->why at the first that fails. */
-static int load_side(struct check_opts *o, char *const *paths, size_t n, struct side *s,
-		     int baseline)
-{
-	for (s->n = 0; s->n < n; s->n++) {
-		s->path[s->n] = paths[s->n];
-		if (load(o, paths[s->n], &s->doc[s->n], baseline))
-			return -1;
-	}
-	snprintf(s->name, sizeof(s->name), n > 1 ? "%s (+%zu more)" : "%s", n ? paths[0] : "", n - 1);
-	return 0;
-}
-
-static void free_side(struct side *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		cJSON_Delete(s->doc[i]);
-	s->n = 0;
 }
 
 /* Verdict of one side: each file's limits first, then the baseline. */
@@ -489,13 +404,13 @@ static int check_side(struct check_opts *o, const struct side *base, char *const
 	size_t i;
 	int ret = CHECK_GOOD;
 
-	if (load_side(o, paths, n, &new, 0))
+	if (check_load_side(o, paths, n, &new, 0) || check_given_twice(o, base, &new))
 		ret = CHECK_SKIP;
 	for (i = 0; i < new.n && ret == CHECK_GOOD; i++)
 		ret = check_limits(o, new.doc[i], new.path[i]);
 	if (ret == CHECK_GOOD && base->n)
 		ret = check_baseline(o, base, &new);
-	free_side(&new);
+	check_free_side(&new);
 	return ret;
 }
 
@@ -509,8 +424,8 @@ int cmd_check(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? CHECK_GOOD : verdict(CHECK_SKIP, o.why);
-	if (load_side(&o, (char *const *)o.baseline, o.n_baseline, &base, 1)) {
-		free_side(&base);
+	if (check_load_side(&o, (char *const *)o.baseline, o.n_baseline, &base, 1)) {
+		check_free_side(&base);
 		return verdict(CHECK_SKIP, o.why);
 	}
 	ret = CHECK_GOOD;
@@ -518,6 +433,6 @@ int cmd_check(int argc, char **argv)
 		ret = check_side(&o, &base, argv + optind, (size_t)(argc - optind));
 	for (i = optind; !o.pool && i < argc && ret == CHECK_GOOD; i++)
 		ret = check_side(&o, &base, argv + i, 1);
-	free_side(&base);
+	check_free_side(&base);
 	return verdict(ret, o.why);
 }

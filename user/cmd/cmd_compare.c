@@ -81,9 +81,10 @@ static const struct option long_opts[] = {
 static int take_metric(struct compare_opts *o, const char *name)
 {
 	struct lat_metric m;
+	char why[512];
 
-	if (lat_metric_parse(name, &m, o->primary_label, sizeof(o->primary_label))) {
-		fprintf(stderr, "latctl compare: --metric '%s' is not a metric; see 'latctl check --help'\n", name);
+	if (lat_metric_given(name, &m, o->primary_label, sizeof(o->primary_label), why, sizeof(why))) {
+		fprintf(stderr, "latctl compare: --metric: %s; see 'latctl check --help'\n", why);
 		return -1;
 	}
 	o->primary = name;

@@ -73,17 +73,6 @@ static int cause_rows_of(struct rows *r, const cJSON *base, const cJSON *new)
 	return ret;
 }
 
-/* Point each cause row's metric at its own name and label again: they
- * were parsed into the row, and the rows moved each time the array grew. */
-static void rows_settle(struct rows *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		(void)lat_metric_parse(r->v[i].name, &r->v[i].m, r->v[i].label,
-				       sizeof(r->v[i].label));
-}
-
 static int cmp_p(const void *a, const void *b)
 {
 	double x = (*(struct row *const *)a)->p.p, y = (*(struct row *const *)b)->p.p;
@@ -135,7 +124,9 @@ int lat_compare_rows(const cJSON *base, const cJSON *new, const char *primary,
 	if (!ret)
 		ret = cause_rows_of(&r, base, new);
 	if (!ret) {
-		rows_settle(&r);
+		/* the rows moved as the array grew: their metrics' names too */
+		for (i = 0; i < r.n; i++)
+			lat_metric_parse(r.v[i].name, &r.v[i].m, r.v[i].label, sizeof(r.v[i].label));
 		holm(&r, primary ? primary : LAT_COMPARE_PRIMARY);
 		for (i = 0; i < r.n; i++)
 			fn(arg, &r.v[i].m, &r.v[i].p);

@@ -39,7 +39,8 @@ static double to_pct(double d, int ratio, double base_median)
 }
 
 /* The change with its intervals, on logs when every value is positive. */
-static int change_of(double *b, size_t nb, double *w, size_t nw, struct lat_pair *out)
+static int change_of(double *b, size_t nb, double *w, size_t nw, double bound_conf,
+		     struct lat_pair *out)
 {
 	struct lat_shift s95, s90;
 	size_t i;
@@ -50,7 +51,7 @@ static int change_of(double *b, size_t nb, double *w, size_t nw, struct lat_pair
 	for (i = 0; out->ratio && i < nw; i++)
 		w[i] = log(w[i]);
 	if (lat_shift_interval(b, nb, w, nw, LAT_PAIR_CONFIDENCE, &s95) ||
-	    lat_shift_interval(b, nb, w, nw, LAT_PAIR_BOUND_CONF, &s90))
+	    lat_shift_interval(b, nb, w, nw, bound_conf, &s90))
 		return -ENOMEM;
 	out->change_pct = to_pct(s95.est, out->ratio, out->base.median);
 	if (!out->ratio && out->base.median == 0 && s95.est != 0)
@@ -68,8 +69,8 @@ int lat_pair_significant(const struct lat_pair *p, double alpha)
 	       (p->change_lo > LAT_SIGNIF_NOISE_PCT || p->change_hi < -LAT_SIGNIF_NOISE_PCT);
 }
 
-int lat_pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
-		    struct lat_pair *out)
+static int pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
+		       double bound_conf, struct lat_pair *out)
 {
 	int ret = 0;
 
@@ -84,10 +85,16 @@ int lat_pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
 	out->change_hi = out->bound_hi = INFINITY;
 	out->change_pct = NAN;
 	if (!out->missing)
-		ret = change_of(b, nb, w, nw, out);
+		ret = change_of(b, nb, w, nw, bound_conf, out);
 	out->alpha = LAT_SIGNIF_ALPHA;
 	out->significant = lat_pair_significant(out, out->alpha);
 	return ret;
+}
+
+int lat_pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
+		    struct lat_pair *out)
+{
+	return pair_values(b, nb, w, nw, verdict, LAT_PAIR_BOUND_CONF, out);
 }
 
 int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metric *m,
@@ -174,14 +181,20 @@ size_t lat_side_units(const cJSON *const *docs, size_t n)
 int lat_pair_sides(const cJSON *const *base, size_t nb, const cJSON *const *new, size_t nn,
 		   const struct lat_metric *m, struct lat_pair *out)
 {
+	return lat_pair_sides_conf(base, nb, new, nn, m, LAT_PAIR_BOUND_CONF, out);
+}
+
+int lat_pair_sides_conf(const cJSON *const *base, size_t nb, const cJSON *const *new, size_t nn,
+			const struct lat_metric *m, double bound_conf, struct lat_pair *out)
+{
 	size_t kb = 0, kn = 0, need = lat_pair_min_runs();
 	double *b = side_values(base, nb, m, &kb), *w = side_values(new, nn, m, &kn);
 	int ret = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
 	if (b && w)
-		ret = lat_pair_values(b, kb, w, kn, lat_side_units(base, nb) >= need &&
-				      lat_side_units(new, nn) >= need, out);
+		ret = pair_values(b, kb, w, kn, lat_side_units(base, nb) >= need &&
+				  lat_side_units(new, nn) >= need, bound_conf, out);
 	free(b);
 	free(w);
 	return ret;

@@ -51,6 +51,10 @@ int lat_pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
  * verdict needs lat_pair_min_runs() units a side. 0 or -ENOMEM. */
 int lat_pair_sides(const cJSON *const *base, size_t nb, const cJSON *const *new, size_t nn,
 		   const struct lat_metric *m, struct lat_pair *out);
+/* The same with the bounds bound_lo, bound_hi of the two-sided bound_conf
+ * interval (check's correction across several metrics). */
+int lat_pair_sides_conf(const cJSON *const *base, size_t nb, const cJSON *const *new, size_t nn,
+			const struct lat_metric *m, double bound_conf, struct lat_pair *out);
 size_t lat_side_units(const cJSON *const *docs, size_t n);
 /* The intra-class correlation of m's runs within the documents (one-way
  * ICC(1) on logs): how much runs of one invocation agree beyond chance;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/rdoc.h"
+#include "events/iter.h"
 #include "doc/result.h"
 #include "doc/runs.h"
 
@@ -80,6 +81,28 @@ int lat_metric_parse(const char *name, struct lat_metric *m, char *label_buf, si
 					  cause_metrics[i].unit, 0 };
 		return 0;
 	}
+	return -EINVAL;
+}
+
+int lat_metric_given(const char *name, struct lat_metric *m, char *label_buf, size_t len,
+		     char *why, size_t wlen)
+{
+	size_t used = 0;
+	int l;
+
+	if (lat_metric_parse(name, m, label_buf, len)) {
+		snprintf(why, wlen, "unknown metric '%s'", name);
+		return -EINVAL;
+	}
+	if (m->kind != LAT_METRIC_CAUSE_COUNT && m->kind != LAT_METRIC_CAUSE_SHARE &&
+	    m->kind != LAT_METRIC_CAUSE_OWN)
+		return 0;
+	if (join_label_by_name(m->key) >= 0)
+		return 0;
+	used = (size_t)snprintf(why, wlen, "unknown cause '%s' in %s; the causes are", m->key, name);
+	for (l = 0; l < JOIN_NR_LABELS && used < wlen; l++)
+		if (join_label_by_name(join_label_name(l)) == l)
+			used += (size_t)snprintf(why + used, wlen - used, " %s", join_label_name(l));
 	return -EINVAL;
 }
 

@@ -45,6 +45,10 @@ const cJSON *lat_run_at(const cJSON *doc, size_t i);
 /* The metric "p99.9", "count:fault", "share:thp-zero" or "own:fault";
  * 0 or -EINVAL (unknown name). label_buf holds the cause label. */
 int lat_metric_parse(const char *name, struct lat_metric *m, char *label_buf, size_t len);
+/* The same for a name a user gave: a cause metric must name a label the
+ * join gives ("count:fualt" is refused); -EINVAL with one line in why. */
+int lat_metric_given(const char *name, struct lat_metric *m, char *label_buf, size_t len,
+		     char *why, size_t wlen);
 
 /* Value of m in one run; NaN when the run has no such value (a cause's own
  * duration in a run where it never occurred). */
