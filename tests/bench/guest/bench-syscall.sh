@@ -43,8 +43,8 @@ for r in $(seq 0 $((ROUNDS - 1))); do
 	done
 done | tee runs.txt
 grep -q '^latmon ' /proc/modules && rmmod latmon
-awk -v per="$PER" '{ split($1, m, "="); split($2, c, "="); split($3, n, "=");
-	k = m[2]; cnt[k]++; cy[k, cnt[k]] = c[2] + 0; ns[k, cnt[k]] = n[2] + 0 }
+awk -v per="$PER" '{ split($1, m, "="); split($2, cv, "="); split($3, n, "=");
+	k = m[2]; cnt[k]++; cy[k, cnt[k]] = cv[2] + 0; ns[k, cnt[k]] = n[2] + 0 }
 function median(a, k, n,    i, j, t, v) {
 	for (i = 1; i <= n; i++) v[i] = a[k, i]
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
