@@ -47,14 +47,19 @@ facts() {
 	my $mu = 0; for (@{$d->{slow}{iterations}}) { $mu++ if ($_->{syscall}{name} // "") eq "munmap" }
 	print "slow_munmap $mu\n";' "$1"
 }
-# keep FILE CMD: CMD's stdout into FILE and on stdout, its exit status kept.
-keep() { echo "$2 > $1; r=\$?; cat $1; exit \$r"; }
+# keep FILE CMD: CMD's stdout and stderr (the program's lines, then the
+# report) into FILE and on stdout, its exit status kept.
+keep() { echo "$2 > $1 2>&1; r=\$?; cat $1; exit \$r"; }
 fact() { awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$1"; }
 
 F=$TMPD/fault
 check "a loop of first touches runs under latctl" \
-	"$L run exec --json $F.json -- $B/markers_prog fault 3000 > $F.txt" 0 ''
+	"$L run exec --json $F.json -- $B/markers_prog fault 3000 > $F.out 2> $F.txt" 0 ''
 facts $F.json > $F.f
+check "the program's stdout is its own: no line of the report" "cat $F.out" 0 '^minflt [0-9]+$'
+ok "... its 3 lines alone" test "$(grep -c '' $F.out)" = 3
+check "the report went to stderr, as perf stat's does" "cat $F.txt" 0 '^\$ .*latctl run exec --json'
+cat $F.out >>$F.txt
 check "the report names the command and how it ended" "cat $F.txt" 0 \
 	"^command: $B/markers_prog fault 3000 \\(pid [0-9]+\\): exited with status 0"
 check "... and where its iterations came from" "cat $F.txt" 0 \
@@ -142,6 +147,28 @@ check "--duration stops a command that runs on" "$L run exec --duration 1s --jso
 ok "... within the grace period ($SECONDS s)" test "$SECONDS" -le 6
 check "... says so on stderr" "cat /dev/null; $L report $D.json" 0 \
 	'stopped by latctl with SIGINT after --duration 1 s, then killed by SIGINT'
+Z=$TMPD/z
+seq 1 200000 >$Z.txt
+check "gzip -c under latctl: the archive on stdout is whole" \
+	"cd $TMPD && $L run exec -- gzip -c $Z.txt > $Z.gz 2>$Z.rep && gzip -t $Z.gz && zcat $Z.gz | cmp - $Z.txt" 0 ''
+check "... and its report on stderr" "cat $Z.rep" 0 '^command: gzip -c .* exited with status 0'
+check_err "--json - with exec: refused, the program owns stdout" "$L run exec --json - -- true" 2 \
+	'give --json FILE, not --json -'
+check "options stop at the command without --: head -n 2 is head's" \
+	"$L run exec head -n 2 $Z.txt 2>/dev/null | tr '\\n' ' '" 0 '^1 2 $'
+check "a program's own exit 127 is its status, with the report" "$L run exec -- sh -c 'exit 127'" 127 \
+	'exited with status 127'
+check "... and a command not found by its shell" "$L run exec -- sh -c nosuchcommand-latctl" 127 \
+	'command: sh -c nosuchcommand-latctl .*exited with status 127'
+printf '#!/nonexistent/interpreter\n' >$TMPD/badinterp
+chmod +x $TMPD/badinterp
+check_err "a program that cannot be exec'd: 127, one line, no report" "$L run exec -- $TMPD/badinterp" 127 \
+	"cannot run '.*badinterp': No such file or directory"
+# timeout(1) sends SIGINT to latctl and then to its process group: two at once
+check "SIGINT twice at once (timeout -s INT): the report of what was measured" \
+	"timeout -s INT 2 $L run exec --json $TMPD/twice.json -- sleep 30; echo rc=\$?" 0 \
+	'INTERRUPTED by SIGINT after [0-9]+ of'
+ok "... and its result file" test -s $TMPD/twice.json
 check "a failing command's status is latctl's, after the report" "$L run exec -- sh -c 'exit 3'" 3 \
 	'exited with status 3'
 check "a command killed by a signal: 128 + N" "$L run exec -- sh -c 'kill -9 \$\$'" 137 'killed by SIGKILL'

@@ -381,6 +381,8 @@ static int measure(struct run_ctx *c)
 		ret = run->ops->from_events(run, c->sess.buf.ev, c->sess.buf.n);
 	if (ret == -EINVAL)
 		return LAT_EXIT_USAGE;
+	if (ret == -ENOEXEC)	/* exec's command did not start; it said why */
+		return run->exit_status;
 	if (!ret && run->n == 0 && c->interrupted) {
 		fprintf(stderr, "latctl: interrupted before the first iteration; nothing to report\n");
 		return LAT_EXIT_INTERRUPTED;
@@ -427,7 +429,8 @@ static int finish(struct run_ctx *c)
 	if (c->interrupted)
 		add_interrupted(c->doc, &c->run);
 	lat_result_finish(c->doc, c->run.exit_status);
-	return lat_deliver(c->opts.json_path ? &c->file : NULL, c->doc, c->opts.quiet);
+	return lat_deliver(c->opts.json_path ? &c->file : NULL, c->doc, c->opts.quiet,
+			   lat_report_stream(c->opts.workload));
 }
 
 static void cleanup(struct run_ctx *c)

@@ -16,6 +16,7 @@ static pid_t owner;
 static volatile sig_atomic_t soft;
 volatile sig_atomic_t lat_stop_requested;
 volatile sig_atomic_t lat_stop_signal;
+volatile sig_atomic_t lat_stop_count;
 
 /* "latctl: stopped by SIGINT during set-up: nothing measured" (write(2):
  * async-signal-safe). */
@@ -32,14 +33,17 @@ static void say_stopped(int sig)
 
 /* Run the undo actions (only in the process that armed them), then re-raise;
  * in soft mode a first SIGINT (with LAT_SOFT_ALL also TERM, HUP) only asks
- * the loop to stop. */
+ * the loop to stop, and a second only counts (a terminal's Ctrl-C and
+ * timeout(1) reach latctl and its program's group: two at once). */
 static void on_signal(int sig)
 {
 	int i, saved = errno;
 
-	if (soft && !lat_stop_requested && (sig == SIGINT || soft == LAT_SOFT_ALL)) {
-		lat_stop_requested = 1;
-		lat_stop_signal = sig;
+	if (soft && lat_stop_count < 2 && (sig == SIGINT || soft == LAT_SOFT_ALL)) {
+		if (!lat_stop_count++) {
+			lat_stop_requested = 1;
+			lat_stop_signal = sig;
+		}
 		return;
 	}
 	if (getpid() == owner && phase)

@@ -14,8 +14,9 @@ typedef void (*lat_cleanup_fn)(void);
 /* Install the handlers (once); actions run only in the installing process. */
 void lat_cleanup_install(void);
 /* While on (1), the first SIGINT only sets lat_stop_requested (a timed loop
- * then ends at its next iteration and its report is printed); a second one
- * runs the actions and dies, as SIGTERM and SIGHUP always do. With
+ * then ends at its next iteration and its report is printed), a second one
+ * only raises lat_stop_count to 2 (exec then stops its program at once);
+ * a third runs the actions and dies, as SIGTERM and SIGHUP always do. With
  * LAT_SOFT_ALL (--repeat) a first SIGTERM or SIGHUP stops softly too.
  * lat_stop_signal is the signal that asked. Forked children (workers) keep
  * the handler and stop their own loops. */
@@ -23,6 +24,7 @@ void lat_cleanup_install(void);
 void lat_cleanup_soft_stop(int on);
 extern volatile sig_atomic_t lat_stop_requested;
 extern volatile sig_atomic_t lat_stop_signal;
+extern volatile sig_atomic_t lat_stop_count;
 int lat_cleanup_add(lat_cleanup_fn fn);
 /* What a signal that ends the process interrupted, said on stderr first
  * ("during set-up: nothing measured"); NULL: nothing said. A string that

@@ -8,24 +8,29 @@
 #include "report/render.h"
 #include "run/deliver.h"
 
-/* The report on stdout, flushed: a write error is seen here, not lost. */
-static int print_report(const cJSON *doc)
+/* The report on out, flushed: a write error is seen here, not lost. */
+static int print_report(const cJSON *doc, FILE *out)
 {
-	int ret = lat_result_render(doc, stdout, "result");
+	int ret = lat_result_render(doc, out, "result");
 
-	if (!ret && (fflush(stdout) || ferror(stdout))) {
-		fprintf(stderr, "latctl: writing the report to stdout failed: %s\n",
-			strerror(errno ? errno : EIO));
+	if (!ret && (fflush(out) || ferror(out))) {
+		fprintf(stderr, "latctl: writing the report to %s failed: %s\n",
+			out == stdout ? "stdout" : "stderr", strerror(errno ? errno : EIO));
 		ret = -EIO;
 	}
 	return ret;
 }
 
-int lat_deliver(struct lat_result_file *file, const cJSON *doc, int quiet)
+FILE *lat_report_stream(const char *workload)
+{
+	return workload && !strcmp(workload, "exec") ? stderr : stdout;
+}
+
+int lat_deliver(struct lat_result_file *file, const cJSON *doc, int quiet, FILE *out)
 {
 	int ret = 0;
 
-	if (!quiet && print_report(doc))
+	if (!quiet && print_report(doc, out))
 		ret = LAT_EXIT_FAIL;
 	if (file && lat_result_commit(file, doc))
 		ret = LAT_EXIT_FAIL;

@@ -40,7 +40,8 @@ void lat_opts_usage(FILE *out)
 {
 	fputs(
 "usage: latctl run WORKLOAD [options]\n"
-"       latctl run exec [options] -- COMMAND [ARGS...]   (your own program)\n"
+"       latctl run exec [options] [--] COMMAND [ARGS...]  (your own program;\n"
+"                                   its report on stderr)\n"
 "\n"
 "Runs WORKLOAD, times every iteration with the serialized TSC (rdtscp), and\n"
 "prints the tail: percentiles, tail ratios, a log2 histogram and what the\n"
@@ -108,7 +109,8 @@ void lat_opts_usage(FILE *out)
 "\n"
 "exit status: 0 ok; 1 the run failed (no permission, out of memory, ...);\n"
 "2 bad command line or input file. Killed by a signal: THP is restored first.\n"
-"exec: the command's status when it failed (128+N: killed by signal N).\n",
+"exec: the command's status when it failed (128+N: killed by signal N;\n"
+"127: it could not be run).\n",
 	      out);
 }
 
@@ -273,41 +275,20 @@ static int getopt_error(int c, char **argv)
 	return -EINVAL;
 }
 
-/* The workload name: exactly one positional argument; exec takes the rest
- * as its command. */
-static int take_workload(int argc, char **argv, struct lat_opts *o)
-{
-	if (optind >= argc) {
-		fprintf(stderr, "latctl run: no workload given; 'latctl list' shows them\n");
-		return -EINVAL;
-	}
-	if (!strcmp(argv[optind], "exec")) {
-		o->workload = argv[optind];
-		o->command = argv + optind + 1;
-		if (!o->command[0]) {
-			fprintf(stderr, "latctl run: exec needs a command: latctl run exec [OPTIONS] -- COMMAND [ARGS...]\n");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "latctl run: unexpected argument '%s'; give one workload\n",
-			argv[optind + 1]);
-		return -EINVAL;
-	}
-	o->workload = argv[optind];
-	return 0;
-}
-
-int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
+/* One getopt pass over argv[0..argc): options into o. posix: stop at the
+ * first argument that is no option (getopt's '+'), else take options
+ * wherever they are. 1: --help printed; -EINVAL: one line said. */
+static int parse_pass(int argc, char **argv, struct lat_opts *o, int posix)
 {
 	const char *shortopts;
 	const struct option *tab = lat_opts_table(&shortopts);
+	char opts[64];
 	int c, idx;
 
+	snprintf(opts, sizeof(opts), "%s%s", posix ? "+" : "", shortopts);
 	optind = 0;		/* full reset of GNU getopt */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, tab, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, opts, tab, &idx)) != -1) {
 		if (c == 'h') {
 			lat_opts_usage(stdout);
 			return 1;
@@ -325,6 +306,57 @@ int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/* The workload name, then its options: anywhere for a workload of ours
+ * (exactly one positional argument), up to the first argument that is no
+ * option for exec, whose command is the rest (as env, strace and perf stat
+ * read theirs: "latctl run exec head -n 3 f" runs head -n 3 f). */
+static int take_workload(int argc, char **argv, struct lat_opts *o)
+{
+	int ret, exec;
+
+	if (optind >= argc) {
+		fprintf(stderr, "latctl run: no workload given; 'latctl list' shows them\n");
+		return -EINVAL;
+	}
+	argc -= optind;
+	argv += optind;
+	o->workload = argv[0];
+	exec = !strcmp(argv[0], "exec");
+	ret = parse_pass(argc, argv, o, exec);
+	if (ret)
+		return ret;
+	if (exec && o->json_path && !strcmp(o->json_path, "-")) {
+		fprintf(stderr, "latctl run: exec's program owns stdout; give --json FILE, not --json -\n");
+		return -EINVAL;
+	}
+	if (exec) {
+		o->command = argv + optind;
+		if (!o->command[0]) {
+			fprintf(stderr, "latctl run: exec needs a command: latctl run exec [OPTIONS] [--] COMMAND [ARGS...]\n");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "latctl run: unexpected argument '%s'; give one workload\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
+{
+	int ret = parse_pass(argc, argv, o, 1);
+
+	if (ret)
+		return ret;
+	ret = take_workload(argc, argv, o);
+	if (ret)
+		return ret;
 	if (o->kernel && !o->vm) {
 		fprintf(stderr, "latctl run: --kernel picks the VM's kernel; add --vm\n");
 		return -EINVAL;
@@ -333,5 +365,5 @@ int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
 		fprintf(stderr, "latctl run: --in copies a file into the VM; add --vm\n");
 		return -EINVAL;
 	}
-	return take_workload(argc, argv, o);
+	return 0;
 }

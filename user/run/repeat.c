@@ -300,7 +300,7 @@ int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	if (ret)
 		goto out;
 	lat_result_finish(doc, lat_stop_requested ? 128 + lat_stop_signal : LAT_EXIT_OK);
-	ret = lat_deliver(o->json_path ? &file : NULL, doc, o->quiet);
+	ret = lat_deliver(o->json_path ? &file : NULL, doc, o->quiet, lat_report_stream(o->workload));
 	if (!ret && lat_stop_requested) {
 		fprintf(stderr, "latctl: --repeat: stopped by SIG%s after %d of %llu runs; the report covers those\n",
 			sigabbrev_np(lat_stop_signal),

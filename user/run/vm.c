@@ -90,7 +90,7 @@ static void forward_stop(void)
 		return;
 	if (!said) {
 		lat_progress_done();
-		fprintf(stderr, "latctl: --vm: Ctrl-C passed to the guest: its run stops and reports (Ctrl-C again stops the VM)\n");
+		fprintf(stderr, "latctl: --vm: Ctrl-C passed to the guest: its run stops and reports (Ctrl-C twice more stops the VM)\n");
 		said = 1;
 	}
 	fd = open(control_path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
@@ -427,7 +427,9 @@ static int boot(const struct vm_ctx *v, const struct lat_opts *o, int argc, char
 	n += in_files(o, gv + n);
 	for (i = 0; guest[i]; i++)
 		gv[n++] = (char *)guest[i];
-	n += guest_options(argc, argv, o->workload, gv + n, names);
+	/* exec's COMMAND holds no option of ours */
+	n += guest_options(o->command ? (int)(o->command - argv) : argc, argv, o->workload,
+			   gv + n, names);
 	gv[n++] = "--quiet";
 	gv[n++] = "--json";
 	gv[n++] = "/out/" GUEST_RESULT;
@@ -488,7 +490,7 @@ static int deliver(const struct vm_ctx *v, const struct lat_opts *o,
 	if (lat_result_read(path, &doc))
 		return LAT_EXIT_FAIL;
 	add_vm_json(doc, v, host);
-	if (lat_deliver(o->json_path ? file : NULL, doc, o->quiet))
+	if (lat_deliver(o->json_path ? file : NULL, doc, o->quiet, lat_report_stream(o->workload)))
 		ret = LAT_EXIT_FAIL;
 	cJSON_Delete(doc);
 	return ret;

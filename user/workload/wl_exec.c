@@ -21,9 +21,11 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "latctl.h"
+#include "lib/cleanup.h"
 #include "lib/tsc.h"
 #include "workload/wl_exec.h"
 
@@ -104,13 +106,33 @@ static int exec_setup(struct lat_run *run)
 	return make_ring(run);
 }
 
-/* In the child: the ring's name, then the command. */
-static void start_command(void)
+/* In the child: the ring's name, then the command. An exec that fails
+ * sends its errno down report (close-on-exec: an exec that succeeds
+ * closes it unwritten), so that a program's own exit 127 is its status. */
+static void start_command(int report)
 {
+	int err;
+
 	setenv("LATCTL_RING", ex.path, 1);
 	execvp(ex.cmd[0], ex.cmd);
-	fprintf(stderr, "latctl: exec: cannot run '%s': %s\n", ex.cmd[0], strerror(errno));
+	err = errno;
+	fprintf(stderr, "latctl: exec: cannot run '%s': %s\n", ex.cmd[0], strerror(err));
+	if (write(report, &err, sizeof(err)) < 0)
+		_exit(127);
 	_exit(127);
+}
+
+/* The child's exec: 0 when it succeeded, else its errno. */
+static int exec_result(int report)
+{
+	ssize_t n;
+	int err = 0;
+
+	do
+		n = read(report, &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(report);
+	return n == (ssize_t)sizeof(err) ? err : 0;
 }
 
 /* Wait up to ms for the command to end (-1: for ever). 1 if it ended. */
@@ -125,15 +147,16 @@ static int wait_end(int pidfd, int ms)
 	return r != 0;
 }
 
-/* --duration is over: SIGINT, then SIGTERM, then SIGKILL, each said. */
-static void stop_command(int pidfd)
+/* Stop the command: from sigs[first] on (SIGINT, SIGTERM, SIGKILL), the
+ * next after 3 s each, each said with why. */
+static void stop_command(int pidfd, const char *why, size_t first)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGKILL };
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
-		fprintf(stderr, "latctl: exec: %s SIG%s to %d\n",
-			i ? "still running after 3 s, sending" : "--duration reached, sending",
+	for (i = first; i < 3; i++) {
+		fprintf(stderr, "latctl: exec: %s, sending SIG%s to %d\n",
+			i > first ? "still running after 3 s" : why,
 			sigabbrev_np(sigs[i]) ? sigabbrev_np(sigs[i]) : "?", (int)ex.pid);
 		kill(ex.pid, sigs[i]);
 		ex.stop_signal = sigs[i];
@@ -142,22 +165,57 @@ static void stop_command(int pidfd)
 	}
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Until the command ends: --duration stops it with SIGINT on; a second
+ * SIGINT to latctl (the first reached the program's group too) with
+ * SIGTERM on. */
+static void wait_command(int pidfd)
+{
+	double end = ex.duration_s > 0 ? now_s() + ex.duration_s : 0;
+
+	while (!wait_end(pidfd, 100)) {
+		if (end && now_s() >= end) {
+			stop_command(pidfd, "--duration reached", 0);
+			return;
+		}
+		if (lat_stop_count >= 2) {
+			stop_command(pidfd, "a second SIGINT", 1);
+			return;
+		}
+	}
+}
+
 /* Run the command to its end (or --duration's); its status into ex. */
 static int run_command(void)
 {
-	int pidfd, st;
+	int pidfd, st, report[2];
 
-	ex.pid = fork();
-	if (ex.pid < 0)
+	if (pipe2(report, O_CLOEXEC))
 		return -errno;
-	if (ex.pid == 0)
-		start_command();
+	ex.pid = fork();
+	if (ex.pid < 0) {
+		close(report[0]);
+		close(report[1]);
+		return -errno;
+	}
+	if (ex.pid == 0) {
+		close(report[0]);
+		start_command(report[1]);
+	}
+	close(report[1]);
+	ex.exec_errno = exec_result(report[0]);
 	pidfd = (int)syscall(SYS_pidfd_open, ex.pid, 0);
-	if (pidfd >= 0 && ex.duration_s > 0 &&
-	    !wait_end(pidfd, (int)(ex.duration_s * 1000)))
-		stop_command(pidfd);
-	if (pidfd >= 0)
+	if (pidfd >= 0) {
+		wait_command(pidfd);
 		close(pidfd);
+	}
 	while (waitpid(ex.pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
@@ -184,8 +242,10 @@ static int exec_run(struct lat_run *run)
 	if (ret)
 		return ret;
 	run->exit_status = exit_status_of();
-	if (WIFEXITED(ex.status) && WEXITSTATUS(ex.status) == 127 && !lat_exec_marker_count(&ex))
-		return -ENOEXEC;	/* the child said why */
+	if (ex.exec_errno) {	/* the child said why; the status a shell gives */
+		run->exit_status = ex.exec_errno == ENOENT ? 127 : 126;
+		return -ENOEXEC;
+	}
 	if (!strcmp(run->mode, "syscalls"))
 		return 0;
 	return lat_exec_take_markers(run, &ex);

@@ -24,6 +24,7 @@ struct lat_exec {
 	int status;			/* its wait status */
 	int ended;
 	int stop_signal;		/* last signal --duration sent, 0 = none */
+	int exec_errno;			/* the command could not be exec'd: errno */
 	const char *source;		/* "markers" or "syscalls" */
 	uint64_t threads, processes;	/* streams taken, distinct pids */
 	uint64_t dropped_streams;	/* threads beyond LAT_MAX_STREAMS */

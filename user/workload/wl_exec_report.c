@@ -83,9 +83,13 @@ static void print_command(const cJSON *x, FILE *out, struct lat_rd *rd)
 	cJSON_ArrayForEach(a, lat_rd_array(rd, x, "command"))
 		fprintf(out, " %s", cJSON_IsString(a) ? a->valuestring : "?");
 	fprintf(out, " (pid %.0f): ", lat_rd_num(rd, x, "pid"));
-	if (cJSON_IsString(stop))
+	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(x, "duration_s");
+
+	if (cJSON_IsString(stop) && cJSON_IsNumber(dur))
 		fprintf(out, "stopped by latctl with SIG%s after --duration %g s, then ", stop->valuestring,
-			lat_rd_num(rd, x, "duration_s"));
+			dur->valuedouble);
+	else if (cJSON_IsString(stop))
+		fprintf(out, "stopped by latctl with SIG%s after a second SIGINT, then ", stop->valuestring);
 	if (cJSON_IsNumber(st))
 		fprintf(out, "exited with status %d\n", st->valueint);
 	else
