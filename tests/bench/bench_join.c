@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Benchmark of the join (user/join.c): a synthetic run of 4,000,000 samples
+ * Benchmark of the join (user/join/): a synthetic run of 4,000,000 samples
  * and 1,000,000 latmon events on 2 CPUs, events delivered as a reader sees
  * them (per-CPU rings, each in record order, read in interleaved chunks).
  * Prints the time of join_run() and of the JSON conversion. Not a test: it

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the join (user/join.c) on synthetic sample and event streams.
+ * Unit tests of the join (user/join/) on synthetic sample and event streams.
  * TSC at 1 GHz, so one tick is one nanosecond. Run with
  * CMOCKA_MESSAGE_OUTPUT=TAP for prove.
  */

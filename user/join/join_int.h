@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The parts of the join (see join.h), one job per file:
- *   join.c          the merge of slow iterations and events, join_run()
- *   join_windows.c  windows of lost events, from lost records and seq gaps
- *   join_sweep.c    net time: every tick of an iteration to one label
- *   join_tally.c    the cause table over all slow iterations
- *   join_json.c     the JSON of the iterations and of the cause table
- *   join_label.c    the labels and their precedence
- * and the text of the cause table in render_causes.c.
+ * What the parts of the join (see join.h) share; user/README.md names the
+ * job of each file of user/join/ (tests/cli/docs.t keeps that list whole).
  */
 #ifndef LATCTL_JOIN_INT_H
 #define LATCTL_JOIN_INT_H

@@ -4,8 +4,8 @@
  * COMMAND (and whatever it forks) under the chosen backend. Its iterations
  * come from the markers it writes (latctl_begin/latctl_end, include/latctl.h)
  * into a shared-memory ring latctl creates and names in LATCTL_RING; a
- * command that writes none has each of its system calls as an iteration
- * (wl_exec_sys.c), so it gets causes too. --duration stops a long-running
+ * command that writes none has each of its system calls as an iteration,
+ * so it gets causes too. --duration stops a long-running
  * command with SIGINT, then SIGTERM and SIGKILL after a grace period each.
  * Modes: auto (markers if the command wrote any, else system calls),
  * markers, syscalls.
