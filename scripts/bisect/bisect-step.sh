@@ -8,8 +8,10 @@
 #   git bisect run /path/to/latctl/scripts/bisect/bisect-step.sh [options] -- WORKLOAD [OPTIONS]
 #
 # Exit 0 good, 1 bad, 125 skip: a build or boot failure, a run that failed,
-# timed out or lost events, too few runs, another machine; never >= 128
-# (that would abort the bisect). One line per phase on stderr, and on a
+# timed out or lost events, too few runs, another machine; 128 (which stops
+# the bisect) only for check arguments that no commit could pass, found
+# before anything is built (a cause that does not exist, a --baseline that
+# is not there). One line per phase on stderr, and on a
 # terminal one more rewritten in place while the phase runs (PHASE ... N s);
 # every step's result is kept as RESULTS/step-NN-COMMIT.json, and
 # RESULTS/steps.log has one line per step (commit, verdict, why), so
@@ -317,8 +319,20 @@ check_improvement() {
 	return "$rc"
 }
 
+# The check's arguments, before anything is built: a typo ("count:fualt",
+# a --baseline that is not there) would skip every commit, so it stops
+# git bisect run instead (exit 128).
+check_args() {
+	local line
+	[ ${#CHECK[@]} -gt 0 ] || return 0
+	line=$("$LATCTL" check --dry-run "${CHECK[@]}" 2>&1) && return 0
+	echo "bisect-step: ${line#latctl check: cannot tell (125): }: every step would be skipped; stopping git bisect run" >&2
+	exit 128
+}
+
 main() {
 	parse "$@"
+	check_args
 	COMMIT=$(git -C "$TREE" rev-parse --short=12 HEAD 2>/dev/null) || COMMIT=unknown
 	mkdir -p "$RESULTS" || exit "$SKIP"
 	RESULTS=$(cd "$RESULTS" && pwd)
@@ -334,4 +348,4 @@ main() {
 
 main "$@"
 rc=$?
-case $rc in 0 | 1 | 125) exit "$rc" ;; *) exit "$SKIP" ;; esac
+case $rc in 0 | 1 | 125 | 128) exit "$rc" ;; *) exit "$SKIP" ;; esac

@@ -64,6 +64,11 @@ check "a progress line for the build, with its time" "cat $TMPD/record.err" 0 \
 check "a progress line for the boot and runs, with its time" "cat $TMPD/record.err" 0 \
 	'^bisect-step: [0-9a-f]+: boot and 4 runs of grow --iters 2000000 --cpu 0: [0-9]+ s, result .*step-01-[0-9a-f]+\.json$'
 
+check_err "a typo in the check's metric stops the bisect (128) before any build" \
+	"cd $T && $STEP --results $TMPD/typo --baseline $R/good.json --metric count:fualt -- ${WL[*]}" 128 \
+	"^bisect-step: --metric: unknown cause 'fualt' in count:fualt; .*every step would be skipped; stopping git bisect run$"
+ok "... nothing was built for it" test ! -e "$TMPD/typo/build"
+
 git -C "$T" checkout -q "$(commit "$N")"
 _run "cd $T && git bisect start $(commit "$N") $(commit 1) >/dev/null &&
 	git bisect run $STEP --results $R --repeat 4 --baseline $R/good.json --metric faults/iter --regression 50% -- ${WL[*]}"

@@ -224,6 +224,10 @@ check_err "check: a --baseline that is not there: said so, 125" "$C check --base
 	'--baseline .*nosuch.json: No such file or directory$'
 check_err "check: a bad command line is 125, never 2" "$C check --max p99.9=fast $A" 125 "limit 'fast' of p99.9 is not valid"
 check_err "check: nothing to check: 125" "$C check $A" 125 'nothing to check'
+check "check --dry-run: valid options and a usable baseline: 0, nothing judged" \
+	"$C check --dry-run --baseline $A --metric fault:p50 --regression 20%" 0 'the options are valid and every --baseline is usable'
+check_err "check --dry-run: a typo is 125 with the reason" "$C check --dry-run --baseline $A --metric share:fualt" 125 \
+	"unknown cause 'fualt'"
 check_err "check: a cause label that does not exist: 125, never good" \
 	"$C check --baseline $A --metric count:nosuch $TMPD/tol_new.json" 125 "--metric: unknown cause 'nosuch' in count:nosuch"
 check_err "check: ... in --max as well" "$C check --max share:fualt=20% $A" 125 "--max: unknown cause 'fualt'"

@@ -37,6 +37,7 @@ struct check_opts {
 	const char *baseline[MAX_SIDE];
 	size_t n_baseline;
 	int pool;		/* --pool: the results are one side */
+	int dry_run;		/* --dry-run: the options only */
 	double regression;	/* % */
 	struct limit limits[MAX_LIMITS];
 	size_t n_limits;

@@ -32,6 +32,9 @@ static void usage(FILE *out)
 	      "      --baseline GOOD.json  compare with this result (needs 4+ runs a side);\n"
 	      "                            repeatable: invocations of the good kernel, each\n"
 	      "                            one unit (its median; needs 4+ of them)\n"
+	      "      --dry-run             check the options and read each --baseline, judge\n"
+	      "                            nothing: 0 when a check could run (a bisect\n"
+	      "                            driver's test before its first build)\n"
 	      "  -h, --help                this text\n"
 	      "      --max METRIC=LIMIT    e.g. p99.9=2us, share:thp-zero=20%,\n"
 	      "                            count:compaction=0, faults/iter=0.01 (repeatable)\n"
@@ -115,11 +118,12 @@ static int add_metric(struct limit *l, char *spec, int with_limit, char *why, si
 	return 0;
 }
 
-enum { OPT_BASELINE = 256, OPT_MAX, OPT_METRIC, OPT_POOL, OPT_REGRESSION };
+enum { OPT_BASELINE = 256, OPT_DRY_RUN, OPT_MAX, OPT_METRIC, OPT_POOL, OPT_REGRESSION };
 
 /* Alphabetical. */
 static const struct option long_opts[] = {
 	{ "baseline",	required_argument, NULL, OPT_BASELINE },
+	{ "dry-run",	no_argument,	   NULL, OPT_DRY_RUN },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ "max",	required_argument, NULL, OPT_MAX },
 	{ "metric",	required_argument, NULL, OPT_METRIC },
@@ -146,8 +150,8 @@ static int take_option(struct check_opts *o, int c, char *arg, const char *given
 		o->baseline[o->n_baseline++] = arg;
 		return 0;
 	}
-	if (c == OPT_POOL) {
-		o->pool = 1;
+	if (c == OPT_POOL || c == OPT_DRY_RUN) {
+		*(c == OPT_POOL ? &o->pool : &o->dry_run) = 1;
 		return 0;
 	}
 	if (c == OPT_BASELINE) {
@@ -196,7 +200,7 @@ static int parse(int argc, char **argv, struct check_opts *o)
 		if (take_option(o, c, optarg, argv[optind - 1]))
 			return -1;
 	}
-	if (optind >= argc)
+	if (optind >= argc && !o->dry_run)
 		snprintf(o->why, sizeof(o->why), "give a result: latctl check --max p99.9=2us RESULT.json");
 	else if (argc - optind > MAX_SIDE)
 		snprintf(o->why, sizeof(o->why), "at most %d results at once", MAX_SIDE);
@@ -427,6 +431,11 @@ int cmd_check(int argc, char **argv)
 	if (check_load_side(&o, (char *const *)o.baseline, o.n_baseline, &base, 1)) {
 		check_free_side(&base);
 		return verdict(CHECK_SKIP, o.why);
+	}
+	if (o.dry_run) {
+		check_free_side(&base);
+		printf("latctl check: the options are valid%s\n", o.n_baseline ? " and every --baseline is usable" : "");
+		return CHECK_GOOD;
 	}
 	ret = CHECK_GOOD;
 	if (o.pool)
