@@ -247,6 +247,7 @@ static int analyze(struct run_ctx *c)
 	}
 	lat_summary_compute(ns, run->n, &s);
 	lat_counters_delta(&c->before, &c->after, &d);
+	d.minflt = d.minflt > (long long)run->own_minflt ? d.minflt - (long long)run->own_minflt : 0;
 	count_migrations(run, &within, &between);
 	cJSON_AddItemToObject(c->doc, "summary", lat_result_summary(&s));
 	cJSON_AddItemToObject(c->doc, "histogram", lat_result_histogram(&h));

@@ -248,7 +248,9 @@ static int exec_run(struct lat_run *run)
 	}
 	if (!strcmp(run->mode, "syscalls"))
 		return 0;
-	return lat_exec_take_markers(run, &ex);
+	ret = lat_exec_take_markers(run, &ex);
+	run->own_minflt = lat_exec_populated(&ex);
+	return ret;
 }
 
 /* After the backend stopped: the faults on the ring set apart; system

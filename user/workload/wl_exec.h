@@ -46,6 +46,10 @@ static inline uint32_t lat_exec_taken(const struct lat_exec *ex)
 	return n < ex->slots ? n : ex->slots;
 }
 
+/* Pages of the regions the command's threads took, faulted in by
+ * latctl's ring when taken. */
+uint64_t lat_exec_populated(const struct lat_exec *ex);
+
 /* Records the command's threads wrote so far (over every region). */
 uint64_t lat_exec_marker_count(const struct lat_exec *ex);
 /* The marker records into run->samples, one stream per region. -errno. */

@@ -111,6 +111,9 @@ struct lat_run {
 	char *const *command;		/* exec: COMMAND [ARGS...], NULL-ended */
 	int exit_status;		/* what latctl exits with after the
 					 * report: 0, or the command's (exec) */
+	uint64_t own_minflt;		/* page faults of latctl's own making in
+					 * the counted processes (exec's marker
+					 * regions): kept out of the counters */
 };
 
 struct latmon_event;
