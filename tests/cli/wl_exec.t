@@ -143,7 +143,14 @@ ok "... its system calls are the iterations ($(fact $C.f iterations))" test "$(f
 ok "... the slow ones are named: munmap ($(fact $C.f slow_munmap) of $(fact $C.f slow))" \
 	test "$(fact $C.f slow_munmap)" -ge 4 -a "$(fact $C.f slow_munmap)" -ge $(($(fact $C.f slow) - 1))
 check "... in the slowest list" "cat $C.txt" 0 'inside munmap'
-check "--mode markers keeps no system call" "$L run exec --mode markers -- $B/calls 2" 1 'no iteration recorded'
+check "a program that only calls latctl_end(): said, and its losses counted" \
+	"$L run exec -- $B/markers_prog endonly 500" 0 \
+	'^iterations: each system call .*since its markers were used wrongly: no latctl_begin\(\) to latctl_end\(\) pair !'
+check "... end without begin: 500" "$L run exec -- $B/markers_prog endonly 500" 0 'end without begin: 500,'
+check_err "... with --mode markers: one line with the counts, exit 1" \
+	"$L run exec --mode markers -- $B/markers_prog endonly 500 >/dev/null" 1 \
+	'no latctl_begin\(\) to latctl_end\(\) pair: 500 ends without a begin'
+check "--mode markers keeps no system call" "$L run exec --mode markers -- $B/calls 2" 1 'no marker was written: the command never called latctl_begin'
 
 D=$TMPD/dur
 SECONDS=0

@@ -10,6 +10,7 @@
  *   markers_prog fork N         N fault iterations in this process and N in
  *                               a forked child
  *   markers_prog misuse N       N iterations, then an end without a begin
+ *   markers_prog endonly N      N ends, never a begin
  *                               and a begin while one is open
  * At the end it prints "minflt M" (getrusage of this process and its waited
  * children) and "iterations I".
@@ -161,13 +162,20 @@ static void misuse(long n)
 	n_iter++;
 }
 
+/* Ends only: a program that uses the markers wrongly. */
+static void ends_only(long n)
+{
+	for (long i = 0; i < n; i++)
+		latctl_end();
+}
+
 int main(int argc, char **argv)
 {
 	struct rusage self, kids;
 	long n = argc > 2 ? atol(argv[argc - 1]) : 1000;
 
 	if (argc < 2)
-		return fprintf(stderr, "usage: markers_prog fault|sleep|hog|threads|fork|misuse [T] N\n"), 2;
+		return fprintf(stderr, "usage: markers_prog fault|sleep|hog|threads|fork|misuse|endonly [T] N\n"), 2;
 	if (!strcmp(argv[1], "fault"))
 		touch_pages(n);
 	else if (!strcmp(argv[1], "sleep"))
@@ -180,6 +188,8 @@ int main(int argc, char **argv)
 		forked(n);
 	else if (!strcmp(argv[1], "misuse"))
 		misuse(n);
+	else if (!strcmp(argv[1], "endonly"))
+		ends_only(n);
 	else
 		return fprintf(stderr, "markers_prog: unknown kind %s\n", argv[1]), 2;
 	getrusage(RUSAGE_SELF, &self);

@@ -390,7 +390,7 @@ static int measure(struct run_ctx *c)
 	}
 	if (ret || run->n == 0) {
 		fprintf(stderr, "latctl: %s: the timed run failed: %s\n", run->ops->name,
-			ret ? strerror(-ret) : "no iteration recorded");
+			ret ? strerror(-ret) : run->fail_why[0] ? run->fail_why : "no iteration recorded");
 		return LAT_EXIT_FAIL;
 	}
 	if (c->interrupted)

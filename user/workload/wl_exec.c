@@ -253,12 +253,34 @@ static int exec_run(struct lat_run *run)
 	return ret;
 }
 
+/* --mode markers and no iteration: why, in the run's failure line. */
+static void markers_unpaired(struct lat_run *run)
+{
+	uint64_t nob = 0, twice = 0, open = 0;
+	uint32_t k, taken = lat_exec_taken(&ex);
+
+	for (k = 0; k < taken; k++) {
+		nob += lat_exec_slot(&ex, k)->end_without_begin;
+		twice += lat_exec_slot(&ex, k)->begin_twice;
+		open += lat_exec_slot(&ex, k)->open;
+	}
+	if (nob + twice + open)
+		snprintf(run->fail_why, sizeof(run->fail_why),
+			 "no latctl_begin() to latctl_end() pair: %llu ends without a begin, %llu begins while one was open, %llu open at the end",
+			 (unsigned long long)nob, (unsigned long long)twice, (unsigned long long)open);
+	else
+		snprintf(run->fail_why, sizeof(run->fail_why),
+			 "no marker was written: the command never called latctl_begin()");
+}
+
 /* After the backend stopped: the faults on the ring set apart; system
  * calls as iterations when no marker was written (mode auto) or when asked
  * (mode syscalls). */
 static int exec_from_events(struct lat_run *run, struct latmon_event *ev, size_t n)
 {
 	lat_exec_set_apart(&ex, ev, n);
+	if (!run->n && !strcmp(run->mode, "markers"))
+		markers_unpaired(run);
 	if (run->n || !strcmp(run->mode, "markers"))
 		return 0;
 	return lat_exec_take_syscalls(run, &ex, ev, n);

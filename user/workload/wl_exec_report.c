@@ -129,14 +129,21 @@ void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 	const cJSON *m = lat_rd_obj(rd, x, "markers");
 	double th = lat_rd_num(rd, x, "threads"), pr = lat_rd_num(rd, x, "processes");
 
+	double misuse = lat_rd_num(rd, m, "end_without_begin") + lat_rd_num(rd, m, "begin_twice") +
+			lat_rd_num(rd, m, "open_at_end");
+
 	print_command(x, out, rd);
-	if (!strcmp(src, "syscalls"))
+	if (!strcmp(src, "syscalls") && misuse > 0)
+		fprintf(out, "iterations: each system call of the command (%.0f thread%s in %.0f process%s), "
+			"since its markers were used wrongly: no latctl_begin() to latctl_end() pair !\n",
+			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
+	else if (!strcmp(src, "syscalls"))
 		fprintf(out, "iterations: no markers were used, so each system call of the command is one "
 			"(%.0f thread%s in %.0f process%s)\n", th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
 	else
 		fprintf(out, "iterations: latctl_begin() to latctl_end() of %.0f thread%s in %.0f process%s\n",
 			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
-	if (!strcmp(src, "markers") || lat_rd_num(rd, m, "written") > 0)
+	if (!strcmp(src, "markers") || lat_rd_num(rd, m, "written") > 0 || misuse > 0)
 		print_losses(m, out, rd);
 	if (lat_rd_num(rd, x, "threads_beyond_limit") > 0)
 		fprintf(out, "system calls lost: %.0f of %.0f threads beyond latctl's %d streams !\n",

@@ -111,6 +111,8 @@ struct lat_run {
 	char *const *command;		/* exec: COMMAND [ARGS...], NULL-ended */
 	int exit_status;		/* what latctl exits with after the
 					 * report: 0, or the command's (exec) */
+	char fail_why[192];		/* why no iteration was recorded, when
+					 * the workload can tell */
 	uint64_t own_minflt;		/* page faults of latctl's own making in
 					 * the counted processes (exec's marker
 					 * regions): kept out of the counters */
