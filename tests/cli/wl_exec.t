@@ -150,6 +150,12 @@ check "... end without begin: 500" "$L run exec -- $B/markers_prog endonly 500" 
 check_err "... with --mode markers: one line with the counts, exit 1" \
 	"$L run exec --mode markers -- $B/markers_prog endonly 500 >/dev/null" 1 \
 	'no latctl_begin\(\) to latctl_end\(\) pair: 500 ends without a begin'
+check "a program that drops root (setpriv to nobody) keeps its markers: by the inherited descriptor" \
+	"$L run exec -- setpriv --reuid=65534 --regid=65534 --clear-groups $B/markers_prog fault 1000" 0 \
+	'^iterations: latctl_begin\(\) to latctl_end\(\) of 1 thread in 1 process'
+check "... without the descriptor it cannot map the ring, and says so" \
+	"$L run exec -- setpriv --reuid=65534 --regid=65534 --clear-groups env -u LATCTL_RING_FD $B/markers_prog fault 1000" 0 \
+	"^liblatctl: pid [0-9]+ cannot map latctl's ring \\(descriptor none, /proc/[0-9]+/fd/[0-9]+\\): its markers are not recorded"
 check "--mode markers keeps no system call" "$L run exec --mode markers -- $B/calls 2" 1 'no marker was written: the command never called latctl_begin'
 
 D=$TMPD/dur

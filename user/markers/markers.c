@@ -7,8 +7,10 @@
  */
 #define LATCTL_NO_INLINE
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -149,21 +151,15 @@ static void at_fork_child(void)
 	my_slot = NULL;
 }
 
-/* Map the ring named by LATCTL_RING; leave latctl_on 0 if anything is off. */
-static int map_ring(const char *path)
+/* Map the ring open on fd; -1 if it is not latctl's ring. */
+static int map_fd(int fd)
 {
 	struct latctl_ring_head *h;
 	struct stat st;
-	int fd = open(path, O_RDWR | O_CLOEXEC);
 
-	if (fd < 0)
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size < LATCTL_RING_HEAD)
 		return -1;
-	if (fstat(fd, &st) || (size_t)st.st_size < LATCTL_RING_HEAD) {
-		close(fd);
-		return -1;
-	}
 	h = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
 	if (h == MAP_FAILED)
 		return -1;
 	if (h->magic != LATCTL_RING_MAGIC || h->version != LATCTL_RING_VERSION ||
@@ -177,12 +173,37 @@ static int map_ring(const char *path)
 	return 0;
 }
 
+/* The ring by the descriptor latctl left open (LATCTL_RING_FD: it survives
+ * a change of user or root), else by its path (LATCTL_RING: it survives a
+ * program that closes its descriptors). */
+static int map_ring(const char *path)
+{
+	const char *fds = getenv("LATCTL_RING_FD");
+	char *end;
+	long n = fds && *fds ? strtol(fds, &end, 10) : -1;
+	int fd;
+
+	if (n >= 0 && n <= INT_MAX && !*end && !map_fd((int)n))
+		return 0;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = map_fd(fd);
+	close(fd);
+	return (int)n;
+}
+
 __attribute__((constructor)) static void latctl_init(void)
 {
 	const char *path = getenv("LATCTL_RING");
 
-	if (!path || !*path || map_ring(path))
+	if (!path || !*path)
 		return;
+	if (map_ring(path)) {
+		fprintf(stderr, "liblatctl: pid %d cannot map latctl's ring (descriptor %s, %s): its markers are not recorded\n",
+			(int)getpid(), getenv("LATCTL_RING_FD") ? getenv("LATCTL_RING_FD") : "none", path);
+		return;
+	}
 	pthread_atfork(NULL, NULL, at_fork_child);
 	latctl_on = 1;
 }

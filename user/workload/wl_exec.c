@@ -111,8 +111,14 @@ static int exec_setup(struct lat_run *run)
  * closes it unwritten), so that a program's own exit 127 is its status. */
 static void start_command(int report)
 {
+	char fd[16];
 	int err;
 
+	/* the descriptor too: a child that changes user or root cannot open
+	 * the path in latctl's /proc */
+	snprintf(fd, sizeof(fd), "%d", ex.fd);
+	if (fcntl(ex.fd, F_SETFD, 0) == 0)
+		setenv("LATCTL_RING_FD", fd, 1);
 	setenv("LATCTL_RING", ex.path, 1);
 	execvp(ex.cmd[0], ex.cmd);
 	err = errno;
