@@ -93,6 +93,13 @@ H=$TMPD/hog
 check "work beside a CPU hog on the same CPU" \
 	"$L run exec --slow p50 --json $H.json -- $B/markers_prog hog 20 > $H.txt" 0 ''
 facts $H.json > $H.f
+# Each slow iteration names its longest preemption: on a busy box another
+# process (a VM of the suite beside) can outlast the hog in all of them
+if [ "$(fact $H.f named_hog)" = 0 ]; then
+	echo "# no slow iteration named the hog (another process preempted longer); once more"
+	$L run exec --slow p50 --json $H.json -- $B/markers_prog hog 20 > $H.txt
+	facts $H.json > $H.f
+fi
 ok "... is preempted in its slow iterations ($(fact $H.f present_preemption) of $(fact $H.f slow))" \
 	test "$(fact $H.f present_preemption)" -ge 1 -a "$(fact $H.f present_preemption)" -ge $(($(fact $H.f slow) / 2))
 ok "... by the hog, named ($(fact $H.f named_hog) slow iterations)" test "$(fact $H.f named_hog)" -ge 1
@@ -113,6 +120,8 @@ O=$TMPD/over
 check "a region that fills up" "$(keep $O.txt "$L run exec --iters 100 --json $O.json -- $B/markers_prog fault 500")" 0 \
 	"^markers lost: 400 iterations ! \\(a thread's region full: 400,"
 check "... says how to keep more" "cat $O.txt" 0 'a region holds 100 iterations: raise --iters'
+check "... and the report's second line says how many were kept" "grep -A1 '^\$ ' $O.txt | sed -n 2p" 0 \
+	'^MARKERS LOST: kept 100 of 500 marked iterations; see "markers lost" below$'
 facts $O.json > $O.f
 ok "... keeps the first 100 and counts 400 in the JSON" test "$(fact $O.f iterations)" = 100 -a "$(fact $O.f full)" = 400
 R=$TMPD/refused
@@ -156,6 +165,8 @@ check "a program that drops root (setpriv to nobody) keeps its markers: by the i
 check "... without the descriptor it cannot map the ring, and says so" \
 	"$L run exec -- setpriv --reuid=65534 --regid=65534 --clear-groups env -u LATCTL_RING_FD $B/markers_prog fault 1000" 0 \
 	"^liblatctl: pid [0-9]+ cannot map latctl's ring \\(descriptor none, /proc/[0-9]+/fd/[0-9]+\\): its markers are not recorded"
+check_err "unmarked, without a backend: said what is needed, the program's status kept" \
+	"$L run exec --backend none -- sh -c 'exit 3'" 3 'no system call of it was recorded: that needs latmon or the BPF backend'
 check "--mode markers keeps no system call" "$L run exec --mode markers -- $B/calls 2" 1 'no marker was written: the command never called latctl_begin'
 
 D=$TMPD/dur

@@ -391,7 +391,8 @@ static int measure(struct run_ctx *c)
 	if (ret || run->n == 0) {
 		fprintf(stderr, "latctl: %s: the timed run failed: %s\n", run->ops->name,
 			ret ? strerror(-ret) : run->fail_why[0] ? run->fail_why : "no iteration recorded");
-		return LAT_EXIT_FAIL;
+		/* exec: the command ran; its failure stays its own */
+		return !ret && run->exit_status ? run->exit_status : LAT_EXIT_FAIL;
 	}
 	if (c->interrupted)
 		run->exit_status = LAT_EXIT_INTERRUPTED;

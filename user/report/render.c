@@ -40,11 +40,15 @@ static void plural(const char *unit, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", unit, es ? "es" : "s");
 }
 
+static void render_extras(FILE *out, struct lat_rd *r, const cJSON *doc, int head);
+
+/* The command line, what was lost (the workload's head lines), where. */
 static void render_header(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
 	const cJSON *env = lat_rd_obj(r, doc, "environment");
 
 	fprintf(out, "$ %s\n", lat_rd_str(r, doc, "command_line"));
+	render_extras(out, r, doc, 1);
 	fprintf(out, "kernel %s on %s, %.0f CPUs online, started %s\n",
 		lat_rd_str(r, env, "kernel_release"), lat_rd_str(r, env, "cpu_model"),
 		lat_rd_num(r, env, "online_cpus"), lat_rd_str(r, doc, "start_time"));
@@ -155,7 +159,8 @@ static void render_counters(FILE *out, struct lat_rd *r, const cJSON *doc)
 	fputc('\n', out);
 }
 
-static void render_extras(FILE *out, struct lat_rd *r, const cJSON *doc)
+/* The workload's extras by print_extras (or its head lines, head). */
+static void render_extras(FILE *out, struct lat_rd *r, const cJSON *doc, int head)
 {
 	const char *name = lat_rd_str(r, lat_rd_obj(r, doc, "run"), "workload");
 	const cJSON *extras = lat_rd_get(r, doc, "extras", cJSON_Object | cJSON_NULL);
@@ -163,9 +168,11 @@ static void render_extras(FILE *out, struct lat_rd *r, const cJSON *doc)
 
 	if (!extras || cJSON_IsNull(extras))
 		return;
-	if (ops && ops->print_extras)
+	if (head && ops && ops->print_head)
+		ops->print_head(extras, out, r);
+	else if (!head && ops && ops->print_extras)
 		ops->print_extras(extras, out, r);
-	else if (!ops)
+	else if (!head && !ops)
 		fprintf(out, "(extras of workload '%s' not shown: this latctl does not know it)\n", name);
 }
 
@@ -341,7 +348,7 @@ static int render_doc(const cJSON *doc, FILE *out, const char *origin)
 	/* then what the kernel counted, the workload's own lines, the shape */
 	fputc('\n', mem);
 	render_counters(mem, &r, doc);
-	render_extras(mem, &r, doc);
+	render_extras(mem, &r, doc, 0);
 	render_hist(mem, &r, doc, units);
 	lat_repeat_render(mem, doc, &r);
 	fclose(mem);

@@ -284,12 +284,18 @@ static void markers_unpaired(struct lat_run *run)
  * (mode syscalls). */
 static int exec_from_events(struct lat_run *run, struct latmon_event *ev, size_t n)
 {
+	int ret;
+
 	lat_exec_set_apart(&ex, ev, n);
 	if (!run->n && !strcmp(run->mode, "markers"))
 		markers_unpaired(run);
 	if (run->n || !strcmp(run->mode, "markers"))
 		return 0;
-	return lat_exec_take_syscalls(run, &ex, ev, n);
+	ret = lat_exec_take_syscalls(run, &ex, ev, n);
+	if (!ret && !run->n)
+		snprintf(run->fail_why, sizeof(run->fail_why),
+			 "the command wrote no marker, and no system call of it was recorded: that needs latmon or the BPF backend (see 'latctl backends')");
+	return ret;
 }
 
 static void exec_teardown(struct lat_run *run)
@@ -322,6 +328,7 @@ const struct workload_ops wl_exec = {
 	.from_events = exec_from_events,
 	.extras = lat_exec_extras,
 	.print_extras = lat_exec_print_extras,
+	.print_head = lat_exec_print_head,
 	.teardown = exec_teardown,
 	.wants_syscalls = 1,
 	.default_slow = "p99",		/* a program's loop or calls: thousands, not millions */

@@ -64,5 +64,7 @@ int lat_exec_take_syscalls(struct lat_run *run, struct lat_exec *ex,
 
 cJSON *lat_exec_extras(const struct lat_run *run);
 void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd);
+/* The report's head line when markers were lost: "kept N of M". */
+void lat_exec_print_head(const cJSON *x, FILE *out, struct lat_rd *rd);
 
 #endif /* LATCTL_WL_EXEC_H */

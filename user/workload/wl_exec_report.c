@@ -150,3 +150,18 @@ void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 			lat_rd_num(rd, x, "calls_dropped"), lat_rd_num(rd, x, "threads_beyond_limit"),
 			LAT_MAX_STREAMS);
 }
+
+void lat_exec_print_head(const cJSON *x, FILE *out, struct lat_rd *rd)
+{
+	const cJSON *m = lat_rd_obj(rd, x, "markers");
+	double kept = lat_rd_num(rd, m, "written"), refused = lat_rd_num(rd, m, "threads_refused");
+	double lost = lat_rd_num(rd, m, "full") + lat_rd_num(rd, m, "end_without_begin") +
+		      lat_rd_num(rd, m, "begin_twice") + lat_rd_num(rd, m, "open_at_end");
+
+	if (lost > 0 && kept > 0)
+		fprintf(out, "MARKERS LOST: kept %.0f of %.0f marked iterations; see \"markers lost\" below\n",
+			kept, kept + lost);
+	if (refused > 0)
+		fprintf(out, "MARKERS LOST: %.0f thread%s beyond --threads %.0f recorded nothing\n",
+			refused, refused == 1 ? "" : "s", lat_rd_num(rd, m, "regions"));
+}

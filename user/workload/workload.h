@@ -135,6 +135,9 @@ struct workload_ops {
 	cJSON *(*extras)(const struct lat_run *run);
 	/* Print the extra report lines from the object extras() made. */
 	void (*print_extras)(const cJSON *extras, FILE *out, struct lat_rd *rd);
+	/* What the first lines of the report must say from extras (exec:
+	 * iterations dropped, "kept N of M"); may be NULL. */
+	void (*print_head)(const cJSON *extras, FILE *out, struct lat_rd *rd);
 	void (*teardown)(struct lat_run *run);
 	/* After the backend stopped, with its records on the TSC: a workload
 	 * whose iterations are some of them (exec's system calls) fills
