@@ -108,7 +108,9 @@ struct latctl_ring_slot {
 	uint64_t map_addr;		/* where the writer's process mapped
 					 * the file, and how many bytes: */
 	uint64_t map_bytes;		/* latctl sets apart faults there */
-	uint64_t reserved2[6];
+	char comm[16];			/* the writer's name when it took the
+					 * region; "" from an older liblatctl */
+	uint64_t reserved2[4];
 };
 
 #ifdef __cplusplus

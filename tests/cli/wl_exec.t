@@ -110,6 +110,22 @@ check "8 threads at once" "$(keep $T.txt "$L run exec --json $T.json -- $B/marke
 facts $T.json > $T.f
 ok "... 8000 iterations in 8 streams" test "$(fact $T.f iterations)" = 8000 -a "$(fact $T.f threads)" = 8
 ok "... each stream joined with its own thread's faults" test "$(fact $T.f stream_faults)" -ge 8000
+# who FILE STREAM_LEN: "OK of N, T threads" over FILE's slow iterations, OK
+# those with a pid, a tid, the name markers_prog and their stream's index
+who() {
+	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>);
+		my ($ok, $n, %t) = (0, 0);
+		for (@{$d->{slow}{iterations}}) { $n++; $t{$_->{tid} // 0} = 1;
+			$ok++ if ($_->{pid} // 0) > 0 && ($_->{tid} // 0) > 0 && ($_->{comm} // "") eq "markers_prog" &&
+				$_->{stream_index} == $_->{index} - $ARGV[1] * $_->{stream} }
+		printf "%d of %d, %d threads\n", $ok, $n, scalar(keys %t)' "$1" "$2"
+}
+export -f who
+check "... every slow iteration says who ran it: pid, tid, its name and its place in its stream" \
+	"who $T.json 1000" 0 '^([0-9]+) of \1, [2-8] threads$'
+check "... and the slowest list names the thread" "cat $T.txt" 0 \
+	'^ +thread [0-9]+ markers_prog of pid [0-9]+, its iteration [0-9]+'
+
 K=$TMPD/fork
 check "a forked child writes its own stream" "$(keep $K.txt "$L run exec --json $K.json -- $B/markers_prog fork 1000")" 0 \
 	'of 2 threads in 2 processes'

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "backend/backend.h"
@@ -361,6 +362,9 @@ static int measure(struct run_ctx *c)
 	if (ret)
 		return ret;
 	run->stream_tid[0] = (uint32_t)gettid();
+	run->stream_pid[0] = (uint32_t)getpid();
+	if (prctl(PR_GET_NAME, run->stream_comm[0]))
+		run->stream_comm[0][0] = '\0';
 	if (lat_backend_start(&c->sess, c->opts.cpu))
 		return LAT_EXIT_FAIL;
 	lat_cleanup_install();

@@ -102,6 +102,10 @@ struct join_wake {		/* the thread was woken at t by pid on cpu */
 
 struct join_iter {
 	size_t index;		/* index_base + position in samples */
+	size_t stream_index;	/* position in its own stream */
+	uint32_t stream;	/* which stream (thread) of the run, from 0 */
+	uint32_t pid, tid;	/* its process and thread; 0 if not known */
+	char comm[16];		/* the thread's name; "" if not known */
 	uint64_t tsc_begin;
 	uint64_t duration;	/* ticks, tsc_end - tsc_begin (0 if negative) */
 	uint16_t cpu_begin, cpu_end;

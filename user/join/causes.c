@@ -109,8 +109,24 @@ static void merge_stats(struct join_stats *a, const struct join_stats *p)
 	a->rewinds += p->rewinds;
 }
 
-/* Append stream k's result to the merged one. */
-static int merge_one(struct merge *m, size_t k, const struct join_result *p)
+/* Who ran stream k (which starts at sample first), in each of its
+ * iterations. */
+static void name_stream(struct join_iter *it, size_t n, const struct lat_run *run, size_t k,
+			size_t first)
+{
+	for (size_t i = 0; i < n; i++) {
+		it[i].stream = (uint32_t)k;
+		it[i].stream_index = it[i].index - first;
+		it[i].tid = k < LAT_MAX_STREAMS ? run->stream_tid[k] : 0;
+		it[i].pid = k < LAT_MAX_STREAMS ? run->stream_pid[k] : 0;
+		snprintf(it[i].comm, sizeof(it[i].comm), "%s",
+			 k < LAT_MAX_STREAMS ? run->stream_comm[k] : "");
+	}
+}
+
+/* Append stream k's result (from sample first) to the merged one. */
+static int merge_one(struct merge *m, const struct lat_run *run, size_t k, size_t first,
+		     const struct join_result *p)
 {
 	struct join_result *a = &m->acc;
 	struct join_iter *it;
@@ -121,6 +137,7 @@ static int merge_one(struct merge *m, size_t k, const struct join_result *p)
 		return -ENOMEM;
 	a->iters = it;
 	memcpy(a->iters + a->n_iters, p->iters, p->n_iters * sizeof(*it));
+	name_stream(a->iters + a->n_iters, p->n_iters, run, k, first);
 	a->n_iters += p->n_iters;
 	for (l = 0; l < JOIN_NR_LABELS; l++) {
 		struct join_cause *c = &a->causes[l];
@@ -180,7 +197,7 @@ static int join_streams(const struct lat_causes_in *in, uint64_t slow_ticks, str
 			continue;
 		ret = join_stream(in, first, i, stream_tid(run, k), slow_ticks, &part);
 		if (!ret)
-			ret = merge_one(m, k, &part);
+			ret = merge_one(m, run, k, first, &part);
 		join_result_free(&part);
 		first = i;
 		k++;

@@ -86,11 +86,21 @@ static bool iter_detail_json(cJSON *o, const struct join_iter *it)
 	return !it->incomplete || lat_json_put_num(o, "lost_events", (double)it->lost);
 }
 
+/* stream, its own index, pid, tid and comm (null where not known). */
+static bool who_json(cJSON *o, const struct join_iter *it)
+{
+	return lat_json_put_num(o, "stream", it->stream) &&
+	       lat_json_put_num(o, "stream_index", (double)it->stream_index) &&
+	       lat_json_put(o, "pid", it->pid ? cJSON_CreateNumber(it->pid) : cJSON_CreateNull()) &&
+	       lat_json_put(o, "tid", it->tid ? cJSON_CreateNumber(it->tid) : cJSON_CreateNull()) &&
+	       lat_json_put(o, "comm", it->comm[0] ? cJSON_CreateString(it->comm) : cJSON_CreateNull());
+}
+
 static cJSON *iter_json(const struct join_iter *it, double tsc_hz)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	if (!o || !lat_json_put_num(o, "index", (double)it->index) ||
+	if (!o || !lat_json_put_num(o, "index", (double)it->index) || !who_json(o, it) ||
 	    !lat_json_put_num(o, "tsc_begin", (double)it->tsc_begin) ||
 	    !lat_json_put_num(o, "duration_ticks", (double)it->duration) ||
 	    !lat_json_put_num(o, "duration_ns", join_ticks_to_ns(it->duration, tsc_hz)) ||

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -82,6 +83,8 @@ static struct latctl_ring_slot *take_slot(void)
 	s->pid = (uint32_t)getpid();
 	s->map_addr = (uint64_t)(uintptr_t)ring;
 	s->map_bytes = ring_bytes;
+	if (prctl(PR_GET_NAME, s->comm))
+		s->comm[0] = '\0';
 	if (!madvise(s, ring->slot_bytes, MADV_POPULATE_WRITE)) {
 		s->populated = ring->slot_bytes / 4096;
 		dirty_pages(s);

@@ -131,14 +131,39 @@ static int cmp_iter_desc(const void *a, const void *b)
 }
 
 
-/* The details line of one iteration: each record type's part, then the
- * iteration's own; nothing when there is nothing to say. */
-static void print_detail(const cJSON *it, FILE *out, struct lat_rd *r)
+/* "thread 5753 markers_prog of pid 5750, its iteration 175": who ran it,
+ * when the run has more than one stream. */
+static void print_who(const cJSON *it, FILE *out, int *parts)
+{
+	const cJSON *tid = cJSON_GetObjectItemCaseSensitive(it, "tid");
+	const cJSON *pid = cJSON_GetObjectItemCaseSensitive(it, "pid");
+	const cJSON *comm = cJSON_GetObjectItemCaseSensitive(it, "comm");
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(it, "stream_index");
+
+	lat_detail_part(out, parts);
+	if (cJSON_IsNumber(tid))
+		fprintf(out, "thread %d", tid->valueint);
+	else
+		fputs("a thread", out);
+	if (cJSON_IsString(comm))
+		fprintf(out, " %s", comm->valuestring);
+	if (cJSON_IsNumber(pid) && (!cJSON_IsNumber(tid) || pid->valueint != tid->valueint))
+		fprintf(out, " of pid %d", pid->valueint);
+	if (cJSON_IsNumber(at))
+		fprintf(out, ", its iteration %.0f", at->valuedouble);
+}
+
+/* The details line of one iteration: who ran it (streams), each record
+ * type's part, then the iteration's own; nothing when there is nothing to
+ * say. */
+static void print_detail(const cJSON *it, int streams, FILE *out, struct lat_rd *r)
 {
 	double lost = lat_rd_opt_count(r, it, "lost_events");
 	int parts = 0;
 	size_t i;
 
+	if (streams)
+		print_who(it, out, &parts);
 	/* written exactly for the incomplete iterations */
 	lat_rd_expect(r, lat_rd_bool(r, it, "incomplete") ==
 		      !!cJSON_GetObjectItemCaseSensitive(it, "lost_events"), "lost_events");
@@ -158,7 +183,8 @@ static void print_detail(const cJSON *it, FILE *out, struct lat_rd *r)
 }
 
 /* One line per iteration, and one more with its details. */
-static void print_iter(const cJSON *it, const cJSON *est, FILE *out, struct lat_rd *r)
+static void print_iter(const cJSON *it, const cJSON *est, int streams, FILE *out,
+		       struct lat_rd *r)
 {
 	double cpu_begin = lat_rd_num(r, it, "cpu_begin"), cpu_end = lat_rd_num(r, it, "cpu_end");
 	char d[24];
@@ -170,7 +196,7 @@ static void print_iter(const cJSON *it, const cJSON *est, FILE *out, struct lat_
 	fprintf(out, "  %s%s: ", lat_rd_str(r, it, "primary"), lat_rd_bool(r, it, "incomplete") ?
 		" (events lost: breakdown not trusted)" : "");
 	lat_print_breakdown(it, est, out, r);
-	print_detail(it, out, r);
+	print_detail(it, streams, out, r);
 }
 
 static void print_slowest(const cJSON *iters, const cJSON *est, FILE *out, struct lat_rd *r)
@@ -183,13 +209,17 @@ static void print_slowest(const cJSON *iters, const cJSON *est, FILE *out, struc
 		fprintf(out, "(out of memory listing the slowest iterations)\n");
 		return;
 	}
-	cJSON_ArrayForEach(it, iters)
+	int streams = 0;
+
+	cJSON_ArrayForEach(it, iters) {
 		v[i++] = (struct iter_key){ lat_rd_num(r, it, "duration_ticks"), it };
+		streams |= cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "stream")) > 0;
+	}
 	qsort(v, n, sizeof(*v), cmp_iter_desc);
 	fprintf(out, "The %d slowest iterations (index, time, CPU, primary cause: breakdown):\n",
 		n < 10 ? n : 10);
 	for (i = 0; i < n && i < 10; i++)
-		print_iter(v[i].it, est, out, r);
+		print_iter(v[i].it, est, streams, out, r);
 	free(v);
 }
 

@@ -6,6 +6,7 @@
  * thread's id for the join.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,6 +45,36 @@ static uint64_t count_pids(const uint32_t *pid, size_t n)
 	return d;
 }
 
+/* Stream k is thread tid of process pid: its name as its marker region
+ * holds it (comm, may be NULL), else from /proc while it lives, else the
+ * command's name for the command's first thread, else none. */
+static void name_stream(struct lat_run *run, const struct lat_exec *ex, size_t k, uint32_t pid,
+			uint32_t tid, const char *comm)
+{
+	char path[64], *nl;
+	const char *base;
+	FILE *f;
+
+	run->stream_tid[k] = tid;
+	run->stream_pid[k] = pid;
+	snprintf(run->stream_comm[k], sizeof(run->stream_comm[k]), "%.*s", 15, comm ? comm : "");
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, tid);
+	f = run->stream_comm[k][0] ? NULL : fopen(path, "re");
+	if (f) {
+		if (!fgets(run->stream_comm[k], sizeof(run->stream_comm[k]), f))
+			run->stream_comm[k][0] = '\0';
+		fclose(f);
+		nl = strchr(run->stream_comm[k], '\n');
+		if (nl)
+			*nl = '\0';
+	}
+	if (!run->stream_comm[k][0] && tid == (uint32_t)ex->pid) {
+		base = strrchr(ex->cmd[0], '/');
+		snprintf(run->stream_comm[k], sizeof(run->stream_comm[k]), "%s",
+			 base ? base + 1 : ex->cmd[0]);
+	}
+}
+
 int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex)
 {
 	uint32_t k, pids[LAT_MAX_STREAMS];
@@ -65,7 +96,7 @@ int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex)
 		for (i = 0; i < m; i++)
 			memcpy(&run->samples[at + i], &r[i], sizeof(r[i]));
 		run->samples[at].flags |= LAT_SAMPLE_F_NEWSTREAM;
-		run->stream_tid[streams] = s->tid;
+		name_stream(run, ex, streams, s->pid, s->tid, s->comm);
 		pids[streams++] = s->pid;
 		at += m;
 	}
@@ -144,7 +175,7 @@ static void calls_to_samples(struct lat_run *run, struct lat_exec *ex,
 			continue;
 		}
 		if (fresh) {
-			run->stream_tid[streams] = e->tid;
+			name_stream(run, ex, streams, e->pid, e->tid, NULL);
 			pids[streams++] = e->pid;
 		}
 		run->samples[at++] = (struct lat_sample){ e->tsc_begin, e->tsc_end, e->cpu, e->cpu, flags };

@@ -108,6 +108,10 @@ struct lat_run {
 	 * of this process (a forked child): that stream stays unattributed.
 	 */
 	uint32_t stream_tid[LAT_MAX_STREAMS];
+	/* Each stream's process id and thread name where the workload knows
+	 * them (the core: latctl's own; exec: its command's); 0 / "" if not. */
+	uint32_t stream_pid[LAT_MAX_STREAMS];
+	char stream_comm[LAT_MAX_STREAMS][16];
 	char *const *command;		/* exec: COMMAND [ARGS...], NULL-ended */
 	int exit_status;		/* what latctl exits with after the
 					 * report: 0, or the command's (exec) */
