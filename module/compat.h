@@ -47,19 +47,18 @@
  * CONFIG_INIT_ON_ALLOC_DEFAULT_ON) or __GFP_ZERO. In Debian's 6.1 and 6.12
  * builds post_alloc_hook is inlined into prep_new_page and that into
  * get_page_from_freelist; the out-of-line copy only serves compaction, so a
- * hook on it never sees a fault's allocation (checked in the VM: 0 hits for
- * 2 order-9 allocations). The zeroing therefore begins in
+ * hook on it never sees a fault's allocation. The zeroing therefore begins in
  * get_page_from_freelist(gfp_t gfp_mask, unsigned int order, int alloc_flags,
  * const struct alloc_context *ac), the same in 6.1, 6.12 and 7.3 (its entry:
  * the free-list search, then the zeroing), and ends at the mm_page_alloc
  * tracepoint, where the allocation returns the page. prep_compound_page,
  * which only compound pages reach right after the zeroing, would be a
- * narrower end, but Debian's 6.1 inlines it there too (the function tracer
- * saw 0 calls for 4 huge-page faults). A page captured by direct compaction
- * is prepared in __alloc_pages_direct_compact(gfp_mask, order, alloc_flags,
- * ac, prio, compact_result) instead: same first two arguments, so its span
- * begins at that entry and holds the compaction (VM, --fragment: 9 of 16
- * huge pages came that way).
+ * narrower end, but Debian's 6.1 inlines it there too. A page captured by
+ * direct compaction is prepared in __alloc_pages_direct_compact(gfp_mask,
+ * order, alloc_flags, ac, prio, compact_result) instead: same first two
+ * arguments, so its span begins at that entry and holds the compaction.
+ * What the test bed showed for each of these: tests/BENCHMARKS.md, "Kernel
+ * facts latmon's compat.h rests on".
  */
 #define LATMON_ALLOC_ZERO_SYMBOL	"get_page_from_freelist"
 #define LATMON_ALLOC_ZERO_COMPACT_SYMBOL "__alloc_pages_direct_compact"
