@@ -94,6 +94,27 @@ check "the causes' points add up to the change of the slow time" "$C compare $A 
 check "each cause row has its interval" "$C compare $A $B | sed -n '/^the change explained/,/points:/p' |
 	perl -0pe 's/([ ~])\\n +(?=[-+][0-9.]+\\.\\.)/\\1 /g'" 0 \
 	'^  [a-z-]+ +[0-9]+ -> [0-9]+ .*[-+][0-9.]+[ ~] ([-+][0-9.]+\.\.[-+][0-9.]+|unbounded)$'
+# every run's fault slow time 100 us against 500 us, p99.9 left as it was:
+# the cause row moves clear of 0, but the primary metric did not change
+fault_ns() {	# IN OUT NS
+	edit "$1" "$2" 'my $i = 0; for my $r (@{$d->{repeat}{per_run}}) {
+		$_->{label} eq "fault" and $_->{total_ns} = '"$3"' + $i for @{$r->{causes}{causes}}; $i++ }'
+}
+fault_ns "$A" "$TMPD/causebase.json" 100000
+fault_ns "$A" "$TMPD/causeonly.json" 500000
+# cause_flags LABEL: "apart|overlaps significant|not" of LABEL's row in the
+# compare JSON on stdin
+cause_flags() {
+	perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+		my ($f) = grep { $_->{cause} eq $ARGV[0] } @{$d->{comparisons}[0]{causes}};
+		printf "%s %s\n", $f->{interval_excludes_0} ? "apart" : "overlaps",
+			$f->{significant} ? "significant" : "not significant"' "$1"
+}
+export -f cause_flags
+check "a cause row is never significant when the primary metric did not change" \
+	"$C compare --json - $TMPD/causebase.json $TMPD/causeonly.json | cause_flags fault" 0 '^apart not significant$'
+check "... and the text says why" "$C compare $TMPD/causebase.json $TMPD/causeonly.json" 0 \
+	'the primary metric did not change,'
 check "the same environment: nothing marked" "$C compare $A $B | sed -n '/^environment/,/^\$/p' | grep -c '^\\*'" 1 '^0$'
 check "too few runs: no verdict, a line says how many" "$C compare $ONE $A" 0 \
 	'no verdict: base has 1 run, new 5; a difference can be significant$'

@@ -27,5 +27,10 @@ int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new, const char
 int lat_compare_print_lkp(FILE *out, const cJSON *base, const cJSON *new, const char *primary);
 /* {metrics: [...], causes: [...], verdict, runs_needed} of base -> new. */
 cJSON *lat_compare_json(const cJSON *base, const cJSON *new, const char *primary);
+/* The change of the slow time explained by causes, as text and as the
+ * JSON "causes" array; gate: the primary metric changed significantly
+ * (else no cause row is called significant). */
+void lat_compare_explain(FILE *out, const cJSON *base, const cJSON *new, int gate);
+cJSON *lat_compare_causes_json(const cJSON *base, const cJSON *new, int gate);
 
 #endif /* LATCTL_COMPARE_H */
