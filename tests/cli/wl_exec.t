@@ -200,6 +200,8 @@ check_err "--json - with exec: refused, the program owns stdout" "$L run exec --
 	'give --json FILE, not --json -'
 check "options stop at the command without --: head -n 2 is head's" \
 	"$L run exec head -n 2 $Z.txt 2>/dev/null | tr '\\n' ' '" 0 '^1 2 $'
+check "... with --repeat too: each run's command is head -n 2" \
+	"$L run exec --repeat 2 head -n 2 $Z.txt 2>/dev/null | tr '\\n' ' '" 0 '^1 2 1 2 $'
 check "a program's own exit 127 is its status, with the report" "$L run exec -- sh -c 'exit 127'" 127 \
 	'exited with status 127'
 check "... and a command not found by its shell" "$L run exec -- sh -c nosuchcommand-latctl" 127 \

@@ -87,26 +87,32 @@ static int make_scratch(const char *json_path)
 	return 0;
 }
 
+static int command_at = -1;	/* exec: where its COMMAND begins in argv */
+
 /* Run this binary's `run` again with argv plus --repeat 1 --json path
- * --quiet (later options win; before a `--`, whose command stays last). Its exit status, LAT_EXIT_FAIL if killed;
- * *child its process id. */
+ * --quiet (later options win), before exec's COMMAND, which follows a
+ * "--" (given or not: latctl's options end at the command). Its exit
+ * status, LAT_EXIT_FAIL if killed; *child its process id. */
 static int run_child(int argc, char **argv, const char *path, pid_t *child)
 {
-	char **cv = calloc((size_t)argc + 8, sizeof(*cv));
-	int i, n = 0, status;
+	char **cv = calloc((size_t)argc + 9, sizeof(*cv));
+	int i, n = 0, status, end = command_at >= 0 ? command_at : argc;
 	pid_t pid, parent = getpid();
 
 	if (!cv)
 		return LAT_EXIT_FAIL;
 	cv[n++] = "latctl";
-	for (i = 0; i < argc && strcmp(argv[i], "--"); i++)
-		cv[n++] = argv[i];
+	for (i = 0; i < end; i++)
+		if (i != end - 1 || command_at < 0 || strcmp(argv[i], "--"))
+			cv[n++] = argv[i];
 	cv[n++] = "--repeat";
 	cv[n++] = "1";
 	cv[n++] = "--json";
 	cv[n++] = (char *)path;
 	cv[n++] = "--quiet";
-	for (; i < argc; i++)		/* exec's -- COMMAND stays last */
+	if (command_at >= 0)
+		cv[n++] = "--";
+	for (i = end; i < argc; i++)	/* exec's COMMAND stays last */
 		cv[n++] = argv[i];
 	fflush(NULL);
 	pid = fork();
@@ -295,6 +301,7 @@ int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 	ret = LAT_EXIT_FAIL;
 	if (make_scratch(o->json_path))
 		goto out;
+	command_at = o->command ? (int)(o->command - argv) : -1;
 	ret = series(o, argc, argv, doc);
 	lat_progress_done();
 	if (ret)
