@@ -123,8 +123,8 @@ static void start_command(int report)
 	execvp(ex.cmd[0], ex.cmd);
 	err = errno;
 	fprintf(stderr, "latctl: exec: cannot run '%s': %s\n", ex.cmd[0], strerror(err));
-	if (write(report, &err, sizeof(err)) < 0)
-		_exit(127);
+	/* lost, the parent would take this 127 for the program's own */
+	(void)!write(report, &err, sizeof(err));
 	_exit(127);
 }
 
