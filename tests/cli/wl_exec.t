@@ -190,7 +190,10 @@ SECONDS=0
 check "--duration stops a command that runs on" "$L run exec --duration 1s --json $D.json -- sleep 60 > $D.txt" 0 ''
 ok "... within the grace period ($SECONDS s)" test "$SECONDS" -le 6
 check "... says so on stderr" "cat /dev/null; $L report $D.json" 0 \
-	'stopped by latctl with SIGINT after --duration 1 s, then killed by SIGINT'
+	'stopped by latctl \(--duration 1 s\): SIGINT, then killed by SIGINT'
+check "... and one that ignores SIGINT: each signal it took said" \
+	"$L run exec --duration 1s -- sh -c 'trap \"\" INT; sleep 30'" 0 \
+	'stopped by latctl \(--duration 1 s\): SIGINT, SIGTERM 3 s later, then killed by SIGTERM'
 Z=$TMPD/z
 seq 1 200000 >$Z.txt
 check "gzip -c under latctl: the archive on stdout is whole" \

@@ -162,10 +162,13 @@ static void stop_command(int pidfd, const char *why, size_t first)
 
 	for (i = first; i < 3; i++) {
 		fprintf(stderr, "latctl: exec: %s, sending SIG%s to %d\n",
-			i > first ? "still running after 3 s" : why,
+			i > first ? "still running after 3 s" :
+			!strcmp(why, "--duration") ? "--duration reached" : why,
 			sigabbrev_np(sigs[i]) ? sigabbrev_np(sigs[i]) : "?", (int)ex.pid);
 		kill(ex.pid, sigs[i]);
 		ex.stop_signal = sigs[i];
+		ex.sent[ex.n_sent++] = sigs[i];
+		ex.stop_why = why;
 		if (wait_end(pidfd, GRACE_MS))
 			return;
 	}
@@ -188,7 +191,7 @@ static void wait_command(int pidfd)
 
 	while (!wait_end(pidfd, 100)) {
 		if (end && now_s() >= end) {
-			stop_command(pidfd, "--duration reached", 0);
+			stop_command(pidfd, "--duration", 0);
 			return;
 		}
 		if (lat_stop_count >= 2) {

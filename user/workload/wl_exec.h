@@ -23,7 +23,9 @@ struct lat_exec {
 	pid_t pid;			/* the command */
 	int status;			/* its wait status */
 	int ended;
-	int stop_signal;		/* last signal --duration sent, 0 = none */
+	int stop_signal;		/* last signal latctl sent, 0 = none */
+	int sent[3], n_sent;		/* every signal latctl sent, in order */
+	const char *stop_why;		/* "--duration" or "a second SIGINT" */
 	int exec_errno;			/* the command could not be exec'd: errno */
 	const char *source;		/* "markers" or "syscalls" */
 	uint64_t threads, processes;	/* streams taken, distinct pids */

@@ -48,7 +48,8 @@ static cJSON *markers_json(const struct lat_exec *ex)
 
 static cJSON *exit_json(const struct lat_exec *ex)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *sent;
+	int i;
 	const char *sig = WIFSIGNALED(ex->status) ? sigabbrev_np(WTERMSIG(ex->status)) : NULL;
 
 	cJSON_AddItemToObject(o, "status", WIFEXITED(ex->status) ?
@@ -56,6 +57,12 @@ static cJSON *exit_json(const struct lat_exec *ex)
 	cJSON_AddItemToObject(o, "signal", sig ? cJSON_CreateString(sig) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "stopped_with", ex->stop_signal && sigabbrev_np(ex->stop_signal) ?
 			      cJSON_CreateString(sigabbrev_np(ex->stop_signal)) : cJSON_CreateNull());
+	sent = cJSON_AddArrayToObject(o, "signals_sent");
+	for (i = 0; i < ex->n_sent; i++)
+		cJSON_AddItemToArray(sent, cJSON_CreateString(sigabbrev_np(ex->sent[i]) ?
+							      sigabbrev_np(ex->sent[i]) : "?"));
+	cJSON_AddItemToObject(o, "stopped_because", ex->stop_why ? cJSON_CreateString(ex->stop_why) :
+			      cJSON_CreateNull());
 	return o;
 }
 
@@ -80,25 +87,45 @@ cJSON *lat_exec_extras(const struct lat_run *run)
 	return o;
 }
 
+/* "stopped by latctl (--duration 1 s): SIGINT, SIGTERM 3 s later, then ":
+ * what latctl had to send (results of older latctl: stopped_with only). */
+static void print_stop(const cJSON *x, const cJSON *e, FILE *out)
+{
+	const cJSON *stop = cJSON_GetObjectItemCaseSensitive(e, "stopped_with");
+	const cJSON *why = cJSON_GetObjectItemCaseSensitive(e, "stopped_because");
+	const cJSON *sent = cJSON_GetObjectItemCaseSensitive(e, "signals_sent"), *s;
+	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(x, "duration_s");
+	int i = 0;
+
+	if (!cJSON_IsString(stop))
+		return;
+	if (cJSON_IsString(why) && !strcmp(why->valuestring, "--duration") && cJSON_IsNumber(dur))
+		fprintf(out, "stopped by latctl (--duration %g s): ", dur->valuedouble);
+	else
+		fprintf(out, "stopped by latctl (%s): ", cJSON_IsString(why) ? why->valuestring :
+			cJSON_IsNumber(dur) ? "--duration" : "a second SIGINT");
+	if (!cJSON_IsArray(sent) || !cJSON_GetArraySize(sent))
+		fprintf(out, "SIG%s", stop->valuestring);
+	cJSON_ArrayForEach(s, sent) {
+		fprintf(out, "%sSIG%s%s", i ? ", " : "", cJSON_IsString(s) ? s->valuestring : "?",
+			i ? " 3 s later" : "");
+		i++;
+	}
+	fputs(", then ", out);
+}
+
 /* "./prog a b (pid 12): exited with status 0". */
 static void print_command(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
 	const cJSON *e = lat_rd_obj(rd, x, "exit"), *a;
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
 	const cJSON *sig = cJSON_GetObjectItemCaseSensitive(e, "signal");
-	const cJSON *stop = cJSON_GetObjectItemCaseSensitive(e, "stopped_with");
 
 	fprintf(out, "command:");
 	cJSON_ArrayForEach(a, lat_rd_array(rd, x, "command"))
 		fprintf(out, " %s", cJSON_IsString(a) ? a->valuestring : "?");
 	fprintf(out, " (pid %.0f): ", lat_rd_num(rd, x, "pid"));
-	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(x, "duration_s");
-
-	if (cJSON_IsString(stop) && cJSON_IsNumber(dur))
-		fprintf(out, "stopped by latctl with SIG%s after --duration %g s, then ", stop->valuestring,
-			dur->valuedouble);
-	else if (cJSON_IsString(stop))
-		fprintf(out, "stopped by latctl with SIG%s after a second SIGINT, then ", stop->valuestring);
+	print_stop(x, e, out);
 	if (cJSON_IsNumber(st))
 		fprintf(out, "exited with status %d\n", st->valueint);
 	else
