@@ -114,7 +114,7 @@ export -f cause_flags
 check "a cause row is never significant when the primary metric did not change" \
 	"$C compare --json - $TMPD/causebase.json $TMPD/causeonly.json | cause_flags fault" 0 '^apart not significant$'
 check "... and the text says why" "$C compare $TMPD/causebase.json $TMPD/causeonly.json" 0 \
-	'the primary metric did not change,'
+	'~: not significant \(the primary metric did not$'
 check "the same environment: nothing marked" "$C compare $A $B | sed -n '/^environment/,/^\$/p' | grep -c '^\\*'" 1 '^0$'
 check "too few runs: no verdict, a line says how many" "$C compare $ONE $A" 0 \
 	'no verdict: base has 1 run, new 5; a difference can be significant$'

@@ -206,11 +206,11 @@ void lat_compare_explain(FILE *out, const cJSON *base, const cJSON *new, int gat
 	lat_pair_fmt(t1, sizeof(t1), threshold_of(new), "ns");
 	lat_fmt_change(ch, sizeof(ch), sum, "", 9);
 	fprintf(out, "  points: the cause's change in %% of the base's slow time (sum %s);\n"
-		"  means over the runs; ~: not significant: %s; slow per 1M: iterations\n"
+		"  means over the runs; ~: not significant (%s); slow per 1M: iterations\n"
 		"  where it is the primary cause. Slow is each run's own --slow: median\n"
 		"  %s base, %s new (an absolute --slow on both sides: one set)\n",
-		ch, gate ? "its interval corrected over the causes\n  (Bonferroni) holds 0" :
-		"the primary metric did not change,\n  so no cause is called significant", t0, t1);
+		ch, gate ? "its interval, corrected over\n  the causes by Bonferroni, holds 0" :
+		"the primary metric did not\n  change, so no cause is called significant", t0, t1);
 	free(s);
 	cJSON_Delete(labels);
 }

@@ -276,6 +276,10 @@ int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new, const char
 		fprintf(out, "no verdict: base has %zu run%s, new %zu; a difference can be significant\n"
 			"only with at least %zu runs a side (run --repeat %zu)\n",
 			nb, nb == 1 ? "" : "s", nw, need, need);
+	else
+		fprintf(out, "  each side is one invocation: its runs share a process and a boot, so a\n"
+			"  drift between invocations cannot be told from a change here; %zu\n"
+			"  invocations a side can (latctl check --pool, each its own unit)\n", need);
 	lat_compare_explain(out, base, new, c.primary_name && c.primary.significant);
 	return 0;
 }
