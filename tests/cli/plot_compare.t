@@ -21,7 +21,7 @@ LESS=649,451,748,699
 MORE=752,451,851,699
 PCT=90,451,460,699
 REALLOC=56B4E9 THPZERO=D55E00 FAST=D9D9D9 NEWIV=555555 NEWFAST=A3A3A3
-# the cause colours at 40% over white: a change whose interval holds 0
+# the cause colours at 40% over white: a change compare calls not significant
 PREALLOC=BBE1F6 PTHPZERO=EEBF99
 BOXES=$TESTS_DIR/tests/cli/svg_text_boxes.pl
 
