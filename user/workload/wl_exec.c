@@ -161,9 +161,9 @@ static void stop_command(int pidfd, const char *why, size_t first)
 	size_t i;
 
 	for (i = first; i < 3; i++) {
-		fprintf(stderr, "latctl: exec: %s, sending SIG%s to %d\n",
-			i > first ? "still running after 3 s" :
-			!strcmp(why, "--duration") ? "--duration reached" : why,
+		fprintf(stderr, "latctl: exec: %s%s, sending SIG%s to %d\n",
+			i > first ? "still running 3 s after SIG" : "after ",
+			i > first ? sigabbrev_np(sigs[i - 1]) : why,
 			sigabbrev_np(sigs[i]) ? sigabbrev_np(sigs[i]) : "?", (int)ex.pid);
 		kill(ex.pid, sigs[i]);
 		ex.stop_signal = sigs[i];
@@ -246,6 +246,7 @@ static int exit_status_of(void)
 
 static int exec_run(struct lat_run *run)
 {
+	struct lat_exec_sums m;
 	int ret = run_command();
 
 	if (ret)
@@ -258,25 +259,22 @@ static int exec_run(struct lat_run *run)
 	if (!strcmp(run->mode, "syscalls"))
 		return 0;
 	ret = lat_exec_take_markers(run, &ex);
-	run->own_minflt = lat_exec_populated(&ex);
+	lat_exec_sum_regions(&ex, &m);
+	run->own_minflt = m.populated;
 	return ret;
 }
 
 /* --mode markers and no iteration: why, in the run's failure line. */
 static void markers_unpaired(struct lat_run *run)
 {
-	uint64_t nob = 0, twice = 0, open = 0;
-	uint32_t k, taken = lat_exec_taken(&ex);
+	struct lat_exec_sums m;
 
-	for (k = 0; k < taken; k++) {
-		nob += lat_exec_slot(&ex, k)->end_without_begin;
-		twice += lat_exec_slot(&ex, k)->begin_twice;
-		open += lat_exec_slot(&ex, k)->open;
-	}
-	if (nob + twice + open)
+	lat_exec_sum_regions(&ex, &m);
+	if (m.end_without_begin + m.begin_twice + m.open)
 		snprintf(run->fail_why, sizeof(run->fail_why),
 			 "no latctl_begin() to latctl_end() pair: %llu ends without a begin, %llu begins while one was open, %llu open at the end",
-			 (unsigned long long)nob, (unsigned long long)twice, (unsigned long long)open);
+			 (unsigned long long)m.end_without_begin, (unsigned long long)m.begin_twice,
+			 (unsigned long long)m.open);
 	else
 		snprintf(run->fail_why, sizeof(run->fail_why),
 			 "no marker was written: the command never called latctl_begin()");

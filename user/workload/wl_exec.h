@@ -48,9 +48,12 @@ static inline uint32_t lat_exec_taken(const struct lat_exec *ex)
 	return n < ex->slots ? n : ex->slots;
 }
 
-/* Pages of the regions the command's threads took, faulted in by
- * latctl's ring when taken. */
-uint64_t lat_exec_populated(const struct lat_exec *ex);
+/* The counters of the regions the command's threads took, summed. */
+struct lat_exec_sums {
+	uint64_t full, end_without_begin, begin_twice, open;
+	uint64_t populated;	/* pages faulted in by latctl's ring when taken */
+};
+void lat_exec_sum_regions(const struct lat_exec *ex, struct lat_exec_sums *m);
 
 /* Records the command's threads wrote so far (over every region). */
 uint64_t lat_exec_marker_count(const struct lat_exec *ex);

@@ -8,40 +8,37 @@
 #include "lib/json.h"
 #include "workload/wl_exec.h"
 
-uint64_t lat_exec_populated(const struct lat_exec *ex)
+void lat_exec_sum_regions(const struct lat_exec *ex, struct lat_exec_sums *m)
 {
-	uint64_t pages = 0;
 	uint32_t k, taken = lat_exec_taken(ex);
 
-	for (k = 0; k < taken; k++)
-		pages += lat_exec_slot(ex, k)->populated;
-	return pages;
-}
-
-/* Sums of the regions' loss counters. */
-static cJSON *markers_json(const struct lat_exec *ex)
-{
-	uint64_t full = 0, nobegin = 0, twice = 0, open = 0;
-	uint32_t k, taken = lat_exec_taken(ex);
-	cJSON *o = cJSON_CreateObject();
-
+	*m = (struct lat_exec_sums){ 0 };
 	for (k = 0; k < taken; k++) {
 		const struct latctl_ring_slot *s = lat_exec_slot(ex, k);
 
-		full += s->full;
-		nobegin += s->end_without_begin;
-		twice += s->begin_twice;
-		open += s->open;
+		m->full += s->full;
+		m->end_without_begin += s->end_without_begin;
+		m->begin_twice += s->begin_twice;
+		m->open += s->open;
+		m->populated += s->populated;
 	}
+}
+
+static cJSON *markers_json(const struct lat_exec *ex)
+{
+	struct lat_exec_sums m;
+	cJSON *o = cJSON_CreateObject();
+
+	lat_exec_sum_regions(ex, &m);
 	cJSON_AddNumberToObject(o, "written", (double)lat_exec_marker_count(ex));
 	cJSON_AddNumberToObject(o, "regions", ex->slots);
 	cJSON_AddNumberToObject(o, "capacity_per_thread", (double)ex->ring->capacity);
-	cJSON_AddNumberToObject(o, "full", (double)full);
+	cJSON_AddNumberToObject(o, "full", (double)m.full);
 	cJSON_AddNumberToObject(o, "threads_refused", ex->ring->threads_refused);
-	cJSON_AddNumberToObject(o, "end_without_begin", (double)nobegin);
-	cJSON_AddNumberToObject(o, "begin_twice", (double)twice);
-	cJSON_AddNumberToObject(o, "open_at_end", (double)open);
-	cJSON_AddNumberToObject(o, "populated_pages", (double)lat_exec_populated(ex));
+	cJSON_AddNumberToObject(o, "end_without_begin", (double)m.end_without_begin);
+	cJSON_AddNumberToObject(o, "begin_twice", (double)m.begin_twice);
+	cJSON_AddNumberToObject(o, "open_at_end", (double)m.open);
+	cJSON_AddNumberToObject(o, "populated_pages", (double)m.populated);
 	cJSON_AddNumberToObject(o, "ring_faults", (double)ex->ring_faults);
 	return o;
 }
