@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Unit tests (cmocka, TAP output) and command-line tests (TAP shell scripts).
 # Each unit test links the latctl objects it needs from an archive.
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+# The BPF backend's own tests need it built in (user/backend/bpf/bpf.mk).
+UNIT_SRCS := $(filter-out $(if $(BPF_WHY),tests/unit/test_bpf_%),$(wildcard tests/unit/test_*.c))
 UNIT_TESTS := $(UNIT_SRCS:.c=)
 CLI_TESTS := $(sort $(wildcard tests/cli/*.t))
 FAULT_TESTS := $(sort $(wildcard tests/fault/*.t))

@@ -8,7 +8,7 @@ USER_LAYERS := lib system events workload join backend doc compare report plot r
 USER_LIB_LAYERS := markers
 USER_SRCS := user/main.c $(foreach d,$(USER_LAYERS),$(wildcard user/$(d)/*.c))
 USER_OBJS := $(USER_SRCS:.c=.o)
-USER_PKGS := libnl-genl-3.0 libcjson libbpf zlib
+USER_PKGS := libnl-genl-3.0 libcjson zlib
 USER_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(USER_PKGS))
 USER_LIBS = $(shell $(PKG_CONFIG) --libs $(USER_PKGS)) -lm
 include user/backend/bpf/bpf.mk
@@ -23,7 +23,8 @@ layers:
 user: user/latctl markers
 
 user/latctl: $(USER_OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(USER_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(USER_OBJS) $(USER_LIBS)
+	$(BPF_SAY)
 
 user/%.o: user/%.c
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -MMD -MP -MF $@.d -c -o $@ $<

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <bpf/libbpf.h>
 
 #include "backend/backend_caps.h"
+#include "backend/bpf/latbpf_user.h"
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "doc/result.h"
@@ -322,15 +322,20 @@ static void check_latmon(struct finding *f)
  * program loads), with the program types and BTF for the reader. */
 static void check_bpf(struct finding *f)
 {
-	int tp = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACEPOINT, NULL);
-	int raw = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL);
-	int btf = !access("/sys/kernel/btf/vmlinux", R_OK);
+	int tp, raw, btf = !access("/sys/kernel/btf/vmlinux", R_OK);
 	struct lat_backend_caps caps;
 
+	if (lat_bpf_missing()) {
+		snprintf(f->value, sizeof(f->value), "%.300s", lat_bpf_missing());
+		SET(f, V_NOTE, "make builds it where clang, bpftool, libbpf and /sys/kernel/btf/vmlinux "
+		    "are (make deps installs them on Debian)");
+		return;
+	}
+	lat_bpf_prog_types(&tp, &raw);
 	lat_backend_caps(&caps);
 	snprintf(f->value, sizeof(f->value), "%s: %.200s; tracepoint programs %s, raw tracepoint programs %s, kernel BTF %s",
-		 caps.bpf ? "usable" : "not usable", caps.bpf_why, tp == 1 ? "load" : "refused",
-		 raw == 1 ? "load" : "refused", btf ? "present" : "absent");
+		 caps.bpf ? "usable" : "not usable", caps.bpf_why, tp ? "load" : "refused",
+		 raw ? "load" : "refused", btf ? "present" : "absent");
 	if (caps.bpf)
 		SET(f, V_OK, "the BPF backend records causes here when latmon is not loaded (latctl backends)");
 	else if (geteuid())
@@ -417,12 +422,6 @@ static const struct check checks[] = {
 };
 
 #define NCHECKS (sizeof(checks) / sizeof(checks[0]))
-
-static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level, (void)fmt, (void)ap;
-	return 0;		/* the probe's refusals are the finding, not noise */
-}
 
 static void print_text(const struct finding *f)
 {
@@ -519,7 +518,7 @@ int cmd_doctor(int argc, char **argv)
 
 	if (ret)
 		return ret > 0 ? LAT_EXIT_OK : LAT_EXIT_USAGE;
-	libbpf_set_print(print_libbpf);
+	lat_bpf_quiet();	/* the probes' refusals are the finding, not noise */
 	for (i = 0; i < NCHECKS; i++) {
 		memset(&found[i], 0, sizeof(found[i]));
 		checks[i].fn(&found[i]);

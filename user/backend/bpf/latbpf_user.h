@@ -34,6 +34,19 @@ void lat_bpf_stop(struct lat_bpf *b, struct lat_evbuf *buf, struct lat_run *run)
 void lat_bpf_close(struct lat_bpf *b, struct lat_evbuf *buf);
 cJSON *lat_bpf_json(const struct lat_bpf *b, const struct lat_evbuf *buf);
 
+/* latbpf_caps.c: why this kernel refuses the programs (root, kernel BTF,
+ * ring buffer, task storage, a tp_btf program that loads), or NULL; buf
+ * holds a reason that needs formatting. */
+const char *lat_bpf_blocker(char *buf, size_t len);
+/* Whether tracepoint and raw tracepoint programs load: 1 or 0 each. */
+void lat_bpf_prog_types(int *tracepoint, int *raw_tracepoint);
+/* libbpf prints nothing (a probe's refusal is an answer, not noise). */
+void lat_bpf_quiet(void);
+/* Why this latctl has no BPF backend ("built without it: no clang ..."),
+ * or NULL when it has one. latbpf_none.c is the backend of such a build:
+ * every entry point above says that reason. */
+const char *lat_bpf_missing(void);
+
 /* latbpf_post.c: the steps after the drain. */
 void lat_bpf_pending_lost(struct lat_evbuf *buf, unsigned int cpu, const struct latbpf_cpu *c);
 void lat_bpf_to_tsc(struct lat_evbuf *buf, const struct lat_ktime_map *clock);
