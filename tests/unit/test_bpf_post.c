@@ -169,7 +169,7 @@ static void test_estimated_flags(void **state)
 {
 	cJSON *doc = cJSON_Parse("{\"causes\":{\"causes\":[{\"label\":\"fault\"},{\"label\":\"preemption\"}]},"
 				 "\"slow\":{\"iterations\":[{\"breakdown_ticks\":{\"thp-zero\":5,\"fault\":0,\"interrupt\":3}}]}}");
-	struct lat_session m = { .backend = LAT_BACKEND_BPF };
+	struct lat_session m = { .ops = lat_backend_named("bpf") };
 	cJSON *rows, *est;
 
 	(void)state;

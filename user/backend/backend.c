@@ -8,118 +8,222 @@
 #include "backend/backend_caps.h"
 #include "backend/bpf/latbpf_user.h"
 
-static const char *const backend_names[] = {
-	[LAT_BACKEND_LATMON] = "latmon",
-	[LAT_BACKEND_BPF] = "bpf",
-	[LAT_BACKEND_NONE] = "none",
-};
-
 /* Labels a backend derives from estimated times, NULL-terminated. */
 static const char *const bpf_estimated[] = { "fault", "thp-zero", NULL };
 static const char *const none_estimated[] = { NULL };
 
-static const char *const *estimated_of(const struct lat_session *s)
+/* latmon: the module's session (monitor.c). */
+static const char *latmon_refused(const struct lat_session *s, const struct lat_backend_caps *c)
 {
-	return s->backend == LAT_BACKEND_BPF ? bpf_estimated : none_estimated;
+	(void)c;
+	return s->mon.state == LAT_MON_ON ? NULL : s->mon.line;
+}
+
+static const char *latmon_why(const struct lat_session *s, const struct lat_backend_caps *c)
+{
+	(void)s, (void)c;
+	return "latmon is loaded";
+}
+
+static int latmon_start(struct lat_session *s, int measured_cpu)
+{
+	return lat_monitor_start(&s->mon, measured_cpu);
+}
+
+static void latmon_stop(struct lat_session *s, struct lat_run *run)
+{
+	(void)run;
+	lat_monitor_stop(&s->mon);
+}
+
+static bool latmon_recording(const struct lat_session *s)
+{
+	return s->mon.state == LAT_MON_ON;
+}
+
+/* bpf: programs on static tracepoints (bpf/latbpf_user.h). */
+static const char *bpf_refused(const struct lat_session *s, const struct lat_backend_caps *c)
+{
+	(void)s;
+	return c->bpf ? NULL : c->bpf_why;
+}
+
+static const char *bpf_why(const struct lat_session *s, const struct lat_backend_caps *c)
+{
+	(void)s;
+	return c->bpf_why;
+}
+
+static int bpf_open(struct lat_session *s, uint64_t ring, int syscalls)
+{
+	return lat_bpf_new(&s->bpf, ring ? ring : LAT_BPF_DEFAULT_RING, syscalls);
+}
+
+static int bpf_start(struct lat_session *s, int measured_cpu)
+{
+	return lat_bpf_start(s->bpf, &s->buf, measured_cpu) ? -1 : 0;
+}
+
+static void bpf_stop(struct lat_session *s, struct lat_run *run)
+{
+	lat_bpf_stop(s->bpf, &s->buf, run);
+}
+
+static const char *bpf_start_error(const struct lat_session *s)
+{
+	return lat_bpf_error(s->bpf);
+}
+
+static bool always(const struct lat_session *s)
+{
+	(void)s;
+	return true;
+}
+
+/* none: nothing recorded. */
+static const char *none_refused(const struct lat_session *s, const struct lat_backend_caps *c)
+{
+	(void)s, (void)c;
+	return NULL;
+}
+
+static const char *none_why(const struct lat_session *s, const struct lat_backend_caps *c)
+{
+	(void)s, (void)c;
+	return "no kernel events are recorded";
+}
+
+static bool never(const struct lat_session *s)
+{
+	(void)s;
+	return false;
+}
+
+static const struct lat_backend_ops backend_latmon = {
+	.name = "latmon", .estimated = none_estimated,
+	.instead = "--backend bpf where 'latctl backends' allows it, or --vm",
+	.refused = latmon_refused, .why = latmon_why, .start = latmon_start,
+	.stop = latmon_stop, .recording = latmon_recording,
+};
+
+static const struct lat_backend_ops backend_bpf = {
+	.name = "bpf", .estimated = bpf_estimated, .needs_caps = true,
+	.instead = "--backend latmon where latmon is loaded, or --vm",
+	.refused = bpf_refused, .why = bpf_why, .open = bpf_open, .start = bpf_start,
+	.start_error = bpf_start_error, .stop = bpf_stop, .recording = always,
+};
+
+static const struct lat_backend_ops backend_none = {
+	.name = "none", .estimated = none_estimated,
+	.refused = none_refused, .why = none_why, .recording = never,
+};
+
+/* --backend's names, in auto's order of preference. */
+static const struct lat_backend_ops *const backends[] = {
+	&backend_latmon, &backend_bpf, &backend_none,
+};
+
+#define N_BACKENDS (sizeof(backends) / sizeof(backends[0]))
+
+const struct lat_backend_ops *lat_backend_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_BACKENDS; i++)
+		if (!strcmp(backends[i]->name, name))
+			return backends[i];
+	return NULL;
 }
 
 int lat_backend_check(const char *name)
 {
-	if (!strcmp(name, "auto") || !strcmp(name, "latmon") || !strcmp(name, "bpf") ||
-	    !strcmp(name, "none"))
+	if (!strcmp(name, "auto") || lat_backend_named(name))
 		return 0;
 	fprintf(stderr, "latctl: --backend '%s' is not valid; give auto, latmon, bpf or none\n", name);
 	return -EINVAL;
 }
 
 /* --backend NAME was asked for and cannot record here: one line, -ENODEV. */
-static int refuse(const char *name, const char *why, const char *instead)
+static int refuse(const struct lat_backend_ops *b, const char *why)
 {
-	fprintf(stderr, "latctl: --backend %s cannot record here (%s); use %s\n", name, why, instead);
+	fprintf(stderr, "latctl: --backend %s cannot record here (%s); use %s\n", b->name, why,
+		b->instead);
 	return -ENODEV;
 }
 
-/* Set the backend and the sentence saying why. */
-static void choose(struct lat_session *s, enum lat_backend b, const char *fmt, const char *a,
-		   const char *z)
-{
-	s->backend = b;
-	snprintf(s->why, sizeof(s->why), fmt, a, z);
-}
-
-/* auto: latmon if it records, else BPF if allowed, else none. */
+/* auto: the first backend that records here; none says why neither does. */
 static void choose_auto(struct lat_session *s, const struct lat_backend_caps *c)
 {
-	if (s->mon.state == LAT_MON_ON)
-		choose(s, LAT_BACKEND_LATMON, "latmon is loaded%s%s", "", "");
-	else if (c->bpf)
-		choose(s, LAT_BACKEND_BPF, "latmon cannot record here (%s): the BPF backend on static tracepoints (%s)",
-		       c->latmon_why, c->bpf_why);
-	else
-		choose(s, LAT_BACKEND_NONE, "latmon: %s; BPF backend not allowed: %s", s->mon.line, c->bpf_why);
+	s->ops = &backend_none;
+	if (!latmon_refused(s, c)) {
+		s->ops = &backend_latmon;
+		snprintf(s->why, sizeof(s->why), "latmon is loaded");
+	} else if (!bpf_refused(s, c)) {
+		s->ops = &backend_bpf;
+		snprintf(s->why, sizeof(s->why),
+			 "latmon cannot record here (%s): the BPF backend on static tracepoints (%s)",
+			 c->latmon_why, c->bpf_why);
+	} else {
+		snprintf(s->why, sizeof(s->why), "latmon: %s; BPF backend not allowed: %s",
+			 s->mon.line, c->bpf_why);
+	}
 }
 
 int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, uint64_t ring,
 		     int syscalls)
 {
+	const struct lat_backend_ops *asked;
 	struct lat_monitor *m = &s->mon;
 	struct lat_backend_caps c = { 0 };
+	const char *why;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	lat_evbuf_init(&s->buf, events);
 	ret = lat_monitor_open(m, &s->buf);
 	want = want ? want : "auto";
-	s->asked = strcmp(want, "auto") != 0;
+	asked = lat_backend_named(want);
+	s->asked = asked != NULL;
 	if (ret)
 		return ret;
 	/* Only when BPF may be chosen: reading the kernel's BTF mallocs and
 	 * frees megabytes, which moves glibc's mmap threshold before timing. */
-	if (strcmp(want, "latmon") && !(strcmp(want, "bpf") && m->state == LAT_MON_ON))
+	if (asked ? asked->needs_caps : m->state != LAT_MON_ON)
 		lat_backend_caps(&c);
-	if (!strcmp(want, "latmon") && m->state != LAT_MON_ON)
-		return refuse("latmon", m->line, "--backend bpf where 'latctl backends' allows it, or --vm");
-	if (!strcmp(want, "bpf") && !c.bpf)
-		return refuse("bpf", c.bpf_why, "--backend latmon where latmon is loaded, or --vm");
-	if (!strcmp(want, "latmon"))
-		choose(s, LAT_BACKEND_LATMON, "--backend latmon: latmon is loaded%s%s", "", "");
-	else if (!strcmp(want, "bpf"))
-		choose(s, LAT_BACKEND_BPF, "--backend bpf: %s%s", c.bpf_why, "");
-	else if (!strcmp(want, "none"))
-		choose(s, LAT_BACKEND_NONE, "--backend none: no kernel events are recorded%s%s", "", "");
-	else
+	if (asked) {
+		why = asked->refused(s, &c);
+		if (why)
+			return refuse(asked, why);
+		s->ops = asked;
+		snprintf(s->why, sizeof(s->why), "--backend %s: %s", asked->name, asked->why(s, &c));
+	} else {
 		choose_auto(s, &c);
-	if (s->backend == LAT_BACKEND_NONE && m->state == LAT_MON_ON) {
-		m->state = LAT_MON_FAILED;	/* loaded, but not asked for */
-		snprintf(m->line, sizeof(m->line), "latmon is loaded but not used: --backend none");
 	}
-	if (s->backend != LAT_BACKEND_BPF)
-		return 0;
-	if (m->state == LAT_MON_ON) {	/* loaded, but not ours this run */
-		m->state = LAT_MON_FAILED;
-		snprintf(m->line, sizeof(m->line), "latmon is loaded but not used: --backend bpf");
+	if (s->ops != &backend_latmon && m->state == LAT_MON_ON) {
+		m->state = LAT_MON_FAILED;	/* loaded, but not ours this run */
+		snprintf(m->line, sizeof(m->line), "latmon is loaded but not used: --backend %s",
+			 s->ops->name);
 	}
-	return lat_bpf_new(&s->bpf, ring ? ring : LAT_BPF_DEFAULT_RING, syscalls);
+	return s->ops->open ? s->ops->open(s, ring, syscalls) : 0;
 }
 
 int lat_backend_start(struct lat_session *s, int measured_cpu)
 {
-	if (s->backend != LAT_BACKEND_BPF)
-		return lat_monitor_start(&s->mon, measured_cpu);
-	if (!lat_bpf_start(s->bpf, &s->buf, measured_cpu))
+	const struct lat_backend_ops *b = s->ops;
+
+	if (!b || !b->start || !b->start(s, measured_cpu))
 		return 0;
 	if (s->asked)		/* asked for by name: no run without it */
-		return refuse("bpf", lat_bpf_error(s->bpf), "--backend latmon where latmon is loaded, or --vm");
-	choose(s, LAT_BACKEND_NONE, "BPF backend: %s%s; causes not recorded", lat_bpf_error(s->bpf), "");
+		return refuse(b, b->start_error(s));
+	snprintf(s->why, sizeof(s->why), "BPF backend: %s; causes not recorded", b->start_error(s));
+	s->ops = &backend_none;
 	return 0;
 }
 
 void lat_backend_stop(struct lat_session *s, struct lat_run *run)
 {
-	if (s->bpf)
-		lat_bpf_stop(s->bpf, &s->buf, run);
-	else
-		lat_monitor_stop(&s->mon);
+	if (s->ops && s->ops->stop)
+		s->ops->stop(s, run);
 }
 
 void lat_backend_close(struct lat_session *s)
@@ -132,8 +236,7 @@ void lat_backend_close(struct lat_session *s)
 
 int lat_backend_recording(const struct lat_session *s)
 {
-	return s->backend == LAT_BACKEND_BPF ||
-	       (s->backend != LAT_BACKEND_NONE && s->mon.state == LAT_MON_ON);
+	return s->ops && s->ops->recording(s);
 }
 
 static cJSON *names_json(const char *const *names)
@@ -150,14 +253,13 @@ cJSON *lat_backend_json(const struct lat_session *s)
 	cJSON *o = cJSON_CreateObject();
 	struct lat_backend_caps c;
 	char line[400];
-	int b = s->backend ? s->backend : LAT_BACKEND_LATMON;
 
 	lat_backend_caps(&c);
 	lat_backend_caps_line(&c, line, sizeof(line));
-	cJSON_AddStringToObject(o, "name", backend_names[b]);
+	cJSON_AddStringToObject(o, "name", s->ops ? s->ops->name : "latmon");
 	cJSON_AddStringToObject(o, "why", s->why);
 	cJSON_AddStringToObject(o, "capabilities", line);
-	cJSON_AddItemToObject(o, "estimated_labels", names_json(estimated_of(s)));
+	cJSON_AddItemToObject(o, "estimated_labels", names_json(s->ops ? s->ops->estimated : none_estimated));
 	cJSON_AddItemToObject(o, "bpf", s->bpf ? lat_bpf_json(s->bpf, &s->buf) : cJSON_CreateNull());
 	return o;
 }
@@ -186,7 +288,7 @@ static void mark_iterations(cJSON *iters, const char *const *est)
 
 void lat_backend_mark(cJSON *doc, const struct lat_session *s)
 {
-	const char *const *est = estimated_of(s);
+	const char *const *est = s->ops ? s->ops->estimated : none_estimated;
 	cJSON *causes = cJSON_GetObjectItemCaseSensitive(doc, "causes");
 	cJSON *slow = cJSON_GetObjectItemCaseSensitive(doc, "slow");
 	cJSON *row;

@@ -7,34 +7,51 @@
  * `make load` or scripts/make-run.sh do).
  *
  * The BPF backend cannot see a fault's end or a huge page's clear; it
- * estimates them (see user/bpf/latbpf.bpf.c), and the labels built from them
+ * estimates them (see bpf/latbpf.bpf.c), and the labels built from them
  * carry "estimated" in the JSON and a mark in the text.
  */
 #ifndef LATCTL_BACKEND_H
 #define LATCTL_BACKEND_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <cjson/cJSON.h>
 
 #include "backend/evbuf.h"
 #include "backend/monitor.h"
 #include "workload/workload.h"
 
-enum lat_backend {
-	LAT_BACKEND_LATMON = 1,
-	LAT_BACKEND_BPF,
-	LAT_BACKEND_NONE,
-};
-
 #define LAT_BPF_DEFAULT_RING	65536U		/* records, 80 bytes each */
 #define LAT_BPF_MAX_RING	(1U << 24)
 
 struct lat_bpf;
+struct lat_session;
+struct lat_backend_caps;
+
+/* One backend: its --backend name, the labels it derives from estimated
+ * times, and its steps; a step left NULL does nothing. backend.c holds the
+ * table (latmon, bpf, none), in auto's order of preference. */
+struct lat_backend_ops {
+	const char *name;
+	const char *const *estimated;	/* NULL-terminated */
+	bool needs_caps;		/* refused() reads lat_backend_caps */
+	const char *instead;		/* what to use when it is refused */
+	/* Why it cannot record here, or NULL; why() says why it can. */
+	const char *(*refused)(const struct lat_session *s, const struct lat_backend_caps *c);
+	const char *(*why)(const struct lat_session *s, const struct lat_backend_caps *c);
+	int (*open)(struct lat_session *s, uint64_t ring, int syscalls);
+	/* 0, or -1 with the reason in start_error() */
+	int (*start)(struct lat_session *s, int measured_cpu);
+	const char *(*start_error)(const struct lat_session *s);
+	void (*stop)(struct lat_session *s, struct lat_run *run);
+	bool (*recording)(const struct lat_session *s);
+};
 
 /* One run's recording: which backend and why, the buffer it fills, the
  * latmon session (also when it is not used: its state explains why) and the
  * BPF backend's state when that one records. */
 struct lat_session {
-	enum lat_backend backend;
+	const struct lat_backend_ops *ops;
 	int asked;		/* --backend NAME, not auto: no fallback */
 	char why[512];
 	struct lat_evbuf buf;
@@ -42,6 +59,8 @@ struct lat_session {
 	struct lat_bpf *bpf;
 };
 
+/* The table's entry of that name (latmon, bpf, none), or NULL. */
+const struct lat_backend_ops *lat_backend_named(const char *name);
 /* --backend's value: 0, or -EINVAL for anything but auto, latmon, bpf. */
 int lat_backend_check(const char *name);
 /* Choose the backend (want: auto, latmon, bpf; NULL = auto) for a buffer of
