@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
- * Compile-time layout checks of the latmon records (issue 5 §5, no leaks to
+ * Compile-time layout checks of the latmon records (no kernel bytes leak to
  * user space). A hole the compiler inserts between or after members is never
  * written by the module's field stores, so it could carry kernel stack or
  * heap bytes to user space and it would not be covered by "reserved fields

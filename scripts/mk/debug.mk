@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The debug-kernel run (issue 5 §1). Included by scripts/mk/vm.mk.
+# The debug-kernel run. Included by scripts/mk/vm.mk.
 #
 #   make debug-kernel   build (once, ~20 min, cached outside the checkout in
 #                       $LATCTL_CACHE/debug-kernel) the KASAN/lockdep/kmemleak/

@@ -24,4 +24,6 @@ for l in $(cd "$R/user/events" && grep -ho '\.id = JOIN_[A-Z_]*, \.name = "[a-z-
 	ok "the join's header names label $l in its precedence" \
 		bash -c "printf '%s\n' \"\$1\" | grep -Eq '(^|[^a-z-])$l([^a-z-]|\$)'" _ "$chain"
 done
+# a file renamed or moved leaves no old name in a comment
+ok "no comment names a .c or .h file the tree does not have" bash -c "cd '$R' && scripts/dev/stale-names.pl"
 done_testing

@@ -9,10 +9,10 @@ command -v rsvg-convert >/dev/null || skip_all "rsvg-convert (librsvg2-bin) is n
 L=$LATCTL
 PNG=$(dirname "$0")/png_colours.pl
 CORPUS=$(dirname "$0")/../fuzz/corpus/fuzz_result
-# Plot areas (see user/cmd_plot.c): histogram and timeline, inside the axes.
+# Plot areas (see user/cmd/cmd_plot.c): histogram and timeline, inside the axes.
 HIST=92,92,729,368
 TIME=92,452,729,698
-# Okabe-Ito colours of user/cmd_plot.c; d9d9d9 the iterations that are not slow.
+# Okabe-Ito colours of user/cmd/cmd_plot.c; d9d9d9 the iterations that are not slow.
 REALLOC=56B4E9 THPZERO=D55E00 FAULT=E69F00 UNATTR=999999 FAST=D9D9D9
 
 # RESULT.json NAME: plot, render to PNG, count the colours of every query

@@ -14,7 +14,7 @@ PNG=$TESTS_DIR/tests/cli/png_colours.pl
 CORPUS=$TESTS_DIR/tests/fuzz/corpus
 BASE=$CORPUS/fuzz_result/valid-vm-latmon.json	# slow: realloc 3, unexplained 1
 REP=$CORPUS/fuzz_compare/vm-repeat-4.json	# 4 runs
-# Areas of user/plot_int.h and user/plot_compare.c: the histograms; the
+# Areas of user/plot/plot_int.h and user/plot/plot_compare.c: the histograms; the
 # cause bars left and right of zero; the percentile panel.
 HIST=92,92,729,368
 LESS=649,451,748,699

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of the BPF backend's account of the processes it followed
- * (user/bpf/latbpf_follow.c): the limit from LATCTL_BPF_FOLLOW_MAX, the
+ * (user/backend/bpf/latbpf_follow.c): the limit from LATCTL_BPF_FOLLOW_MAX, the
  * filter check against latctl's pid and the logged tgids (unchecked once the
  * log is full), the streams of refused processes unattributed, the JSON.
  * CMOCKA_MESSAGE_OUTPUT=TAP.

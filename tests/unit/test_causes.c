@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of user/causes.c: several sample streams (threads) joined each
+ * Unit tests of user/join/causes.c: several sample streams (threads) joined each
  * with its own thread's events and merged into one "slow" list and one cause
  * table. TSC at 1 GHz (one tick = one ns). CMOCKA_MESSAGE_OUTPUT=TAP.
  */

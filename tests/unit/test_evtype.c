@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the record-type descriptors (user/evtype.c, user/ev_*.c):
+ * Unit tests of the record-type descriptors (user/events/evtype.c, user/ev_*.c):
  * every UAPI record type has exactly one, the labels they declare are
  * complete and ranked without ties, and a record of an unknown type is
  * counted as malformed and shown, never given a label.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the strict result reader (user/rdoc.c) through the renderer:
+ * Unit tests of the strict result reader (user/lib/rdoc.c) through the renderer:
  * deleting any single key of a valid result renders the same or is refused,
  * and the deletions a user tried (causes.slow_iterations, one label,
  * extras.reallocations) are refused with the key named.

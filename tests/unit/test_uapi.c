@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The record layout user space relies on (issue 5 §5): latmon_layout.h
+ * The record layout user space relies on: latmon_layout.h
  * rejects padding at build time; here the offsets are pinned (reordering
  * members keeps the size, not the ABI), a record laid out byte by byte as
  * the header documents decodes through the struct, and the reserved fields

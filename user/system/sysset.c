@@ -389,7 +389,7 @@ static int is_saved(const char *path)
 	return 0;
 }
 
-/* Remember path's current value, journaled (journal.h) before any write;
+/* Remember path's current value, journaled (the journal, sysset.h) before any write;
  * the first save arms the signal restore. A path this process cannot
  * write is not saved: -errno, nothing changed, nothing to restore. */
 static int save(const char *path)

@@ -20,7 +20,7 @@ int lat_sysset_read(const char *path, char *buf, size_t len);
  * -errno. */
 int lat_sysset_put(const char *path, const char *value);
 
-/* Save path's value (once per run, journaled before: journal.h), then write
+/* Save path's value (once per run, journaled before: the journal below), then write
  * value. 0 or -errno, nothing printed. */
 int lat_sysset_change(const char *path, const char *value);
 

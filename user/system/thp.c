@@ -53,7 +53,7 @@ static void thp_error(int err, const char *path, const char *value)
 }
 
 /* Through sysset (saved, journaled, restored on every exit): the journal's
- * lock (journal.h) keeps two runs from saving each other's value. */
+ * lock (sysset.h) keeps two runs from saving each other's value. */
 int lat_thp_set(const char *value)
 {
 	char path[PATH_MAX];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The contract between latctl's core and a workload. Adding a workload is
- * adding one file user/wl_NAME.c that defines one `const struct workload_ops`
+ * adding one file user/workload/wl_NAME.c that defines one `const struct workload_ops`
  * and one line in the table in workload.c.
  *
  * Life of a run (core, cmd_run.c):

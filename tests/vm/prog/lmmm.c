@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lmmm: latctl's memory environment (user/mmenv.c: --fragment, --memcg,
+ * lmmm: latctl's memory environment (user/system/mmenv.c: --fragment, --memcg,
  * --thp-size) around a plain touch of fresh memory, so that the VM tests can
  * record the raw compaction, reclaim and zeroing records of a known
  * workload with `lmtool record`. Between the two sync points (sync.h) it

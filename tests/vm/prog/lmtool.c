@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lmtool: drive the latmon module from the VM tests through user/latmon_nl.c.
+ * lmtool: drive the latmon module from the VM tests through user/backend/latmon_nl.c.
  *
  *   lmtool info | stop | stats
  *   lmtool start --tgid PID [--mask SOURCES] [--buffer N]
