@@ -11,6 +11,8 @@ USER_OBJS := $(USER_SRCS:.c=.o)
 USER_PKGS := libnl-genl-3.0 libcjson zlib
 USER_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(USER_PKGS))
 USER_LIBS = $(shell $(PKG_CONFIG) --libs $(USER_PKGS)) -lm
+# LATCTL_WERROR=1 (.ci/run sets it): a warning in user/ fails the build.
+USER_WERROR := $(if $(filter 1,$(LATCTL_WERROR)),-Werror)
 include user/backend/bpf/bpf.mk
 include user/markers/markers.mk
 
@@ -27,7 +29,7 @@ user/latctl: $(USER_OBJS)
 	$(BPF_SAY)
 
 user/%.o: user/%.c
-	$(CC) $(CFLAGS) $(USER_CFLAGS) -MMD -MP -MF $@.d -c -o $@ $<
+	$(CC) $(CFLAGS) $(USER_WERROR) $(USER_CFLAGS) -MMD -MP -MF $@.d -c -o $@ $<
 
 -include $(USER_OBJS:.o=.o.d)
 

@@ -10,7 +10,7 @@ MARKERS_CFLAGS := -O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -fPIC 
 markers: $(MARKERS_LIB) $(MARKERS_DIR)/liblatctl.so $(MARKERS_DIR)/liblatctl.a
 
 $(MARKERS_DIR)/markers.pic.o: $(MARKERS_DIR)/markers.c include/latctl.h
-	$(CC) $(MARKERS_CFLAGS) -c -o $@ $<
+	$(CC) $(MARKERS_CFLAGS) $(USER_WERROR) -c -o $@ $<
 
 $(MARKERS_LIB): $(MARKERS_DIR)/markers.pic.o
 	$(CC) -shared -Wl,-soname,liblatctl.so.1 -o $@ $< -lpthread

@@ -53,7 +53,7 @@ $(BPF_DIR)/latbpf.skel.h: $(BPF_DIR)/latbpf.bpf.o
 $(BPF_DIR)/latbpf.o .cache/fuzz/obj/backend/bpf/latbpf.o: $(BPF_DIR)/latbpf.skel.h
 
 $(BPF_DIR)/%.o: $(BPF_DIR)/%.c
-	$(CC) $(CFLAGS) $(USER_CFLAGS) -I$(BPF_DIR) -MMD -MP -MF $@.d -c -o $@ $<
+	$(CC) $(CFLAGS) $(USER_WERROR) $(USER_CFLAGS) -I$(BPF_DIR) -MMD -MP -MF $@.d -c -o $@ $<
 
 -include $(BPF_OBJS:.o=.o.d)
 
