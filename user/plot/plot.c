@@ -74,10 +74,11 @@ int lat_plot_label(const char *name)
 	return JOIN_NR_LABELS;
 }
 
-/* log2 slot of a bucket or a duration: [0,1] is 0, [2,3] 1, [4,7] 2, ... */
+/* log2 slot of a bucket or a duration: [0,1] is 0, [2,3] 1, [4,7] 2, ...;
+ * a value past 2^63 (or not finite) takes the last slot, 63. */
 static int slot_of(double ns)
 {
-	return ns < 2 ? 0 : (int)floor(log2(ns));
+	return ns < 2 ? 0 : !(ns < 0x1p63) ? 63 : (int)floor(log2(ns));
 }
 
 static void read_buckets(struct plot *p, const cJSON *hist)
