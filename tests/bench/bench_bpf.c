@@ -94,7 +94,7 @@ static double touch_p50_forked(size_t n, size_t step, int huge, double hz)
 static void bpf_on(struct lat_session *s)
 {
 	if (lat_backend_open(s, "bpf", 0, 0, 0) || lat_backend_start(s, sched_getcpu()) ||
-	    s->backend != LAT_BACKEND_BPF) {
+	    s->ops != lat_backend_named("bpf")) {
 		fprintf(stderr, "bench_bpf: %s\n", s->why);
 		exit(1);
 	}

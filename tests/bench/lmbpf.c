@@ -22,7 +22,7 @@
 static int bpf_on(struct lat_session *s)
 {
 	if (lat_backend_open(s, "bpf", 0, 0, 0) || lat_backend_start(s, -1) ||
-	    s->backend != LAT_BACKEND_BPF) {
+	    s->ops != lat_backend_named("bpf")) {
 		fprintf(stderr, "lmbpf: %s\n", s->why);
 		return -1;
 	}
