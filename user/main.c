@@ -10,6 +10,7 @@
 
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
+#include "lib/opt.h"
 #include "system/sysset.h"
 
 int lat_main_argc;
@@ -37,6 +38,37 @@ static const struct {
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+static void list_cmds(FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, " %s", commands[i].name);
+}
+
+static void usage(FILE *out);
+
+static const struct lat_opt main_opts[] = {
+	{ "help", 'h', NULL, "this text ('latctl COMMAND --help' for a command)", NULL, NULL },
+	{ "list-cmds", LAT_OPT_LONG, NULL, NULL, NULL, NULL },
+	{ "version", 'V', NULL, "print the version of latctl and of the latmon UAPI", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts main_cmd = {
+	.cmd = "latctl", .opt = main_opts, .width = 17, .list_args = list_cmds,
+	.subcommands = 1, .usage = usage,
+};
+
+static const struct lat_opt help_opts[] = {
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts help_cmd = {
+	.cmd = "latctl help", .opt = help_opts, .list_args = list_cmds, .usage = usage,
+};
+
 static void usage(FILE *out)
 {
 	size_t i;
@@ -47,9 +79,8 @@ static void usage(FILE *out)
 	      "context switches and huge pages.\n\ncommands:\n", out);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fputs("\noptions:\n"
-	      "  -h, --help     this text ('latctl COMMAND --help' for a command)\n"
-	      "  -V, --version  print the version of latctl and of the latmon UAPI\n", out);
+	fputs("\noptions:\n", out);
+	lat_opt_usage(out, &main_cmd);
 	fputs("\nexamples:\n"
 	      "  latctl run grow --thp always       (root) huge pages on for the run\n"
 	      "  latctl run grow --mode touched     memory written before timing\n"
@@ -67,6 +98,8 @@ static int cmd_help(int argc, char **argv)
 	char help[] = "--help";
 	size_t i;
 
+	if (lat_opt_only_help(&help_cmd, argc, argv) == LAT_PARSED_HELP)
+		return LAT_EXIT_OK;
 	if (argc > 2) {
 		fprintf(stderr, "latctl help: give at most one command; see 'latctl --help'\n");
 		return LAT_EXIT_USAGE;
@@ -119,6 +152,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return cmd_help(1, argv + 1);
+	if (lat_opt_only_help(&main_cmd, argc, argv) == LAT_PARSED_HELP)
+		return LAT_EXIT_OK;
+	if (!strcmp(argv[1], "--list-cmds")) {
+		for (i = 0; i < NCOMMANDS; i++)
+			puts(commands[i].name);
+		return LAT_EXIT_OK;
+	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("latctl %s (latmon UAPI %d)\n", LATCTL_VERSION, LATMON_UAPI_VERSION);
 		return LAT_EXIT_OK;

@@ -39,10 +39,18 @@ comp() {	# words...: what the completion offers for the last one
 }
 ok "completion: the commands" bash -c "[[ '$(comp latctl "''")' == *'plot'*'doctor'*'latmon'* ]]"
 ok "completion: the workloads of run" test "$(comp latctl run "''")" = "grow chase request alloc mmap exec"
-ok "completion: the options of run, from --help" bash -c "[[ '$(comp latctl run grow --th)' == '--thp --thp-size --threads' ]]"
+ok "completion: the options of run, from its table" bash -c "[[ '$(comp latctl run grow --th)' == '--thp --thp-size --threads' ]]"
 ok "completion: the kernels of --kernel" test "$(comp latctl run grow --kernel "''")" = "6.1 6.12 7.3"
-ok "completion: the options of compare, from --help" test "$(comp latctl compare --s)" = "--strict"
-ok "completion: the options of check, from --help" test "$(comp latctl check --m)" = "--max --metric"
+ok "completion: the options of compare, from its table" test "$(comp latctl compare --s)" = "--strict"
+ok "completion: the options of check, from its table" test "$(comp latctl check --m)" = "--max --metric"
+ok "completion: a workload's own option, from the workload's table" test "$(comp latctl run mmap --pro)" = "--procs"
+ok "completion: the causes of --metric count:" \
+	bash -c "[[ '$(comp latctl check --metric count:f)' == 'count:fault' ]]"
+ok "completion: the subcommands of latmon, then record's options" \
+	bash -c "[ '$(comp latctl latmon "''")' = 'info stats record help' ] && [ '$(comp latctl latmon record --s)' = '--sources' ]"
+ok "completion: the sources of latmon record --sources" \
+	bash -c "[[ '$(comp latctl latmon record --sources "''")' == 'fault thp-clear '*' wait' ]]"
+ok "completion: after the workload, run's options" bash -c "[[ '$(comp latctl run grow "''")' == '--backend --cpu '* ]]"
 # Your own program against the installed markers, found by pkg-config.
 if command -v pkg-config > /dev/null; then
 	PC="PKG_CONFIG_SYSROOT_DIR=$D PKG_CONFIG_PATH=$D/usr/lib/pkgconfig pkg-config"

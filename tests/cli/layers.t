@@ -4,8 +4,8 @@
 # user/ includes only its own headers and those of the layers below it (the
 # order in user/user.mk), no include circle between files, every function
 # declared in the folder that defines it, no .c file directly in user/ but
-# main.c, no folder over 20 files, no file over 600 lines; and the checker itself refuses a tree
-# that breaks each rule.
+# main.c; and the checker itself refuses a tree that breaks each rule. A
+# folder over 20 files or a file over 600 lines is a warning (a '#' line).
 . "$(dirname "$0")/engine.sh"
 
 command -v perl >/dev/null || skip_all "perl is not installed; scripts/deps.sh installs it"
@@ -24,12 +24,11 @@ ok "no .c file directly in user/ but main.c" \
 	bash -c "[ \"\$(cd '$R/user' && ls *.c)\" = main.c ]"
 for d in $(cd "$R" && find user module -type d); do
 	n=$(find "$R/$d" -maxdepth 1 -type f -name '*.[ch]' ! -name '*.skel.h' ! -name vmlinux.h ! -name '*.mod.c' | wc -l)
-	ok "$d holds $n source files (at most 20)" test "$n" -le 20
+	# a warning, not a failure: a folder is split at a seam, not by count
+	[ "$n" -le 20 ] || echo "# warning: $d holds $n source files (over 20: look for a seam)"
 done
-
-long=$(cd "$R" && find user module include -name '*.[ch]' ! -name '*.skel.h' ! -name vmlinux.h ! -name '*.mod.c' \
-	-exec awk 'END { if (NR > 600) print FILENAME ": " NR " lines" }' {} \;)
-ok "no source file over 600 lines${long:+: $long}" test -z "$long"
+(cd "$R" && find user module include -name '*.[ch]' ! -name '*.skel.h' ! -name vmlinux.h ! -name '*.mod.c' \
+	-exec awk 'END { if (NR > 600) print "# warning: " FILENAME ": " NR " lines (over 600)" }' {} \;)
 
 # The checker fails on each fault, so the checks above can fail.
 fake() {	# dir files... : a tiny user tree

@@ -59,4 +59,23 @@ cmds_help=$("$L" --help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on 
 cmds_man=$(awk '/^COMMANDS/ { on = 1; next } /^[A-Z]/ { on = 0 } on && /^       [a-z]/ { print $1 }' "$TMPD/man.txt" | sort -u | tr '\n' ' ')
 ok "every command of --help has its entry in COMMANDS (${cmds_help})" \
 	test "$cmds_help" = "$cmds_man"
+
+# The option tables behind --help: what --list-opts answers (the shell
+# completion's only source) is what --help shows, for every command.
+for c in run compare check plot doctor report "latmon record"; do
+	case $c in
+	"latmon record") h=$("$L" latmon --help | help_opts | tr '\n' ' ') ;;
+	*) h=$("$L" $c --help | help_opts | tr '\n' ' ') ;;
+	esac
+	t=$("$L" $c --list-opts | grep -oE '^--[a-z-]+' | sort -u | tr '\n' ' ')
+	ok "options of $c: its table (--list-opts) and --help agree" \
+		bash -c "[ -n '$t' ] && [ '$t' = '$h' ] || { echo 'table: $t'; echo 'help:  $h'; exit 1; }"
+done
+cmds_list=$("$L" --list-cmds | sort | tr '\n' ' ')
+ok "--list-cmds names the commands of --help" test "$cmds_list" = "$cmds_help"
+check "--list-opts of run: the workloads, as arguments" "$L run --list-opts" 0 '^- grow chase request alloc mmap exec$'
+check "--list-opts of run: a workload's own option, from its table" "$L run --list-opts" 0 '^--procs=$'
+check "--list-opts of check: --metric's values are the metrics it takes" "$L check --list-opts" 0 \
+	'^--metric= p50 .* count:fault .* own:preemption'
+check "--list-opts of latmon: its subcommands" "$L latmon --list-opts" 0 '^\+ info stats record help$'
 done_testing

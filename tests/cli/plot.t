@@ -88,6 +88,6 @@ check_err "a result without its histogram" \
 	2 "key 'histogram' is missing or not an object"
 ok "nothing written for a refused input" test ! -e "$TMPD/x.svg"
 check_err "an unwritable output path" "$L plot $TMPD/all.json -o $TMPD/no/such/dir.svg" 2 '^latctl: plot -o .*/no/such/dir.svg: cannot create a file there'
-check_err "-o without a file" "$L plot $TMPD/all.json -o" 2 'needs a file name'
+check_err "-o without a file" "$L plot $TMPD/all.json -o" 2 "option '-o' needs a value"
 check "plot --help" "$L plot --help" 0 '^usage: latctl plot RESULT.json'
 done_testing

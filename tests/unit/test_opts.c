@@ -82,7 +82,7 @@ static int parse(struct lat_opts *o, int argc, char **argv)
 
 	dup2(devnull, 2);
 	lat_opts_init(o);
-	ret = lat_opts_parse(argc, argv, o);
+	ret = lat_opts_parse(argc, argv, o) == LAT_PARSED_BAD ? -EINVAL : 0;
 	dup2(saved, 2);
 	close(saved);
 	close(devnull);

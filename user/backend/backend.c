@@ -135,6 +135,15 @@ const struct lat_backend_ops *lat_backend_named(const char *name)
 	return NULL;
 }
 
+void lat_backend_list(FILE *out)
+{
+	size_t i;
+
+	fputs(" auto", out);
+	for (i = 0; i < N_BACKENDS; i++)
+		fprintf(out, " %s", backends[i]->name);
+}
+
 int lat_backend_check(const char *name)
 {
 	if (!strcmp(name, "auto") || lat_backend_named(name))

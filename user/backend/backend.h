@@ -14,6 +14,7 @@
 #define LATCTL_BACKEND_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
@@ -61,6 +62,9 @@ struct lat_session {
 
 /* The table's entry of that name (latmon, bpf, none), or NULL. */
 const struct lat_backend_ops *lat_backend_named(const char *name);
+
+/* --backend's words, " auto latmon bpf none", for the completion. */
+void lat_backend_list(FILE *out);
 /* --backend's value: 0, or -EINVAL for anything but auto, latmon, bpf. */
 int lat_backend_check(const char *name);
 /* Choose the backend (want: auto, latmon, bpf; NULL = auto) for a buffer of

@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "lib/json.h"
 #include "lib/latctl.h"
+#include "lib/opt.h"
 
 /* {"latmon": {"usable", "loaded", "why"}, "bpf": {"usable", "why"}} */
 static int print_json(const struct lat_backend_caps *c)
@@ -33,19 +34,32 @@ static int print_json(const struct lat_backend_caps *c)
 	return 0;
 }
 
+static void usage(FILE *out)
+{
+	fputs("usage: latctl backends [--json]\n\n"
+	      "Prints in one line which event backends (latmon, bpf) this kernel\n"
+	      "allows and why not the others; --json as a JSON object\n"
+	      "{\"latmon\": {\"usable\", \"loaded\", \"why\"}, \"bpf\": {\"usable\", \"why\"}}.\n\n"
+	      "exit status: 0 when at least one backend records causes here, else 1.\n", out);
+}
+
+static const struct lat_opt backends_opts[] = {
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ "json", LAT_OPT_LONG, NULL, "the answer as JSON", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts backends_cmd = {
+	.cmd = "latctl backends", .opt = backends_opts, .usage = usage,
+};
+
 int cmd_backends(int argc, char **argv)
 {
 	struct lat_backend_caps c;
 	char line[400];
 
-	if (lat_is_help(argc, argv)) {
-		puts("usage: latctl backends [--json]\n\n"
-		     "Prints in one line which event backends (latmon, bpf) this kernel\n"
-		     "allows and why not the others; --json as a JSON object\n"
-		     "{\"latmon\": {\"usable\", \"loaded\", \"why\"}, \"bpf\": {\"usable\", \"why\"}}.\n\n"
-		     "exit status: 0 when at least one backend records causes here, else 1.");
+	if (lat_opt_only_help(&backends_cmd, argc, argv) == LAT_PARSED_HELP)
 		return LAT_EXIT_OK;
-	}
 	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--json"))) {
 		fprintf(stderr, "latctl backends: unknown argument '%s'; it takes only --json\n", argv[1]);
 		return LAT_EXIT_USAGE;

@@ -5,7 +5,6 @@
  * a failed or missing run). Never 2 or 128+: in a bisect 2 would mark the
  * commit bad and 128+ would abort it, so a bad command line is 125 too.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,10 +13,40 @@
 #include "cmd/cmd.h"
 #include "cmd/check.h"
 #include "lib/latctl.h"
+#include "lib/opt.h"
 #include "run/opts.h"
 #include "compare/pair.h"
 #include "compare/metric_list.h"
 #include "doc/runs.h"
+
+enum { OPT_BASELINE = LAT_OPT_LONG, OPT_DRY_RUN, OPT_MAX, OPT_METRIC, OPT_POOL, OPT_REGRESSION };
+
+static void usage(FILE *out);
+
+/* Alphabetical. */
+static const struct lat_opt check_opts_table[] = {
+	{ "baseline", OPT_BASELINE, "GOOD.json", "compare with this result (needs 4+ runs a side);\n"
+	  "repeatable: invocations of the good kernel, each\n"
+	  "one unit (its median; needs 4+ of them)", "<json>", NULL },
+	{ "dry-run", OPT_DRY_RUN, NULL, "check the options and read each --baseline, judge\n"
+	  "nothing: 0 when a check could run (a bisect\n"
+	  "driver's test before its first build)", NULL, NULL },
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ "max", OPT_MAX, "METRIC=LIMIT", "e.g. p99.9=2us, share:thp-zero=20%,\n"
+	  "count:compaction=0, faults/iter=0.01 (repeatable)", NULL, lat_metric_list },
+	{ "metric", OPT_METRIC, "METRIC", "what --baseline compares (default p99.9; repeatable)",
+	  NULL, lat_metric_list },
+	{ "pool", OPT_POOL, NULL, "the RESULT files are invocations of one kernel:\n"
+	  "judged together, each one unit", NULL, NULL },
+	{ "regression", OPT_REGRESSION, "PCT", "tolerated worsening with --baseline (default 10%)",
+	  NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts check_cmd = {
+	.cmd = "latctl check", .opt = check_opts_table, .width = 28, .args = "<json>",
+	.usage = usage,
+};
 
 static void usage(FILE *out)
 {
@@ -28,21 +57,9 @@ static void usage(FILE *out)
 	      "relative to a baseline, a metric is bad when it is significantly worse\n"
 	      "(Mann-Whitney U, p < 0.05, as in compare) by more than --regression.\n"
 	      "\n"
-	      "options:\n"
-	      "      --baseline GOOD.json  compare with this result (needs 4+ runs a side);\n"
-	      "                            repeatable: invocations of the good kernel, each\n"
-	      "                            one unit (its median; needs 4+ of them)\n"
-	      "      --dry-run             check the options and read each --baseline, judge\n"
-	      "                            nothing: 0 when a check could run (a bisect\n"
-	      "                            driver's test before its first build)\n"
-	      "  -h, --help                this text\n"
-	      "      --max METRIC=LIMIT    e.g. p99.9=2us, share:thp-zero=20%,\n"
-	      "                            count:compaction=0, faults/iter=0.01 (repeatable)\n"
-	      "      --metric METRIC       what --baseline compares (default p99.9; repeatable)\n"
-	      "      --pool                the RESULT files are invocations of one kernel:\n"
-	      "                            judged together, each one unit\n"
-	      "      --regression PCT      tolerated worsening with --baseline (default 10%)\n"
-	      "\n"
+	      "options:\n", out);
+	lat_opt_usage(out, &check_cmd);
+	fputs("\n"
 	      "metrics: p50 p90 p99 p99.9 p99.99 max mean faults/iter, 'huge pages' (fewer\n"
 	      "is worse), fault:p50 fault:p90 fault:p99 (every page fault of the loop, with\n"
 	      "a backend), count:CAUSE (slow iterations with it), share:CAUSE, own:CAUSE\n"
@@ -118,20 +135,6 @@ static int add_metric(struct limit *l, char *spec, int with_limit, char *why, si
 	return 0;
 }
 
-enum { OPT_BASELINE = 256, OPT_DRY_RUN, OPT_MAX, OPT_METRIC, OPT_POOL, OPT_REGRESSION };
-
-/* Alphabetical. */
-static const struct option long_opts[] = {
-	{ "baseline",	required_argument, NULL, OPT_BASELINE },
-	{ "dry-run",	no_argument,	   NULL, OPT_DRY_RUN },
-	{ "help",	no_argument,	   NULL, 'h' },
-	{ "max",	required_argument, NULL, OPT_MAX },
-	{ "metric",	required_argument, NULL, OPT_METRIC },
-	{ "pool",	no_argument,	   NULL, OPT_POOL },
-	{ "regression",	required_argument, NULL, OPT_REGRESSION },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* --regression PCT ("10%" or "10"). */
 static int parse_regression(const char *s, double *pct)
 {
@@ -141,64 +144,69 @@ static int parse_regression(const char *s, double *pct)
 	return end == s || (*end && strcmp(end, "%")) || *pct < 0 || !isfinite(*pct) ? -1 : 0;
 }
 
-/* One option into o; -1 with o->why set when it is bad. */
-static int take_option(struct check_opts *o, int c, char *arg, const char *given)
+/* --max or --metric (opt) into list[*n]; -1 with o->why set when it is bad. */
+static int take_metric(struct check_opts *o, const char *opt, struct limit *list, size_t *n,
+		       char *arg, int with_limit)
 {
-	struct limit *l;
+	char why[512] = "too many";
 
-	if (c == OPT_BASELINE && o->n_baseline < MAX_SIDE) {
-		o->baseline[o->n_baseline++] = arg;
+	if (*n < MAX_LIMITS && !add_metric(&list[*n], arg, with_limit, why, sizeof(why))) {
+		++*n;
 		return 0;
 	}
-	if (c == OPT_POOL || c == OPT_DRY_RUN) {
-		*(c == OPT_POOL ? &o->pool : &o->dry_run) = 1;
+	snprintf(o->why, sizeof(o->why), "%s: %s", opt, why);
+	return -1;
+}
+
+/* One option into o; -1 with o->why set when it is bad. */
+static int take_option(struct check_opts *o, int c, char *arg)
+{
+	switch (c) {
+	case OPT_POOL:
+		o->pool = 1;
 		return 0;
-	}
-	if (c == OPT_BASELINE) {
-		snprintf(o->why, sizeof(o->why), "--baseline: at most %d files", MAX_SIDE);
-		return -1;
-	}
-	if (c == OPT_REGRESSION) {
-		if (!parse_regression(arg, &o->regression))
-			return 0;
-		snprintf(o->why, sizeof(o->why), "--regression '%s' is not valid; give a percentage such as 10%%", arg);
-		return -1;
-	}
-	if (c == OPT_MAX || c == OPT_METRIC) {
-		size_t *n = c == OPT_MAX ? &o->n_limits : &o->n_metrics;
-
-		char why[512] = "too many";
-
-		l = (c == OPT_MAX ? o->limits : o->metrics) + *n;
-		if (*n < MAX_LIMITS && !add_metric(l, arg, c == OPT_MAX, why, sizeof(why))) {
-			++*n;
+	case OPT_DRY_RUN:
+		o->dry_run = 1;
+		return 0;
+	case OPT_BASELINE:
+		if (o->n_baseline < MAX_SIDE) {
+			o->baseline[o->n_baseline++] = arg;
 			return 0;
 		}
-		snprintf(o->why, sizeof(o->why), "%s: %s", c == OPT_MAX ? "--max" : "--metric", why);
+		snprintf(o->why, sizeof(o->why), "--baseline: at most %d files", MAX_SIDE);
 		return -1;
+	case OPT_REGRESSION:
+		if (!parse_regression(arg, &o->regression))
+			return 0;
+		snprintf(o->why, sizeof(o->why),
+			 "--regression '%s' is not valid; give a percentage such as 10%%", arg);
+		return -1;
+	case OPT_MAX:
+		return take_metric(o, "--max", o->limits, &o->n_limits, arg, 1);
+	default:
+		return take_metric(o, "--metric", o->metrics, &o->n_metrics, arg, 0);
 	}
-	snprintf(o->why, sizeof(o->why), "%s '%s'; see 'latctl check --help'",
-		 c == ':' ? "option needs a value" : "unknown option", given);
-	return -1;
 }
 
 static char default_metric[] = "p99.9";
 
-/* 0 = check, 1 = --help printed, -1 = bad command line (o->why). */
-static int parse(int argc, char **argv, struct check_opts *o)
+/* The options into o; a bad command line is in o->why. */
+static enum lat_parsed parse(int argc, char **argv, struct check_opts *o)
 {
+	struct lat_optp p;
 	int c;
 
-	optind = 0;
-	opterr = 0;
 	o->regression = DEFAULT_REGRESSION;
-	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 1;
+	lat_opt_begin(&p, &check_cmd);
+	while ((c = lat_opt_next(&p, argc, argv)) != LAT_OPT_END) {
+		if (c == LAT_OPT_DONE)
+			return LAT_PARSED_HELP;
+		if (c == LAT_OPT_BAD) {
+			snprintf(o->why, sizeof(o->why), "%s", p.why);
+			return LAT_PARSED_BAD;
 		}
-		if (take_option(o, c, optarg, argv[optind - 1]))
-			return -1;
+		if (take_option(o, c, optarg))
+			return LAT_PARSED_BAD;
 	}
 	if (optind >= argc && !o->dry_run)
 		snprintf(o->why, sizeof(o->why), "give a result: latctl check --max p99.9=2us RESULT.json");
@@ -209,10 +217,10 @@ static int parse(int argc, char **argv, struct check_opts *o)
 	else if (o->n_metrics && !o->n_baseline)
 		snprintf(o->why, sizeof(o->why), "--metric needs --baseline GOOD.json");
 	if (!o->n_baseline || o->n_metrics)
-		return o->why[0] ? -1 : 0;
+		return o->why[0] ? LAT_PARSED_BAD : LAT_PARSED_RUN;
 	add_metric(&o->metrics[0], default_metric, 0, o->why, sizeof(o->why));
 	o->n_metrics = 1;
-	return o->why[0] ? -1 : 0;
+	return o->why[0] ? LAT_PARSED_BAD : LAT_PARSED_RUN;
 }
 
 /* Absolute limits: the first one exceeded, or all hold. */
@@ -427,7 +435,7 @@ int cmd_check(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	ret = parse(argc, argv, &o);
 	if (ret)
-		return ret > 0 ? CHECK_GOOD : verdict(CHECK_SKIP, o.why);
+		return ret == LAT_PARSED_HELP ? CHECK_GOOD : verdict(CHECK_SKIP, o.why);
 	if (check_load_side(&o, (char *const *)o.baseline, o.n_baseline, &base, 1)) {
 		check_free_side(&base);
 		return verdict(CHECK_SKIP, o.why);

@@ -4,7 +4,6 @@
  * by side, then per metric each side's median with its interval, the change
  * and its significance, then the change explained by causes.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +11,7 @@
 #include "compare/envdiff.h"
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
+#include "lib/opt.h"
 #include "doc/result.h"
 #include "doc/runs.h"
 #include "report/render.h"
@@ -30,6 +30,29 @@ struct compare_opts {
 	FILE *text;		/* the tables: stdout, or nowhere with --json - */
 };
 
+enum { OPT_FORMAT = LAT_OPT_LONG, OPT_METRIC, OPT_STRICT };
+
+static void usage(FILE *out);
+
+/* Alphabetical. */
+static const struct lat_opt compare_opts_table[] = {
+	{ "format", OPT_FORMAT, "F", "text (default, 80 columns) or lkp (0-day %stddev table)",
+	  "text lkp", NULL },
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ "json", 'j', "FILE", "also write the comparison as JSON (schema latctl.compare);\n"
+	  "- writes it to stdout instead of the tables", "<file>", NULL },
+	{ "metric", OPT_METRIC, "M", "the primary metric (default p99.9; see 'latctl check --help')",
+	  NULL, lat_metric_list },
+	{ "strict", OPT_STRICT, NULL, "a difference of machine or run in the environment is an\n"
+	  "error (exit 1); kernel rows may differ (a kernel A/B)", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts compare_cmd = {
+	.cmd = "latctl compare", .opt = compare_opts_table, .width = 21, .args = "<json>",
+	.usage = usage,
+};
+
 static void usage(FILE *out)
 {
 	fputs("usage: latctl compare [options] BASE.json NEW.json [MORE.json...]\n"
@@ -45,15 +68,9 @@ static void usage(FILE *out)
 	      "Then the change in slow time explained by causes, as count x time each.\n"
 	      "More files are each compared to BASE.\n"
 	      "\n"
-	      "options:\n"
-	      "      --format F   text (default, 80 columns) or lkp (0-day %stddev table)\n"
-	      "  -h, --help       this text\n"
-	      "  -j, --json FILE  also write the comparison as JSON (schema latctl.compare);\n"
-	      "                   - writes it to stdout instead of the tables\n"
-	      "      --metric M   the primary metric (default p99.9; see 'latctl check --help')\n"
-	      "      --strict     a difference of machine or run in the environment is an\n"
-	      "                   error (exit 1); kernel rows may differ (a kernel A/B)\n"
-	      "\n"
+	      "options:\n", out);
+	lat_opt_usage(out, &compare_cmd);
+	fputs("\n"
 	      "examples:\n"
 	      "  latctl run grow --repeat 5 --json a.json\n"
 	      "  latctl run grow --no-thp --repeat 5 --json b.json\n"
@@ -64,18 +81,6 @@ static void usage(FILE *out)
 	      "exit status: 0 compared; 1 --strict and the machines or runs differ;\n"
 	      "2 bad command line or input file\n", out);
 }
-
-enum { OPT_FORMAT = 256, OPT_METRIC, OPT_STRICT };
-
-/* Alphabetical. */
-static const struct option long_opts[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "help",   no_argument,       NULL, 'h' },
-	{ "json",   required_argument, NULL, 'j' },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "strict", no_argument,       NULL, OPT_STRICT },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* --metric M: the primary metric; -1 with one line when M is none. */
 static int take_metric(struct compare_opts *o, const char *name)
@@ -91,43 +96,39 @@ static int take_metric(struct compare_opts *o, const char *name)
 	return 0;
 }
 
-/* 0 = compare, 1 = --help printed, -1 = bad command line (line printed). */
-static int parse(int argc, char **argv, struct compare_opts *o)
+static enum lat_parsed parse(int argc, char **argv, struct compare_opts *o)
 {
+	struct lat_optp p;
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hj:", long_opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 1;
-		} else if (c == 'j') {
+	lat_opt_begin(&p, &compare_cmd);
+	while ((c = lat_opt_next(&p, argc, argv)) != LAT_OPT_END) {
+		if (c == LAT_OPT_DONE)
+			return LAT_PARSED_HELP;
+		if (c == LAT_OPT_BAD)
+			return lat_opt_say(&p);
+		if (c == 'j') {
 			o->json_path = optarg;
 		} else if (c == OPT_STRICT) {
 			o->strict = 1;
 		} else if (c == OPT_METRIC) {
 			if (take_metric(o, optarg))
-				return -1;
-		} else if (c == OPT_FORMAT && (!strcmp(optarg, "text") || !strcmp(optarg, "lkp"))) {
+				return LAT_PARSED_BAD;
+		} else if (!strcmp(optarg, "text") || !strcmp(optarg, "lkp")) {
 			o->lkp = !strcmp(optarg, "lkp");
-		} else if (c == OPT_FORMAT) {
-			fprintf(stderr, "latctl compare: --format '%s' is not valid; give text or lkp\n", optarg);
-			return -1;
 		} else {
-			fprintf(stderr, "latctl compare: %s '%s'; see 'latctl compare --help'\n",
-				c == ':' ? "option needs a value" : "unknown option", argv[optind - 1]);
-			return -1;
+			fprintf(stderr, "latctl compare: --format '%s' is not valid; give text or lkp\n", optarg);
+			return LAT_PARSED_BAD;
 		}
 	}
 	if (argc - optind < 2 || argc - optind > MAX_FILES) {
 		fprintf(stderr, "latctl compare: give a base and 1 to %d other results: latctl compare BASE.json NEW.json\n",
 			MAX_FILES - 1);
-		return -1;
+		return LAT_PARSED_BAD;
 	}
 	for (o->n = 0; optind < argc; optind++)
 		o->files[o->n++] = argv[optind];
-	return 0;
+	return LAT_PARSED_RUN;
 }
 
 /* The file names without their directories, for the column heads. */
@@ -213,7 +214,7 @@ int cmd_compare(int argc, char **argv)
 	int ret = parse(argc, argv, &o);
 
 	if (ret)
-		return ret > 0 ? LAT_EXIT_OK : LAT_EXIT_USAGE;
+		return ret == LAT_PARSED_HELP ? LAT_EXIT_OK : LAT_EXIT_USAGE;
 	ret = LAT_EXIT_USAGE;
 	for (i = 0; i < o.n; i++)
 		if (lat_runs_load(o.files[i], &o.docs[i]))

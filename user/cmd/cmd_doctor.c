@@ -6,7 +6,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "backend/bpf/latbpf_user.h"
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
+#include "lib/opt.h"
 #include "doc/result.h"
 #include "system/sysset.h"
 #include "system/sysinfo.h"
@@ -463,51 +463,54 @@ static int print_json(const struct finding *f, int argc, char **argv)
 	return LAT_EXIT_OK;
 }
 
-static int doctor_usage(void)
+static void doctor_usage(FILE *out);
+
+static const struct lat_opt doctor_opts[] = {
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ "json", LAT_OPT_LONG, NULL, "the same as a JSON document (schema latctl.doctor)", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts doctor_cmd = {
+	.cmd = "latctl doctor", .opt = doctor_opts, .width = 15, .usage = doctor_usage,
+};
+
+static void doctor_usage(FILE *out)
 {
-	puts("usage: latctl doctor [--json]\n\n"
-	     "Shows what on this machine shapes the tail latency and what latctl can do\n"
-	     "here: THP and mTHP, defrag, init_on_alloc, governor, boost, SMT, isolated\n"
-	     "and nohz_full CPUs, mitigations, lockdown, whether latmon is loaded or can\n"
-	     "load (and why not), whether BPF tracing programs load, and the TSC. Each\n"
-	     "line: ok, note or warn, the setting, and below it what to do.\n\n"
-	     "options:\n"
-	     "  -h, --help   this text\n"
-	     "      --json   the same as a JSON document (schema latctl.doctor)\n\n"
-	     "examples:\n"
-	     "  latctl doctor\n"
-	     "  latctl doctor --json > doctor.json");
-	return LAT_EXIT_OK;
+	fputs("usage: latctl doctor [--json]\n\n"
+	      "Shows what on this machine shapes the tail latency and what latctl can do\n"
+	      "here: THP and mTHP, defrag, init_on_alloc, governor, boost, SMT, isolated\n"
+	      "and nohz_full CPUs, mitigations, lockdown, whether latmon is loaded or can\n"
+	      "load (and why not), whether BPF tracing programs load, and the TSC. Each\n"
+	      "line: ok, note or warn, the setting, and below it what to do.\n\n"
+	      "options:\n", out);
+	lat_opt_usage(out, &doctor_cmd);
+	fputs("\nexamples:\n"
+	      "  latctl doctor\n"
+	      "  latctl doctor --json > doctor.json\n", out);
 }
 
-/* --help and --json. 0 (run), 1 (help printed) or -EINVAL (one line said why). */
-static int parse_args(int argc, char **argv, int *json)
+/* --help and --json. */
+static enum lat_parsed parse_args(int argc, char **argv, int *json)
 {
-	static const struct option longopts[] = {
-		{ "help",	no_argument, NULL, 'h' },
-		{ "json",	no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct lat_optp p;
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			doctor_usage();
-			return 1;
-		}
-		if (c != 'j') {
+	lat_opt_begin(&p, &doctor_cmd);
+	while ((c = lat_opt_next(&p, argc, argv)) != LAT_OPT_END) {
+		if (c == LAT_OPT_DONE)
+			return LAT_PARSED_HELP;
+		if (c == LAT_OPT_BAD) {
 			fprintf(stderr, "latctl doctor: unknown argument '%s'; see 'latctl doctor --help'\n",
 				argv[optind - 1]);
-			return -EINVAL;
+			return LAT_PARSED_BAD;
 		}
 		*json = 1;
 	}
 	if (optind == argc)
-		return 0;
+		return LAT_PARSED_RUN;
 	fprintf(stderr, "latctl doctor: unknown argument '%s'; see 'latctl doctor --help'\n", argv[optind]);
-	return -EINVAL;
+	return LAT_PARSED_BAD;
 }
 
 int cmd_doctor(int argc, char **argv)
@@ -517,7 +520,7 @@ int cmd_doctor(int argc, char **argv)
 	size_t i;
 
 	if (ret)
-		return ret > 0 ? LAT_EXIT_OK : LAT_EXIT_USAGE;
+		return ret == LAT_PARSED_HELP ? LAT_EXIT_OK : LAT_EXIT_USAGE;
 	lat_bpf_quiet();	/* the probes' refusals are the finding, not noise */
 	for (i = 0; i < NCHECKS; i++) {
 		memset(&found[i], 0, sizeof(found[i]));

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include "events/evtype.h"
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
+#include "lib/opt.h"
 #include "backend/latmon_nl.h"
 #include "run/opts.h"
 
@@ -214,59 +214,89 @@ static void print_record(const struct rec *r)
 	       r->types[LATMON_EV_LOST], r->lost_events ? " (rings full: give --buffer more)" : "");
 }
 
-static int record_usage(void)
+static void latmon_usage(FILE *out);
+
+enum { OPT_BUFFER = LAT_OPT_LONG, OPT_EVENTS, OPT_SOURCES };
+
+static void list_sources(FILE *out)
 {
-	fprintf(stderr, "usage: latctl latmon record [--buffer N] [--events FILE] "
-		"[--sources LIST] -- COMMAND [ARGS...]\n");
-	return LAT_EXIT_USAGE;
+	uint32_t id;
+
+	for (id = 1; id < __LATMON_SRC_MAX; id++)
+		fprintf(out, " %s", lat_source_name(id));
 }
 
-/* --buffer, --events, --sources; the index of COMMAND, -1 (usage), -2 (one
- * line printed) or -3 (--help). */
-static int parse_record(int argc, char **argv, struct rec *r, const char **file)
+/* Alphabetical, as the usage shows them. */
+static const struct lat_opt record_opts[] = {
+	{ "buffer", OPT_BUFFER, "N", "ring slots per CPU (default: the module's)", NULL, NULL },
+	{ "events", OPT_EVENTS, "FILE", "also save the records (struct latmon_event each)",
+	  "<file>", NULL },
+	{ "sources", OPT_SOURCES, "LIST", "comma-separated sources, as info lists them: fault,\n"
+	  "thp-clear, sched, irq, alloc-zero, compaction, reclaim,\n"
+	  "syscall, wait (default: every usable one)", NULL, list_sources },
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts record_cmd = {
+	.cmd = "latctl latmon record", .opt = record_opts, .width = 22, .posix = 1,
+	.usage = latmon_usage,
+};
+
+static const struct lat_opt no_opts[] = {
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts latmon_cmd = {
+	.cmd = "latctl latmon", .opt = no_opts, .args = "info stats record help",
+	.subcommands = 1, .usage = latmon_usage,
+};
+
+/* --buffer, --events, --sources into r and file; *cmd: the index of COMMAND. */
+static enum lat_parsed parse_record(int argc, char **argv, struct rec *r, const char **file,
+				    int *cmd)
 {
-	static const struct option longopts[] = {
-		{ "buffer",	required_argument, NULL, 'b' },
-		{ "events",	required_argument, NULL, 'e' },
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ "sources",	required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct lat_optp p;
 	uint64_t v;
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (c == 'h')
-			return -3;
-		if (c == 'e') {
+	lat_opt_begin(&p, &record_cmd);
+	while ((c = lat_opt_next(&p, argc, argv)) != LAT_OPT_END) {
+		if (c == LAT_OPT_DONE)
+			return LAT_PARSED_HELP;
+		if (c == LAT_OPT_BAD)
+			return lat_opt_say(&p);
+		if (c == OPT_EVENTS) {
 			*file = optarg;
-		} else if (c == 's') {
+		} else if (c == OPT_SOURCES) {
 			r->req.source_mask = parse_sources(optarg);
 			if (!r->req.source_mask)
-				return -2;	/* said why */
-		} else if (c == 'b' && !lat_parse_u64(optarg, LATMON_MIN_BUFFER_EVENTS,
-						      LATMON_MAX_BUFFER_EVENTS, &v)) {
+				return LAT_PARSED_BAD;	/* said why */
+		} else if (!lat_parse_u64(optarg, LATMON_MIN_BUFFER_EVENTS,
+					  LATMON_MAX_BUFFER_EVENTS, &v)) {
 			r->req.buffer_events = (uint32_t)v;
-		} else if (c == 'b') {
+		} else {
 			fprintf(stderr, "latctl latmon: --buffer '%s': give a whole number from %u to %u\n",
 				optarg, LATMON_MIN_BUFFER_EVENTS, LATMON_MAX_BUFFER_EVENTS);
-			return -2;
-		} else {
-			return -1;
+			return LAT_PARSED_BAD;
 		}
 	}
-	return optind < argc ? optind : -1;
+	*cmd = optind;
+	if (optind < argc)
+		return LAT_PARSED_RUN;
+	fprintf(stderr, "usage: latctl latmon record [--buffer N] [--events FILE] "
+		"[--sources LIST] -- COMMAND [ARGS...]\n");
+	return LAT_PARSED_BAD;
 }
 
 static int do_record(struct latmon_nl *nl, int argc, char **argv)
 {
 	struct rec r = { .nl = nl, .dev = -1, .go = -1 };
 	const char *file = NULL;
-	int cmd = parse_record(argc, argv, &r, &file), status = 0, ret;
+	int cmd, status = 0, ret;
 
-	if (cmd < 0)
+	if (parse_record(argc, argv, &r, &file, &cmd) != LAT_PARSED_RUN)
 		return LAT_EXIT_USAGE;	/* cmd_latmon checked the arguments */
 	if (file && !(r.save = fopen(file, "w"))) {
 		fprintf(stderr, "latctl latmon: cannot create %s: %s\n", file, strerror(errno));
@@ -293,7 +323,7 @@ static int do_record(struct latmon_nl *nl, int argc, char **argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static int latmon_usage(FILE *out)
+static void latmon_usage(FILE *out)
 {
 	fputs("usage: latctl latmon info | stats | record [OPTIONS] -- COMMAND [ARGS...]\n\n"
 	      "Looks at the latmon module (root):\n"
@@ -305,20 +335,15 @@ static int latmon_usage(FILE *out)
 	      "  record  run COMMAND under a session from its first instruction to its\n"
 	      "          exit and print how many records of each type latmon delivered\n"
 	      "  help    this text\n\n"
-	      "options of record:\n"
-	      "      --buffer N      ring slots per CPU (default: the module's)\n"
-	      "      --events FILE   also save the records (struct latmon_event each)\n"
-	      "      --sources LIST  comma-separated sources, as info lists them: fault,\n"
-	      "                      thp-clear, sched, irq, alloc-zero, compaction, reclaim,\n"
-	      "                      syscall, wait (default: every usable one)\n"
-	      "  -h, --help          this text\n\n"
+	      "options of record:\n", out);
+	lat_opt_usage(out, &record_cmd);
+	fputs("\n"
 	      "examples:\n"
 	      "  latctl latmon info\n"
 	      "  latctl latmon record --sources fault -- latctl run grow --iters 100000 --quiet\n"
 	      "  latctl latmon stats\n"
 	      "\nexit status: info and stats 0, or 1 when latmon cannot be reached; record\n"
 	      "exits with COMMAND's status; 2 for a bad command line.\n", out);
-	return out == stdout ? LAT_EXIT_OK : LAT_EXIT_USAGE;
 }
 
 static int do_info_cmd(struct latmon_nl *nl, int argc, char **argv)
@@ -349,11 +374,14 @@ int cmd_latmon(int argc, char **argv)
 	struct rec probe = { 0 };
 	const char *file;
 	size_t i, n = sizeof(subcommands) / sizeof(subcommands[0]);
-	int ret;
+	int ret, cmd;
 
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-			  !strcmp(argv[1], "help")))
-		return latmon_usage(stdout);
+	if (lat_opt_only_help(&latmon_cmd, argc, argv) == LAT_PARSED_HELP)
+		return LAT_EXIT_OK;
+	if (argc == 2 && !strcmp(argv[1], "help")) {
+		latmon_usage(stdout);
+		return LAT_EXIT_OK;
+	}
 	for (i = 0; argc >= 2 && i < n && strcmp(argv[1], subcommands[i].name); i++)
 		;
 	if (argc < 2 || i == n || (!subcommands[i].takes_args && argc != 2)) {
@@ -361,11 +389,9 @@ int cmd_latmon(int argc, char **argv)
 		return LAT_EXIT_USAGE;
 	}
 	if (subcommands[i].takes_args) {	/* bad input before asking the module */
-		ret = parse_record(argc - 1, argv + 1, &probe, &file);
-		if (ret == -3)
-			return latmon_usage(stdout);
-		if (ret < 0)
-			return ret == -1 ? record_usage() : LAT_EXIT_USAGE;
+		ret = parse_record(argc - 1, argv + 1, &probe, &file, &cmd);
+		if (ret != LAT_PARSED_RUN)
+			return ret == LAT_PARSED_HELP ? LAT_EXIT_OK : LAT_EXIT_USAGE;
 	}
 	ret = latmon_nl_open(&nl);
 	if (ret)

@@ -7,6 +7,7 @@
 #include "cmd/cmd.h"
 #include "lib/json.h"
 #include "lib/latctl.h"
+#include "lib/opt.h"
 #include "run/opts.h"
 #include "workload/workload.h"
 
@@ -74,15 +75,28 @@ static int print_json(void)
 	return LAT_EXIT_OK;
 }
 
+static void usage(FILE *out)
+{
+	fputs("usage: latctl list [--json]\n\n"
+	      "Lists each workload with its modes (the first is the default), its\n"
+	      "default --iters and --slow and its own options of 'latctl run'; --json as a\n"
+	      "JSON object {\"workloads\": [...]}.\n", out);
+}
+
+static const struct lat_opt list_opts[] = {
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ "json", LAT_OPT_LONG, NULL, "the list as JSON", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts list_cmd = {
+	.cmd = "latctl list", .opt = list_opts, .usage = usage,
+};
+
 int cmd_list(int argc, char **argv)
 {
-	if (lat_is_help(argc, argv)) {
-		puts("usage: latctl list [--json]\n\n"
-		     "Lists each workload with its modes (the first is the default), its\n"
-		     "default --iters and --slow and its own options of 'latctl run'; --json as a\n"
-		     "JSON object {\"workloads\": [...]}.");
+	if (lat_opt_only_help(&list_cmd, argc, argv) == LAT_PARSED_HELP)
 		return LAT_EXIT_OK;
-	}
 	if (argc == 2 && !strcmp(argv[1], "--json"))
 		return print_json();
 	if (argc > 1) {

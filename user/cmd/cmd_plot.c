@@ -4,12 +4,12 @@
  * the arguments, then the plot library (plot/) draws, written atomically.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 
 #include "doc/result.h"
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
+#include "lib/opt.h"
 #include "plot/plot.h"
 #include "plot/plot_int.h"
 
@@ -25,7 +25,19 @@ static int draw_one(void *arg, FILE *out)
 	return lat_plot_svg(r->doc, r->in, out);
 }
 
-static int usage(int ok)
+static void usage(FILE *out);
+
+static const struct lat_opt plot_opts[] = {
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ "output", 'o', "FILE", "write the picture to FILE (atomically)", "<file>", NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts plot_cmd = {
+	.cmd = "latctl plot", .opt = plot_opts, .width = 21, .args = "<json>", .usage = usage,
+};
+
+static void usage(FILE *out)
 {
 	fputs("usage: latctl plot RESULT.json [-o FILE.svg]\n"
 	      "       latctl plot BASE.json NEW.json [-o FILE.svg]\n"
@@ -41,55 +53,41 @@ static int usage(int ok)
 	      "split by cause; every percentile's median and interval on both sides\n"
 	      "with the change and its significance; and each cause's change in slow\n"
 	      "time, as compare explains it.\n\n"
-	      "options:\n"
-	      "  -h, --help        this text\n"
-	      "  -o, --output FILE write the picture to FILE (atomically)\n\n"
-	      "examples:\n"
+	      "options:\n", out);
+	lat_opt_usage(out, &plot_cmd);
+	fputs("\nexamples:\n"
 	      "  latctl run grow --json r.json && latctl plot r.json -o r.svg\n"
 	      "  latctl plot a.json b.json -o ab.svg    (two results of run --repeat 5)\n"
 	      "  latctl compare a.json b.json --json c.json && latctl plot c.json -o c.svg\n"
-	      "  rsvg-convert r.svg -o r.png    (a PNG, with librsvg2-bin)\n", ok ? stdout : stderr);
-	return ok ? LAT_EXIT_OK : LAT_EXIT_USAGE;
+	      "  rsvg-convert r.svg -o r.png    (a PNG, with librsvg2-bin)\n", out);
 }
 
-/* One or two files and -o FILE, in any order. 0, 1 (help) or -EINVAL. */
-static int parse_args(int argc, char **argv, const char **in, const char **out)
+/* One or two files and -o FILE, in any order. */
+static enum lat_parsed parse_args(int argc, char **argv, const char **in, const char **out)
 {
-	static const struct option longopts[] = {
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ "output",	required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct lat_optp p;
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
-		if (c == 'h')
-			return 1;
-		if (c == 'o') {
-			*out = optarg;
-		} else if (c == ':') {
-			fprintf(stderr, "latctl plot: %s needs a file name\n", argv[optind - 1]);
-			return -EINVAL;
-		} else {
-			fprintf(stderr, "latctl plot: unknown option '%s'; see 'latctl plot --help'\n",
-				argv[optind - 1]);
-			return -EINVAL;
-		}
+	lat_opt_begin(&p, &plot_cmd);
+	while ((c = lat_opt_next(&p, argc, argv)) != LAT_OPT_END) {
+		if (c == LAT_OPT_DONE)
+			return LAT_PARSED_HELP;
+		if (c == LAT_OPT_BAD)
+			return lat_opt_say(&p);
+		*out = optarg;		/* -o: the only option with a value */
 	}
 	if (optind + 2 < argc) {
 		fprintf(stderr, "latctl plot: unexpected argument '%s'; give one result file, or two to compare\n",
 			argv[optind + 2]);
-		return -EINVAL;
+		return LAT_PARSED_BAD;
 	}
 	if (optind < argc) {
 		in[0] = argv[optind];
 		in[1] = optind + 1 < argc ? argv[optind + 1] : NULL;
-		return 0;
+		return LAT_PARSED_RUN;
 	}
 	fprintf(stderr, "latctl plot: give one result file: latctl plot RESULT.json -o FILE.svg\n");
-	return -EINVAL;
+	return LAT_PARSED_BAD;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -100,7 +98,7 @@ int cmd_plot(int argc, char **argv)
 	int ret = parse_args(argc, argv, in, &out);
 
 	if (ret)
-		return ret > 0 ? usage(1) : LAT_EXIT_USAGE;
+		return ret == LAT_PARSED_HELP ? LAT_EXIT_OK : LAT_EXIT_USAGE;
 	ret = lat_plot_compare_cmd(in, out);
 	if (ret >= 0)
 		return ret;

@@ -6,22 +6,35 @@
 
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
+#include "lib/opt.h"
 #include "doc/result.h"
 #include "doc/runs.h"
 #include "report/render.h"
 #include "compare/metric_list.h"
 
-static void usage(void)
+static void usage(FILE *out);
+
+static const struct lat_opt report_opts[] = {
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ "metrics", LAT_OPT_LONG, NULL, "instead, one line per headline metric, \"NAME VALUE UNIT\"\n"
+	  "(medians over the runs of a --repeat result): p50 ...\n"
+	  "p99_9, max, mean, faults_per_iter, huge_pages, fault_p50\n"
+	  "..., share_CAUSE, primary_share, lost_events, runs; the\n"
+	  "names test harnesses (LAVA) record, stable across versions", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts report_cmd = {
+	.cmd = "latctl report", .opt = report_opts, .width = 18, .args = "<json>", .usage = usage,
+};
+
+static void usage(FILE *out)
 {
-	puts("usage: latctl report [--metrics] FILE.json\n\n"
-	     "Prints the text report of a result written by 'latctl run --json FILE',\n"
-	     "exactly as the run printed it.\n\n"
-	     "options:\n"
-	     "      --metrics   instead, one line per headline metric, \"NAME VALUE UNIT\"\n"
-	     "                  (medians over the runs of a --repeat result): p50 ...\n"
-	     "                  p99_9, max, mean, faults_per_iter, huge_pages, fault_p50\n"
-	     "                  ..., share_CAUSE, primary_share, lost_events, runs; the\n"
-	     "                  names test harnesses (LAVA) record, stable across versions");
+	fputs("usage: latctl report [--metrics] FILE.json\n\n"
+	      "Prints the text report of a result written by 'latctl run --json FILE',\n"
+	      "exactly as the run printed it.\n\n"
+	      "options:\n", out);
+	lat_opt_usage(out, &report_cmd);
 }
 
 /* The metric lines of a result file. */
@@ -44,10 +57,8 @@ int cmd_report(int argc, char **argv)
 	cJSON *doc = NULL;
 	int ret;
 
-	if (lat_is_help(argc, argv)) {
-		usage();
+	if (lat_opt_only_help(&report_cmd, argc, argv) == LAT_PARSED_HELP)
 		return LAT_EXIT_OK;
-	}
 	if (argc == 3 && !strcmp(argv[1], "--metrics"))
 		return report_metrics(argv[2]);
 	if (argc >= 2 && argv[1][0] == '-' && argv[1][1] && strcmp(argv[1], "--metrics")) {

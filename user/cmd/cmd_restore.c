@@ -9,22 +9,32 @@
 
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
+#include "lib/opt.h"
 #include "system/sysset.h"
 
-static const char usage[] =
-	"usage: latctl restore\n\n"
-	"Puts back the system settings (THP, mTHP sizes, compaction, the\n"
-	"--memcg cgroup) that a latctl run which died left changed, from the\n"
-	"journal in /run/latctl, and says which. Every latctl command does this\n"
-	"first by itself; this command does it alone. Exit 0, or 1 when one\n"
-	"could not be put back.\n";
+static void usage(FILE *out)
+{
+	fputs("usage: latctl restore\n\n"
+	      "Puts back the system settings (THP, mTHP sizes, compaction, the\n"
+	      "--memcg cgroup) that a latctl run which died left changed, from the\n"
+	      "journal in /run/latctl, and says which. Every latctl command does this\n"
+	      "first by itself; this command does it alone. Exit 0, or 1 when one\n"
+	      "could not be put back.\n", out);
+}
+
+static const struct lat_opt restore_opts[] = {
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct lat_cmd_opts restore_cmd = {
+	.cmd = "latctl restore", .opt = restore_opts, .usage = usage,
+};
 
 int cmd_restore(int argc, char **argv)
 {
-	if (lat_is_help(argc, argv)) {
-		fputs(usage, stdout);
+	if (lat_opt_only_help(&restore_cmd, argc, argv) == LAT_PARSED_HELP)
 		return LAT_EXIT_OK;
-	}
 	if (argc > 1) {
 		fprintf(stderr, "latctl restore: takes no arguments; see 'latctl restore --help'\n");
 		return LAT_EXIT_USAGE;

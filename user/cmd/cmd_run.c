@@ -268,7 +268,7 @@ static int prepare(struct run_ctx *c, int argc, char **argv, char *mode, size_t 
 	lat_opts_init(&c->opts);
 	ret = lat_opts_parse(argc, argv, &c->opts);
 	if (ret)
-		return ret > 0 ? -1 : LAT_EXIT_USAGE;	/* -1: --help printed */
+		return ret == LAT_PARSED_HELP ? -1 : LAT_EXIT_USAGE;	/* -1: --help printed */
 	ops = lat_workload_find(c->opts.workload);
 	if (!ops) {
 		fprintf(stderr, "latctl: unknown workload '%s'; 'latctl list' shows them\n",

@@ -106,6 +106,20 @@ int lat_metric_given(const char *name, struct lat_metric *m, char *label_buf, si
 	return -EINVAL;
 }
 
+void lat_metric_list(FILE *out)
+{
+	size_t i, c;
+	int l;
+
+	for (i = 0; i < lat_n_metrics; i++)
+		if (!strchr(lat_metrics[i].name, ' '))	/* a shell word each */
+			fprintf(out, " %s", lat_metrics[i].name);
+	for (c = 0; c < sizeof(cause_metrics) / sizeof(cause_metrics[0]); c++)
+		for (l = 0; l < JOIN_NR_LABELS; l++)
+			if (join_label_by_name(join_label_name(l)) == l)
+				fprintf(out, " %s%s", cause_metrics[c].prefix, join_label_name(l));
+}
+
 static double num(const cJSON *o, const char *key)
 {
 	const cJSON *v = member(o, key);

@@ -9,6 +9,7 @@
 #define LATCTL_RUNS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <cjson/cJSON.h>
 
 /* Key of the repeat section and its list of runs. */
@@ -49,6 +50,10 @@ int lat_metric_parse(const char *name, struct lat_metric *m, char *label_buf, si
  * join gives ("count:fualt" is refused); -EINVAL with one line in why. */
 int lat_metric_given(const char *name, struct lat_metric *m, char *label_buf, size_t len,
 		     char *why, size_t wlen);
+
+/* Every metric name a shell word can give, " p50 ... own:wait", for the
+ * completion. */
+void lat_metric_list(FILE *out);
 
 /* Value of m in one run; NaN when the run has no such value (a cause's own
  * duration in a run where it never occurred). */

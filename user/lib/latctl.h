@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What every layer of latctl shares: its exit codes, the help test of a
- * command line, the whole command line, the version. */
+/* What every layer of latctl shares: its exit codes, the whole command
+ * line, the version. */
 #ifndef LATCTL_LATCTL_H
 #define LATCTL_LATCTL_H
 
@@ -9,14 +9,6 @@
 #define LAT_EXIT_USAGE	2	/* bad command line or bad input file */
 #define LAT_EXIT_CANNOT_TELL 125	/* check: git bisect's "skip" */
 #define LAT_EXIT_INTERRUPTED 130 /* Ctrl-C: 128 + SIGINT, as a shell reports it */
-
-#include <string.h>
-
-/* The command line of a subcommand is "CMD --help" or "CMD -h". */
-static inline int lat_is_help(int argc, char **argv)
-{
-	return argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
-}
 
 /* The whole command line, for the result document. */
 extern int lat_main_argc;

@@ -14,6 +14,7 @@
 #include "run/opts.h"
 #include "system/thp.h"
 #include "system/mmenv.h"
+#include "lib/opt.h"
 #include "lib/parse.h"
 
 
@@ -51,46 +52,8 @@ void lat_opts_usage(FILE *out)
 "backend does where the kernel allows it ('latctl backends'), else one line\n"
 "says so and only migration and realloc are named.\n"
 "\n"
-"options (all workloads):\n"
-"      --backend B      who records the kernel events: latmon, bpf (static\n"
-"                       tracepoints, no module; fault ends and huge-page\n"
-"                       zeroing estimated), none, or auto (default: latmon\n"
-"                       when loaded, else bpf when this kernel allows it);\n"
-"                       latmon or bpf that cannot record here: exit 1\n"
-"  -c, --cpu N          pin to CPU N (default: not pinned)\n"
-"      --events N       latmon records latctl keeps for the join (72 bytes\n"
-"                       each, default 1048576); more are counted as lost\n"
-"      --fragment       leave no free 2 MiB block before timing, THP defrag\n"
-"                       always for the run: huge-page faults compact (root)\n"
-"  -h, --help           this text\n"
-"  -i, --iters N        iterations (default: the workload's, see 'latctl list')\n"
-"      --in FILE        with --vm: copy FILE (a program and the libraries it\n"
-"                       needs) into the VM's /in, on PATH there; repeatable\n"
-"  -j, --json FILE      also write the whole result as JSON (atomically);\n"
-"                       - writes it to stdout instead of the report\n"
-"      --kernel SERIES  with --vm: Debian kernel 6.1, 6.12 or 7.3 (default 7.3)\n"
-"      --memcg SIZE     run in a new memory cgroup limited to SIZE (64M, 1G)\n"
-"                       and full of memory to reclaim: faults reclaim (root)\n"
-"  -m, --mode MODE      the workload's mode (see 'latctl list')\n"
-"      --no-thp         no transparent huge pages for this process (prctl)\n"
-"  -q, --quiet          print nothing on success (use with --json)\n"
-"      --repeat N       N runs, each in a fresh process, in one result: every\n"
-"                       run's summary, counters and causes, pooled histogram\n"
-"      --ring N         BPF backend: ring buffer records (80 bytes each,\n"
-"                       rounded up to a power of two bytes; default 65536);\n"
-"                       events that find it full are counted as lost\n"
-"      --seed N         seed of the random generators (default 42)\n"
-"  -s, --slow T         what counts as a slow iteration: a percentile (p99.9)\n"
-"                       or a time (5us, 1.5ms); default " LAT_DEFAULT_SLOW ", but the\n"
-"                       workload's own where 'latctl list' shows one (mmap 1ms)\n"
-"      --thp MODE       set THP system-wide to always|madvise|never for the\n"
-"                       run (root); the previous value is restored on exit,\n"
-"                       on error and on SIGINT/SIGTERM/SIGHUP\n"
-"      --thp-size S=MODE  one huge-page size (mTHP, Linux 6.8+), e.g. 64K=always;\n"
-"                       repeatable, restored like --thp\n"
-"      --vm             run it in a QEMU VM with latmon loaded (when this\n"
-"                       kernel cannot load it); the report prints here\n",
-	      out);
+"options (all workloads):\n", out);
+	lat_opt_usage(out, lat_opts_table());
 	lat_wl_opts_usage(out);
 	fputs(
 "\n"
@@ -115,58 +78,114 @@ void lat_opts_usage(FILE *out)
 }
 
 enum {
-	OPT_EVENTS = 256, OPT_NO_THP, OPT_SEED, OPT_THP, OPT_KERNEL, OPT_VM,
+	OPT_EVENTS = LAT_OPT_LONG, OPT_NO_THP, OPT_SEED, OPT_THP, OPT_KERNEL, OPT_VM,
 	OPT_FRAGMENT, OPT_MEMCG, OPT_THP_SIZE, OPT_BACKEND, OPT_RING, OPT_REPEAT, OPT_IN,
 	OPT_WL,		/* OPT_WL + i: workload option lat_wl_opt_at(i) */
 };
 
-/* The core's options, alphabetical. */
-static const struct option core_opts[] = {
-	{ "backend",	required_argument, NULL, OPT_BACKEND },
-	{ "cpu",	required_argument, NULL, 'c' },
-	{ "events",	required_argument, NULL, OPT_EVENTS },
-	{ "fragment",	no_argument,	   NULL, OPT_FRAGMENT },
-	{ "help",	no_argument,	   NULL, 'h' },
-	{ "in",		required_argument, NULL, OPT_IN },
-	{ "iters",	required_argument, NULL, 'i' },
-	{ "json",	required_argument, NULL, 'j' },
-	{ "kernel",	required_argument, NULL, OPT_KERNEL },
-	{ "memcg",	required_argument, NULL, OPT_MEMCG },
-	{ "mode",	required_argument, NULL, 'm' },
-	{ "no-thp",	no_argument,	   NULL, OPT_NO_THP },
-	{ "quiet",	no_argument,	   NULL, 'q' },
-	{ "repeat",	required_argument, NULL, OPT_REPEAT },
-	{ "ring",	required_argument, NULL, OPT_RING },
-	{ "seed",	required_argument, NULL, OPT_SEED },
-	{ "slow",	required_argument, NULL, 's' },
-	{ "thp",	required_argument, NULL, OPT_THP },
-	{ "thp-size",	required_argument, NULL, OPT_THP_SIZE },
-	{ "vm",		no_argument,	   NULL, OPT_VM },
+static void list_kernels(FILE *out)
+{
+	int i;
+
+	for (i = 0; lat_vm_kernels[i]; i++)
+		fprintf(out, " %s", lat_vm_kernels[i]);
+}
+
+/* Every workload's modes, once each. */
+static void list_modes(FILE *out)
+{
+	char seen[1024] = "|", word[64];
+	const char *m, *bar;
+	size_t i, len;
+
+	for (i = 0; lat_workloads[i]; i++) {
+		for (m = lat_workloads[i]->modes; m && *m; m = bar ? bar + 1 : m + len) {
+			bar = strchr(m, '|');
+			len = bar ? (size_t)(bar - m) : strlen(m);
+			snprintf(word, sizeof(word), "|%.*s|", (int)len, m);
+			if (strstr(seen, word) || strlen(seen) + len + 2 > sizeof(seen))
+				continue;
+			fprintf(out, " %.*s", (int)len, m);
+			strcat(seen, word + 1);
+		}
+	}
+}
+
+static void list_workloads(FILE *out)
+{
+	size_t i;
+
+	for (i = 0; lat_workloads[i]; i++)
+		fprintf(out, " %s", lat_workloads[i]->name);
+}
+
+/* The core's options, alphabetical; every workload's follow (run_table). */
+static const struct lat_opt core_opts[] = {
+	{ "backend", OPT_BACKEND, "B", "who records the kernel events: latmon, bpf (static\n"
+	  "tracepoints, no module; fault ends and huge-page\n"
+	  "zeroing estimated), none, or auto (default: latmon\n"
+	  "when loaded, else bpf when this kernel allows it);\n"
+	  "latmon or bpf that cannot record here: exit 1", NULL, lat_backend_list },
+	{ "cpu", 'c', "N", "pin to CPU N (default: not pinned)", NULL, NULL },
+	{ "events", OPT_EVENTS, "N", "latmon records latctl keeps for the join (72 bytes\n"
+	  "each, default 1048576); more are counted as lost", NULL, NULL },
+	{ "fragment", OPT_FRAGMENT, NULL, "leave no free 2 MiB block before timing, THP defrag\n"
+	  "always for the run: huge-page faults compact (root)", NULL, NULL },
+	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ "iters", 'i', "N", "iterations (default: the workload's, see 'latctl list')", NULL, NULL },
+	{ "in", OPT_IN, "FILE", "with --vm: copy FILE (a program and the libraries it\n"
+	  "needs) into the VM's /in, on PATH there; repeatable", "<file>", NULL },
+	{ "json", 'j', "FILE", "also write the whole result as JSON (atomically);\n"
+	  "- writes it to stdout instead of the report", "<file>", NULL },
+	{ "kernel", OPT_KERNEL, "SERIES", "with --vm: Debian kernel 6.1, 6.12 or 7.3 (default 7.3)",
+	  NULL, list_kernels },
+	{ "memcg", OPT_MEMCG, "SIZE", "run in a new memory cgroup limited to SIZE (64M, 1G)\n"
+	  "and full of memory to reclaim: faults reclaim (root)", NULL, NULL },
+	{ "mode", 'm', "MODE", "the workload's mode (see 'latctl list')", NULL, list_modes },
+	{ "no-thp", OPT_NO_THP, NULL, "no transparent huge pages for this process (prctl)", NULL, NULL },
+	{ "quiet", 'q', NULL, "print nothing on success (use with --json)", NULL, NULL },
+	{ "repeat", OPT_REPEAT, "N", "N runs, each in a fresh process, in one result: every\n"
+	  "run's summary, counters and causes, pooled histogram", NULL, NULL },
+	{ "ring", OPT_RING, "N", "BPF backend: ring buffer records (80 bytes each,\n"
+	  "rounded up to a power of two bytes; default 65536);\n"
+	  "events that find it full are counted as lost", NULL, NULL },
+	{ "seed", OPT_SEED, "N", "seed of the random generators (default 42)", NULL, NULL },
+	{ "slow", 's', "T", "what counts as a slow iteration: a percentile (p99.9)\n"
+	  "or a time (5us, 1.5ms); default " LAT_DEFAULT_SLOW ", but the\n"
+	  "workload's own where 'latctl list' shows one (mmap 1ms)", NULL, NULL },
+	{ "thp", OPT_THP, "MODE", "set THP system-wide to always|madvise|never for the\n"
+	  "run (root); the previous value is restored on exit,\n"
+	  "on error and on SIGINT/SIGTERM/SIGHUP", "always madvise never", NULL },
+	{ "thp-size", OPT_THP_SIZE, "S=MODE", "one huge-page size (mTHP, Linux 6.8+), e.g. 64K=always;\n"
+	  "repeatable, restored like --thp", "16K= 32K= 64K= 128K= 256K= 512K= 1M= 2M=", NULL },
+	{ "vm", OPT_VM, NULL, "run it in a QEMU VM with latmon loaded (when this\n"
+	  "kernel cannot load it); the report prints here", NULL, NULL },
 };
 
 #define N_CORE (sizeof(core_opts) / sizeof(core_opts[0]))
 
 /* The core's options, then every workload's (lat_wl_opt_at), then the end. */
-static struct option long_opts[N_CORE + LAT_WL_OPT_MAX + 1];
+static struct lat_opt run_opts[N_CORE + LAT_WL_OPT_MAX + 1];
 
-static const char short_opts[] = ":c:hi:j:m:qs:";
+static const struct lat_cmd_opts run_cmd = {
+	.cmd = "latctl run", .opt = run_opts, .width = 23, .posix = 1,
+	.list_args = list_workloads, .usage = lat_opts_usage,
+};
 
-const struct option *lat_opts_table(const char **shortopts)
+const struct lat_cmd_opts *lat_opts_table(void)
 {
 	const struct lat_wl_opt *opt;
 	size_t i;
 
-	*shortopts = short_opts;
-	if (long_opts[0].name)
-		return long_opts;
-	memcpy(long_opts, core_opts, sizeof(core_opts));
+	if (run_opts[0].name)
+		return &run_cmd;
+	memcpy(run_opts, core_opts, sizeof(core_opts));
 	for (i = 0; (opt = lat_wl_opt_at(i)); i++)
-		long_opts[N_CORE + i] = (struct option){
-			opt->name, lat_wl_opt_has_value(opt) ? required_argument : no_argument,
-			NULL, OPT_WL + (int)i };
-	return long_opts;
+		run_opts[N_CORE + i] = (struct lat_opt){
+			.name = opt->name, .key = OPT_WL + (int)i,
+			.arg = lat_wl_opt_has_value(opt) ? (opt->arg ? opt->arg : "V") : NULL };
+	return &run_cmd;
 }
-
 
 /* A workload's option: its value checked by the first workload that
  * declares it (bad values say so at once), kept for lat_wl_opts_apply(). */
@@ -261,65 +280,48 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 	return parse_numeric(o, c, arg);
 }
 
-/* One line for what getopt rejected: unknown option or missing value. */
-static int getopt_error(int c, char **argv)
-{
-	const char *arg = argv[optind - 1];
-
-	if (c == ':')
-		fprintf(stderr, "latctl run: option '%s' needs a value; see 'latctl run --help'\n", arg);
-	else if (optopt)
-		fprintf(stderr, "latctl run: unknown option '-%c'; see 'latctl run --help'\n", optopt);
-	else
-		fprintf(stderr, "latctl run: unknown option '%s'; see 'latctl run --help'\n", arg);
-	return -EINVAL;
-}
-
 /* One getopt pass over argv[0..argc): options into o. posix: stop at the
  * first argument that is no option (getopt's '+'), else take options
- * wherever they are. 1: --help printed; -EINVAL: one line said. */
-static int parse_pass(int argc, char **argv, struct lat_opts *o, int posix)
+ * wherever they are. */
+static enum lat_parsed parse_pass(int argc, char **argv, struct lat_opts *o, int posix)
 {
-	const char *shortopts;
-	const struct option *tab = lat_opts_table(&shortopts);
-	char opts[64];
-	int c, idx;
+	struct lat_cmd_opts cmd = *lat_opts_table();
+	struct lat_optp p;
+	int c;
 
-	snprintf(opts, sizeof(opts), "%s%s", posix ? "+" : "", shortopts);
-	optind = 0;		/* full reset of GNU getopt */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, opts, tab, &idx)) != -1) {
-		if (c == 'h') {
-			lat_opts_usage(stdout);
-			return 1;
-		} else if (c == 'q') {
+	cmd.posix = posix;
+	lat_opt_begin(&p, &cmd);
+	while ((c = lat_opt_next(&p, argc, argv)) != LAT_OPT_END) {
+		if (c == LAT_OPT_DONE)
+			return LAT_PARSED_HELP;
+		if (c == LAT_OPT_BAD)
+			return lat_opt_say(&p);
+		if (c == 'q')
 			o->quiet = 1;
-		} else if (c == OPT_NO_THP) {
+		else if (c == OPT_NO_THP)
 			o->no_thp = 1;
-		} else if (c == OPT_VM) {
+		else if (c == OPT_VM)
 			o->vm = 1;
-		} else if (c == OPT_FRAGMENT) {
+		else if (c == OPT_FRAGMENT)
 			o->mm.fragment = 1;
-		} else if (c == '?' || c == ':') {
-			return getopt_error(c, argv);
-		} else if (parse_word(o, c, optarg)) {
-			return -EINVAL;
-		}
+		else if (parse_word(o, c, optarg))
+			return LAT_PARSED_BAD;
 	}
-	return 0;
+	return LAT_PARSED_RUN;
 }
 
 /* The workload name, then its options: anywhere for a workload of ours
  * (exactly one positional argument), up to the first argument that is no
  * option for exec, whose command is the rest (as env, strace and perf stat
  * read theirs: "latctl run exec head -n 3 f" runs head -n 3 f). */
-static int take_workload(int argc, char **argv, struct lat_opts *o)
+static enum lat_parsed take_workload(int argc, char **argv, struct lat_opts *o)
 {
-	int ret, exec;
+	enum lat_parsed ret;
+	int exec;
 
 	if (optind >= argc) {
 		fprintf(stderr, "latctl run: no workload given; 'latctl list' shows them\n");
-		return -EINVAL;
+		return LAT_PARSED_BAD;
 	}
 	argc -= optind;
 	argv += optind;
@@ -330,27 +332,27 @@ static int take_workload(int argc, char **argv, struct lat_opts *o)
 		return ret;
 	if (exec && o->json_path && !strcmp(o->json_path, "-")) {
 		fprintf(stderr, "latctl run: exec's program owns stdout; give --json FILE, not --json -\n");
-		return -EINVAL;
+		return LAT_PARSED_BAD;
 	}
 	if (exec) {
 		o->command = argv + optind;
 		if (!o->command[0]) {
 			fprintf(stderr, "latctl run: exec needs a command: latctl run exec [OPTIONS] [--] COMMAND [ARGS...]\n");
-			return -EINVAL;
+			return LAT_PARSED_BAD;
 		}
-		return 0;
+		return LAT_PARSED_RUN;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "latctl run: unexpected argument '%s'; give one workload\n",
 			argv[optind]);
-		return -EINVAL;
+		return LAT_PARSED_BAD;
 	}
-	return 0;
+	return LAT_PARSED_RUN;
 }
 
-int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
+enum lat_parsed lat_opts_parse(int argc, char **argv, struct lat_opts *o)
 {
-	int ret = parse_pass(argc, argv, o, 1);
+	enum lat_parsed ret = parse_pass(argc, argv, o, 1);
 
 	if (ret)
 		return ret;
@@ -359,11 +361,11 @@ int lat_opts_parse(int argc, char **argv, struct lat_opts *o)
 		return ret;
 	if (o->kernel && !o->vm) {
 		fprintf(stderr, "latctl run: --kernel picks the VM's kernel; add --vm\n");
-		return -EINVAL;
+		return LAT_PARSED_BAD;
 	}
 	if (o->n_in && !o->vm) {
 		fprintf(stderr, "latctl run: --in copies a file into the VM; add --vm\n");
-		return -EINVAL;
+		return LAT_PARSED_BAD;
 	}
-	return 0;
+	return LAT_PARSED_RUN;
 }

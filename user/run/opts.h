@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/opt.h"
 #include "lib/parse.h"
 #include "system/mmenv.h"
 #include "workload/workload.h"
@@ -51,16 +52,14 @@ int lat_vm_kernel_valid(const char *name);
 
 void lat_opts_init(struct lat_opts *o);
 
-/* Parse `run` options into o. 0 = run, 1 = --help printed, -EINVAL = one
- * line already printed on stderr (exit 2). */
-int lat_opts_parse(int argc, char **argv, struct lat_opts *o);
+/* Parse `run` options into o: run, --help printed, or a bad command line
+ * (one line printed on stderr; exit 2). */
+enum lat_parsed lat_opts_parse(int argc, char **argv, struct lat_opts *o);
 
 void lat_opts_usage(FILE *out);
 
-/* The getopt_long table of `run` (the core's options, then every
- * workload's) and its short options (--vm rebuilds the guest's command
- * line from them). */
-struct option;
-const struct option *lat_opts_table(const char **shortopts);
+/* The option table of `run`: the core's options, then every workload's
+ * (--vm rebuilds the guest's command line from it). */
+const struct lat_cmd_opts *lat_opts_table(void);
 
 #endif /* LATCTL_OPTS_H */

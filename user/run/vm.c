@@ -371,21 +371,20 @@ static int in_files(const struct lat_opts *o, char **gv)
 static int guest_options(int argc, char **argv, const char *workload,
 			 char **out, char (*names)[MAX_NAME])
 {
-	const struct option *tab, *opt;
-	const char *shortopts;
-	int c, idx, n = 0, k = 0;
+	struct lat_cmd_opts cmd = *lat_opts_table();
+	const struct lat_opt *opt;
+	struct lat_optp p;
+	int c, n = 0, k = 0;
 
-	tab = lat_opts_table(&shortopts);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, tab, &idx)) != -1) {
-		for (opt = tab; opt->name && opt->val != c; opt++)
-			;
-		if (!opt->name || skipped_option(opt->name))
+	cmd.posix = 0;		/* the options after the workload's name too */
+	lat_opt_begin(&p, &cmd);
+	while ((c = lat_opt_next(&p, argc, argv)) != LAT_OPT_END) {
+		opt = c >= 0 ? lat_opt_of(&cmd, c) : NULL;
+		if (!opt || skipped_option(opt->name))
 			continue;
 		snprintf(names[k], MAX_NAME, "--%s", opt->name);
 		out[n++] = names[k++];
-		if (opt->has_arg != no_argument)
+		if (opt->arg)
 			out[n++] = optarg;
 	}
 	out[n++] = (char *)workload;
