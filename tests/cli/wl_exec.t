@@ -93,8 +93,9 @@ H=$TMPD/hog
 check "work beside a CPU hog on the same CPU" \
 	"$L run exec --slow p50 --json $H.json -- $B/markers_prog hog 20 > $H.txt" 0 ''
 facts $H.json > $H.f
-# Each slow iteration names its longest preemption: on a busy box another
-# process (a VM of the suite beside) can outlast the hog in all of them
+# Each slow iteration names its longest preemption; the hog runs at nice -5
+# (three nice-0 tasks' weight) so it outlasts the box's other work (a VM of
+# the suite beside, a CPU hog); if it did not, once more with the reason
 if [ "$(fact $H.f named_hog)" = 0 ]; then
 	echo "# no slow iteration named the hog (another process preempted longer); once more"
 	$L run exec --slow p50 --json $H.json -- $B/markers_prog hog 20 > $H.txt
