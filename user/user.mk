@@ -18,9 +18,10 @@ include user/markers/markers.mk
 
 .PHONY: user user-clean layers
 
-# The layer rule and the include circles, as tests/cli/layers.t checks them.
-layers:
+# The layer rule, the include and call circles, as tests/cli/layers.t checks them.
+layers: user/latctl
 	@scripts/dev/layers.pl user $(USER_LIB_LAYERS) $(USER_LAYERS) && scripts/dev/layers.pl module
+	@scripts/dev/call-circles.sh $(USER_OBJS)
 
 user: user/latctl markers
 

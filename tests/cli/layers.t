@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The layering of user/ and module/ as the READMEs state it: a folder of
 # user/ includes only its own headers and those of the layers below it (the
-# order in user/user.mk), no include circle between files, every function
+# order in user/user.mk), no include circle between files, no two files
+# calling each other's functions, every function
 # declared in the folder that defines it, no .c file directly in user/ but
 # main.c; and the checker itself refuses a tree that breaks each rule. A
 # folder over 20 files or a file over 600 lines is a warning (a '#' line).
@@ -29,6 +30,21 @@ for d in $(cd "$R" && find user module -type d); do
 done
 (cd "$R" && find user module include -name '*.[ch]' ! -name '*.skel.h' ! -name vmlinux.h ! -name '*.mod.c' \
 	-exec awk 'END { if (NR > 600) print "# warning: " FILENAME ": " NR " lines (over 600)" }' {} \;)
+
+# No two objects of latctl call each other's functions (split at a seam).
+CALLS=$R/scripts/dev/call-circles.sh
+if [ -x "$R/user/latctl" ]; then
+	check "user/: no two files call each other" \
+		"cd '$R' && '$CALLS' \$(find user -name '*.o' ! -path 'user/markers/*')" 0 'objects, no call circle'
+else
+	ok "user/: no two files call each other # SKIP user/latctl is not built" true
+fi
+mkdir -p "$TMPD/calls"
+printf 'int g(void);\nint f(void)\n{\n\treturn g();\n}\n' > "$TMPD/calls/f.c"
+printf 'int f(void);\nint g(void)\n{\n\treturn 0;\n}\nint h(void)\n{\n\treturn f();\n}\n' > "$TMPD/calls/g.c"
+(cd "$TMPD/calls" && cc -c f.c g.c)
+check "two files calling each other fail" "cd '$TMPD/calls' && '$CALLS' f.o g.o" 1 \
+	'call circle: f.o <-> g.o \(f.o calls g, g.o calls f\)'
 
 # The checker fails on each fault, so the checks above can fail.
 fake() {	# dir files... : a tiny user tree

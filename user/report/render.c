@@ -176,25 +176,6 @@ static void render_extras(FILE *out, struct lat_rd *r, const cJSON *doc, int hea
 		fprintf(out, "(extras of workload '%s' not shown: this latctl does not know it)\n", name);
 }
 
-void lat_hist_render(FILE *out, struct lat_rd *r, const cJSON *h)
-{
-	const cJSON *list = lat_rd_get(r, h, "buckets", cJSON_Array), *b;
-
-	cJSON_ArrayForEach(b, list)
-		lat_hist_print_line(out, lat_rd_count(r, b, "lo"), lat_rd_count(r, b, "hi"),
-				    lat_rd_count(r, b, "count"));
-}
-
-/* The histogram of the run the table above is of (run 1 of a --repeat). */
-static void render_hist(FILE *out, struct lat_rd *r, const cJSON *doc, const char *units)
-{
-	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(doc, LAT_REPEAT_KEY);
-
-	fprintf(out, "\nhistogram of %s%s in ns: each bucket twice as wide as the one above;\n"
-		"four # = ten times more %s\n", rep ? "run 1's " : "", units, units);
-	lat_hist_render(out, r, lat_rd_obj(r, doc, "histogram"));
-}
-
 /* "slow pushes (slower than p99.9 = 812 ns): 300, the 100000 slowest listed in the JSON result" */
 static void render_slow(FILE *out, struct lat_rd *r, const cJSON *doc, const char *units)
 {
@@ -349,7 +330,7 @@ static int render_doc(const cJSON *doc, FILE *out, const char *origin)
 	fputc('\n', mem);
 	render_counters(mem, &r, doc);
 	render_extras(mem, &r, doc, 0);
-	render_hist(mem, &r, doc, units);
+	lat_hist_render_run(mem, &r, doc, units);
 	lat_repeat_render(mem, doc, &r);
 	fclose(mem);
 	if (r.bad) {

@@ -35,8 +35,11 @@ void join_print(const cJSON *causes, const cJSON *iters, FILE *out);
 /* render_repeat.c: the per-run spread of a --repeat document (median and
  * range of p50..max); nothing for a single run. */
 void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *r);
-/* The lines of a "histogram" object's buckets. */
-void lat_hist_render(FILE *out, struct lat_rd *r, const cJSON *h);
+
+/* render_hist.c: the "histogram" of the document (run 1's of a --repeat),
+ * and every run's iterations pooled (repeat.histogram; nothing without). */
+void lat_hist_render_run(FILE *out, struct lat_rd *r, const cJSON *doc, const char *units);
+void lat_hist_render_pooled(FILE *out, const cJSON *doc, struct lat_rd *rd);
 
 /* render_bpf.c: the BPF backend's account, from the "backend" object (what
  * was read and lost, the clock, the estimates). */

@@ -64,20 +64,6 @@ static void interrupted(FILE *out, const cJSON *doc, struct lat_rd *rd)
 		lat_rd_num(rd, rep, "runs_asked"), cut);
 }
 
-/* Every run's iterations in one histogram (repeat.histogram), said so. */
-static void pooled_hist(FILE *out, const cJSON *doc, struct lat_rd *rd)
-{
-	const cJSON *h = cJSON_GetObjectItemCaseSensitive(lat_rd_obj(rd, doc, LAT_REPEAT_KEY), "histogram"), *b;
-	double n = 0;
-
-	if (!h)		/* a result of an older latctl: its histogram pooled */
-		return;
-	cJSON_ArrayForEach(b, lat_rd_get(rd, h, "buckets", cJSON_Array))
-		n += lat_rd_num(rd, b, "count");
-	fprintf(out, "\nhistogram of all %zu runs pooled (%.0f iterations) in ns:\n", lat_runs_count(doc), n);
-	lat_hist_render(out, rd, h);
-}
-
 void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *rd)
 {
 	static const char *const rows[] = { "median", "min", "max" };
@@ -104,5 +90,5 @@ void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *rd)
 		}
 		fputc('\n', out);
 	}
-	pooled_hist(out, doc, rd);
+	lat_hist_render_pooled(out, doc, rd);
 }
