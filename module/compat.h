@@ -2,19 +2,20 @@
 /*
  * Every kernel-version difference latmon depends on, in one place.
  * Supported: Linux 6.1 (Debian bookworm), 6.12 (bookworm-backports) and 7.3
- * (trixie-backports, also its PREEMPT_RT flavour).
+ * (trixie-backports, also its PREEMPT_RT flavour). Where the kernel's
+ * headers can tell, module/Kbuild asks them (LATMON_HAVE_*) rather than
+ * guessing from the version.
  */
 #ifndef LATMON_COMPAT_H
 #define LATMON_COMPAT_H
 
-#include <linux/version.h>
 #include <linux/types.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
+#ifndef LATMON_HAVE_SWITCH_PREV_STATE
 #error "latmon needs Linux 5.18 or later (sched_switch with prev_state)"
 #endif
 
@@ -28,11 +29,12 @@
 
 /*
  * The function that zeroes a new huge page: clear_huge_page(page, addr_hint,
- * pages_per_huge_page) until it became folio_zero_user(folio, addr_hint)
- * (present in 6.12, absent in 6.1). The default for this kernel is tried
- * first, then the other one, unless thp_clear_symbol= names one.
+ * pages_per_huge_page) until upstream "mm: memory: convert clear_huge_page()
+ * to folio_zero_user()" (v6.10) made it folio_zero_user(folio, addr_hint).
+ * The one this kernel's linux/mm.h declares is tried first, then the other one,
+ * unless thp_clear_symbol= names one.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#ifdef LATMON_HAVE_FOLIO_ZERO_USER
 #define LATMON_THP_CLEAR_FIRST	"folio_zero_user"
 #define LATMON_THP_CLEAR_SECOND	"clear_huge_page"
 #else
@@ -93,10 +95,9 @@ static inline bool latmon_init_on_alloc(void)
  * the same in the 6.1, 6.12 and 7.3 headers); direct and memcg reclaim:
  * mm_vmscan_{direct,memcg}_reclaim_begin/end, (int order, gfp_t gfp_flags)
  * and (unsigned long nr_reclaimed) in 6.1 and 6.12, with gfp first and a
- * struct mem_cgroup * added in 7.3. The change came between 6.12 and 7.3;
- * the boundary below is not checked on a kernel in between, but a wrong one
- * fails the build: the source files check their probes against the headers
- * (check_trace_callback_type_*).
+ * struct mem_cgroup * added in 7.3: Kbuild reads which from the kernel's
+ * trace/events/vmscan.h, and the source files check their probes against
+ * the headers (check_trace_callback_type_*), so a wrong guess cannot build.
  */
 struct compact_control;
 struct mem_cgroup;
@@ -107,7 +108,7 @@ struct mem_cgroup;
 	struct compact_control *cc, unsigned long zone_start, \
 	unsigned long zone_end, bool sync, int status
 #define LATMON_COMPACTION_TRY_ARGS	int order, gfp_t gfp_mask, int prio
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#ifdef LATMON_HAVE_RECLAIM_MEMCG
 #define LATMON_RECLAIM_BEGIN_ARGS	gfp_t gfp_flags, int order, struct mem_cgroup *memcg
 #define LATMON_RECLAIM_END_ARGS		unsigned long nr_reclaimed, struct mem_cgroup *memcg
 #else
@@ -117,21 +118,23 @@ struct mem_cgroup;
 
 /*
  * Netlink range policies point to a struct netlink_range_validation that is
- * non-const in 6.1 and const in 6.12 (the change came in 6.2). Ranges are
- * declared with this qualifier so that neither kernel warns.
+ * non-const in 6.1 and const in 6.12 and 7.3 (net/netlink.h's policy, since
+ * v6.2). Ranges are declared with the header's qualifier so that no kernel
+ * warns.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#ifdef LATMON_HAVE_NL_RANGE_CONST
 #define LATMON_NL_RANGE_CONST	const
 #else
 #define LATMON_NL_RANGE_CONST
 #endif
 
 /*
- * The unbound system workqueue: system_unbound_wq was renamed system_dfl_wq
- * in 6.17, and 7.x logs a deprecation line for work queued on the old name.
- * Stable kernels that got the new name as an alias (6.12.y) keep the old one.
+ * The unbound system workqueue: upstream "workqueue: Add system_percpu_wq
+ * and system_dfl_wq" (v6.17) renamed system_unbound_wq system_dfl_wq, and
+ * 7.x logs a deprecation line for work queued on the old name. The new name
+ * wherever linux/workqueue.h declares it (stable 6.12.y does, as an alias).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#ifdef LATMON_HAVE_SYSTEM_DFL_WQ
 #define LATMON_UNBOUND_WQ	system_dfl_wq
 #else
 #define LATMON_UNBOUND_WQ	system_unbound_wq

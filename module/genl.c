@@ -154,8 +154,10 @@ static size_t cpu_stats_size(void)
 	       4 * nla_total_size_64bit(sizeof(u64));
 }
 
-/* Build and send a reply whose attributes @fill adds under latmon_mutex:
- * room for the sources and every possible CPU's counts. */
+/*
+ * Build and send a reply whose attributes @fill adds under latmon_mutex:
+ * room for the sources and every possible CPU's counts.
+ */
 static int reply(struct genl_info *info, u8 cmd,
 		 int (*fill)(struct sk_buff *msg))
 {
@@ -177,7 +179,7 @@ static int reply(struct genl_info *info, u8 cmd,
 	mutex_unlock(&latmon_mutex);
 	if (ret) {
 		nlmsg_free(msg);
-		NL_SET_ERR_MSG(info->extack, "latmon: reply too large");
+		NL_SET_ERR_MSG(info->extack, "latmon: the answer does not fit in one message");
 		return ret;
 	}
 	genlmsg_end(msg, hdr);
@@ -210,7 +212,8 @@ static int latmon_start(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, LATMON_A_TGID)) {
-		NL_SET_ERR_MSG(info->extack, "latmon: START needs LATMON_A_TGID, the process to record");
+		NL_SET_ERR_MSG(info->extack,
+			       "latmon: START needs LATMON_A_TGID, the process to record");
 		return -EINVAL;
 	}
 	return latmon_session_start(nla_get_u32(info->attrs[LATMON_A_TGID]),

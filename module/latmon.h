@@ -39,8 +39,10 @@ struct latmon_source_ops {
 	void (*detach)(void);		/* STOP: caller then synchronises */
 	void (*release)(void);		/* unload: undo resolve (may be NULL) */
 	u64 (*misses)(void);		/* probe misses, e.g. kretprobe nmissed */
-	/* A source made of tracepoints only (tp.c) sets tp and leaves
-	 * resolve, attach and detach NULL: the table drives them. */
+	/*
+	 * A source made of tracepoints only (tp.c) sets tp and leaves
+	 * resolve, attach and detach NULL: the table drives them.
+	 */
 	const struct latmon_tp_source *tp;
 };
 
@@ -159,8 +161,7 @@ struct latmon_thread {
 	u64 lock_tsc;			/* start of a lock acquisition, 0: none */
 	unsigned long lock_nvcsw;	/* voluntary switches at that start */
 	u32 lock_flags;			/* LATMON_LOCK_F_WRITE */
-	u32 reader;			/* it reads /dev/latmon: its system calls
-					 * are not recorded (they would feed it) */
+	u32 reader;			/* it reads /dev/latmon: syscalls not recorded */
 	u64 zero_tsc;			/* an allocation that will zero began, 0: none */
 	u32 zero_flags;			/* LATMON_ZERO_F_* */
 	u32 zero_gfp;

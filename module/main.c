@@ -6,6 +6,8 @@
  *
  * This file: module init/exit, the source table and the session (START/STOP).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -27,8 +29,10 @@ const struct latmon_source_ops *const latmon_sources[] = {
 	&latmon_src_syscall,
 	&latmon_src_wait,
 };
+
 const unsigned int latmon_nr_sources = ARRAY_SIZE(latmon_sources);
 
+/* Serializes the session: START, STOP, the sources' state and replies. */
 DEFINE_MUTEX(latmon_mutex);
 DECLARE_WAIT_QUEUE_HEAD(latmon_read_wq);
 enum latmon_state latmon_state = LATMON_IDLE;
@@ -38,8 +42,10 @@ struct pid_namespace *latmon_pid_ns;
 static struct pid *target_pid;
 static u32 attached_mask;
 
-/* The subsystems, set up in this order after the sources, torn down in
- * reverse. */
+/*
+ * The subsystems, set up in this order after the sources, torn down in
+ * reverse.
+ */
 struct latmon_subsys {
 	const char *name;
 	int (*init)(void);
@@ -72,13 +78,13 @@ static int init_step(unsigned int step, const char *what, int (*fn)(void))
 	int ret;
 
 	if (step == fail_init_step) {
-		pr_info("latmon: init step %u (%s) fails: fail_init_step=%u\n",
+		pr_info("init step %u (%s) fails: fail_init_step=%u\n",
 			step, what, step);
 		return -ENOMEM;
 	}
 	ret = fn ? fn() : 0;
 	if (ret)
-		pr_err("latmon: init step %u (%s) failed: %d\n", step, what, ret);
+		pr_err("init step %u (%s) failed: %d\n", step, what, ret);
 	return ret;
 }
 
@@ -166,7 +172,7 @@ static int sources_attach(u32 mask)
 		atomic64_set(&src->status->misses, 0);
 		ret = latmon_source_attach(src);
 		if (ret) {
-			pr_warn("latmon: attaching source %s: %d\n",
+			pr_warn("attaching source %s: %d\n",
 				src->name, ret);
 			sources_detach(done);
 			return ret;
@@ -225,7 +231,8 @@ static int start_check(u32 *mask, u32 *slots, struct netlink_ext_ack *extack)
 		return -EINVAL;
 	}
 	if (*mask & ~available_mask()) {
-		NL_SET_ERR_MSG(extack, "latmon: the source mask names an unavailable source (see GET_INFO)");
+		NL_SET_ERR_MSG(extack,
+			       "latmon: the source mask names an unavailable source (see GET_INFO)");
 		return -ENOENT;
 	}
 	*slots = roundup_pow_of_two(*slots);
@@ -257,12 +264,14 @@ static int start_locked(u32 nr, u32 mask, u32 slots,
 		return ret;
 	target_pid = target_lookup(nr);
 	if (!target_pid) {
-		NL_SET_ERR_MSG(extack, "latmon: no process with this tgid in the caller's pid namespace");
+		NL_SET_ERR_MSG(extack,
+			       "latmon: no process with this tgid in the caller's pid namespace");
 		return -ESRCH;
 	}
 	ret = latmon_rings_alloc(slots);
 	if (ret) {
-		NL_SET_ERR_MSG(extack, "latmon: cannot allocate the per-CPU buffers; use a smaller buffer size");
+		NL_SET_ERR_MSG(extack,
+			       "latmon: cannot allocate the per-CPU buffers; use a smaller buffer size");
 		goto err_target;
 	}
 	latmon_pid_ns = get_pid_ns(task_active_pid_ns(current));
@@ -358,7 +367,7 @@ static int sources_resolve(void)
 			return ret;
 		}
 		if (!src->status->available)
-			pr_info("latmon: source %s unavailable: %s\n",
+			pr_info("source %s unavailable: %s\n",
 				src->name, src->status->reason);
 	}
 	return 0;
@@ -401,7 +410,7 @@ static int __init latmon_init(void)
 	ret = init_step(init_steps, "done", NULL);
 	if (ret)
 		goto err_subsystems;
-	pr_info("latmon %s loaded, tsc_khz %u\n", LATMON_MODULE_VERSION, tsc_khz);
+	pr_info("%s loaded, tsc_khz %u\n", LATMON_MODULE_VERSION, tsc_khz);
 	return 0;
 
 err_subsystems:
@@ -411,8 +420,10 @@ err_sources:
 	return ret;
 }
 
-/* The mirror of init, with the session stopped once the family (the last
- * subsystem) is gone and no START can come. */
+/*
+ * The mirror of init, with the session stopped once the family (the last
+ * subsystem) is gone and no START can come.
+ */
 static void __exit latmon_exit(void)
 {
 	subsystems[ARRAY_SIZE(subsystems) - 1].exit();
@@ -422,7 +433,7 @@ static void __exit latmon_exit(void)
 	mutex_unlock(&latmon_mutex);
 	subsystems_exit(ARRAY_SIZE(subsystems) - 1);
 	sources_release(latmon_nr_sources);
-	pr_info("latmon unloaded\n");
+	pr_info("unloaded\n");
 }
 
 module_init(latmon_init);

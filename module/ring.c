@@ -133,6 +133,7 @@ static void ring_write_locked(struct latmon_ring *r, unsigned int cpu,
 			      struct latmon_event *ev)
 {
 	unsigned long head = r->head;
+	/* pairs with ring_read_one's release of tail: those slots are copied */
 	unsigned long used = head - smp_load_acquire(&r->tail);
 	long pending = local_read(&r->pending);
 	struct latmon_event lost;
@@ -150,6 +151,7 @@ static void ring_write_locked(struct latmon_ring *r, unsigned int cpu,
 	}
 	ring_put(r, cpu, ev, &head);
 	local_inc(&r->recorded);
+	/* the slot is written before ring_read_one's acquire of head sees it */
 	smp_store_release(&r->head, head);
 }
 
@@ -219,15 +221,19 @@ void latmon_rings_flush_lost(void)
 	for_each_possible_cpu(cpu) {
 		struct latmon_ring *r = per_cpu_ptr(rings, cpu);
 		long pending = local_read(&r->pending);
-		unsigned long head = r->head;
+		unsigned long head = r->head, used;
 
-		if (!pending || !r->slots ||
-		    head - smp_load_acquire(&r->tail) > r->mask)
+		if (!pending || !r->slots)
+			continue;
+		/* pairs with ring_read_one's release of tail */
+		used = head - smp_load_acquire(&r->tail);
+		if (used > r->mask)
 			continue;
 		lost_init(&lost, r, cpu, pending);
 		ring_put(r, cpu, &lost, &head);
 		local_set(&r->pending, 0);
 		local_inc(&r->lost_records);
+		/* the lost record is written before the reader sees head */
 		smp_store_release(&r->head, head);
 	}
 }
@@ -239,6 +245,7 @@ static long ring_read_one(struct latmon_ring *r, char __user *buf, size_t n)
 	size_t done = 0;
 
 	while (done < n && r->slots) {
+		/* pairs with the writer's release of head: slots are written */
 		head = smp_load_acquire(&r->head);
 		tail = r->tail;
 		if (head == tail)
@@ -250,6 +257,7 @@ static long ring_read_one(struct latmon_ring *r, char __user *buf, size_t n)
 				 &r->slots[idx],
 				 chunk * sizeof(struct latmon_event)))
 			return done ? (long)done : -EFAULT;
+		/* the copy is done before the writer reuses the slots */
 		smp_store_release(&r->tail, tail + chunk);
 		r->read += chunk;
 		done += chunk;
@@ -294,6 +302,7 @@ bool latmon_rings_empty(void)
 	for_each_possible_cpu(cpu) {
 		struct latmon_ring *r = per_cpu_ptr(rings, cpu);
 
+		/* pairs with the writer's release of head */
 		if (smp_load_acquire(&r->head) != READ_ONCE(r->tail))
 			return false;
 	}

@@ -22,7 +22,7 @@ struct vec_desc {
 };
 
 enum { SLOT_HARD, SLOT_SOFT, SLOT_TIMER, SLOT_RESCHED, SLOT_CALL,
-       SLOT_CALL_SINGLE, SLOT_IRQ_WORK, SLOT_PLATFORM, NR_SLOTS };
+	SLOT_CALL_SINGLE, SLOT_IRQ_WORK, SLOT_PLATFORM, NR_SLOTS };
 
 struct irq_cpu_state {
 	u64 entry_tsc[NR_SLOTS];	/* 0: no target entry pending */
@@ -39,7 +39,10 @@ static const char *const softirq_names[NR_SOFTIRQS] = {
 static const struct vec_desc vec_timer = { "local_timer", LATMON_IRQ_TIMER, SLOT_TIMER };
 static const struct vec_desc vec_resched = { "reschedule", LATMON_IRQ_IPI, SLOT_RESCHED };
 static const struct vec_desc vec_call = { "call_function", LATMON_IRQ_IPI, SLOT_CALL };
-static const struct vec_desc vec_call_single = { "call_function_single", LATMON_IRQ_IPI, SLOT_CALL_SINGLE };
+static const struct vec_desc vec_call_single = {
+	"call_function_single", LATMON_IRQ_IPI, SLOT_CALL_SINGLE
+};
+
 static const struct vec_desc vec_irq_work = { "irq_work", LATMON_IRQ_IPI, SLOT_IRQ_WORK };
 static const struct vec_desc vec_platform = { "x86_platform_ipi", LATMON_IRQ_IPI, SLOT_PLATFORM };
 
@@ -123,21 +126,35 @@ static void nmi_probe(void *data, void *handler, s64 delta_ns, int handled)
 	latmon_ring_write(&ev);
 }
 
-#define VEC_TPS(ev, desc) \
-	{ .name = ev "_entry", .probe = vec_entry, .data = (void *)&desc }, \
-	{ .name = ev "_exit", .probe = vec_exit, .data = (void *)&desc }
-
 static struct latmon_tp irq_tps[] = {
 	{ .name = "irq_handler_entry", .probe = hard_entry },
 	{ .name = "irq_handler_exit", .probe = hard_exit },
 	{ .name = "softirq_entry", .probe = soft_entry },
 	{ .name = "softirq_exit", .probe = soft_exit },
-	VEC_TPS("local_timer", vec_timer),
-	VEC_TPS("reschedule", vec_resched),
-	VEC_TPS("call_function", vec_call),
-	VEC_TPS("call_function_single", vec_call_single),
-	VEC_TPS("irq_work", vec_irq_work),
-	VEC_TPS("x86_platform_ipi", vec_platform),
+	{ .name = "local_timer_entry", .probe = vec_entry,
+	  .data = (void *)&vec_timer },
+	{ .name = "local_timer_exit", .probe = vec_exit,
+	  .data = (void *)&vec_timer },
+	{ .name = "reschedule_entry", .probe = vec_entry,
+	  .data = (void *)&vec_resched },
+	{ .name = "reschedule_exit", .probe = vec_exit,
+	  .data = (void *)&vec_resched },
+	{ .name = "call_function_entry", .probe = vec_entry,
+	  .data = (void *)&vec_call },
+	{ .name = "call_function_exit", .probe = vec_exit,
+	  .data = (void *)&vec_call },
+	{ .name = "call_function_single_entry", .probe = vec_entry,
+	  .data = (void *)&vec_call_single },
+	{ .name = "call_function_single_exit", .probe = vec_exit,
+	  .data = (void *)&vec_call_single },
+	{ .name = "irq_work_entry", .probe = vec_entry,
+	  .data = (void *)&vec_irq_work },
+	{ .name = "irq_work_exit", .probe = vec_exit,
+	  .data = (void *)&vec_irq_work },
+	{ .name = "x86_platform_ipi_entry", .probe = vec_entry,
+	  .data = (void *)&vec_platform },
+	{ .name = "x86_platform_ipi_exit", .probe = vec_exit,
+	  .data = (void *)&vec_platform },
 	{ .name = "nmi_handler", .probe = nmi_probe },
 };
 

@@ -23,6 +23,10 @@ static void switched_out(struct latmon_thread *t, struct task_struct *next,
 	t->other_pid = latmon_vpid(next);
 	memcpy(t->other_comm, next->comm, TASK_COMM_LEN);
 	t->other_comm[TASK_COMM_LEN - 1] = '\0';
+	/*
+	 * the fields above are written before out_tsc says a switch-out
+	 * happened: pairs with switched_in's smp_load_acquire
+	 */
 	smp_store_release(&t->out_tsc, tsc);
 }
 
@@ -31,6 +35,7 @@ static void switched_in(struct latmon_thread *t, struct task_struct *next,
 			u64 tsc)
 {
 	struct latmon_event ev;
+	/* pairs with switched_out's smp_store_release of out_tsc */
 	u64 out = smp_load_acquire(&t->out_tsc);
 
 	if (!out)
@@ -72,7 +77,8 @@ static void sched_migrate_probe(void *data, struct task_struct *p, int dest_cpu)
 	if (!latmon_is_target(p))
 		return;
 	latmon_event_init(&ev, LATMON_EV_MIGRATE, p);
-	ev.tsc_begin = ev.tsc_end = rdtsc_ordered();
+	ev.tsc_begin = rdtsc_ordered();
+	ev.tsc_end = ev.tsc_begin;
 	ev.u.migrate.from_cpu = task_cpu(p);
 	ev.u.migrate.to_cpu = dest_cpu;
 	latmon_ring_write(&ev);
@@ -86,7 +92,7 @@ static struct latmon_tp sched_tps[] = {
 /* sched_switch is the source; sched_migrate_task adds migrations. */
 static bool sched_available(struct latmon_tp *tps)
 {
-	return tps[0].tp != NULL;
+	return tps[0].tp;
 }
 
 static const struct latmon_tp_source sched_source = {

@@ -6,6 +6,8 @@
  * the enclosing fault of the same thread as huge (threads.c). Registered
  * disabled at load and enabled per session, like the fault probe.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/mm.h>
@@ -112,12 +114,12 @@ static int thp_resolve_param(struct latmon_source_status *st)
 	int ret;
 
 	if (strcmp(sym, "folio_zero_user") && strcmp(sym, "clear_huge_page")) {
-		pr_err("latmon: thp_clear_symbol=%s: use folio_zero_user or clear_huge_page\n", sym);
+		pr_err("thp_clear_symbol=%s: use folio_zero_user or clear_huge_page\n", sym);
 		return -EINVAL;
 	}
 	ret = thp_try(sym);
 	if (ret) {
-		pr_err("latmon: thp_clear_symbol=%s cannot be probed (%d): omit the parameter to auto-detect\n",
+		pr_err("thp_clear_symbol=%s cannot be probed (%d): omit the parameter to auto-detect\n",
 		       sym, ret);
 		return ret;
 	}

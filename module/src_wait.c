@@ -27,7 +27,8 @@ static void waking_probe(void *data, struct task_struct *p)
 	if (!latmon_is_target(p))
 		return;
 	latmon_event_init(&ev, LATMON_EV_WAKE, p);
-	ev.tsc_begin = ev.tsc_end = rdtsc_ordered();
+	ev.tsc_begin = rdtsc_ordered();
+	ev.tsc_end = ev.tsc_begin;
 	ev.u.wake.waker_cpu = smp_processor_id();
 	ev.u.wake.target_cpu = task_cpu(p);
 	ev.u.wake.flags = (in_task() ? 0 : LATMON_WAKE_F_IRQ) |
@@ -92,7 +93,8 @@ static void tlb_probe(void *data, int reason, unsigned long pages)
 	if (!latmon_is_target(current))
 		return;
 	latmon_event_init(&ev, LATMON_EV_TLB, current);
-	ev.tsc_begin = ev.tsc_end = rdtsc_ordered();
+	ev.tsc_begin = rdtsc_ordered();
+	ev.tsc_end = ev.tsc_begin;
 	ev.u.tlb.kind = kind;
 	ev.u.tlb.pages = pages;
 	latmon_ring_write(&ev);
@@ -110,8 +112,10 @@ static bool wait_available(struct latmon_tp *tps)
 {
 	bool any = tps[0].tp || tps[1].tp || tps[2].tp || tps[3].tp;
 
-	if (!tps[1].tp || !tps[2].tp)
-		tps[1].tp = tps[2].tp = NULL;
+	if (!tps[1].tp || !tps[2].tp) {
+		tps[1].tp = NULL;
+		tps[2].tp = NULL;
+	}
 	return any;
 }
 

@@ -14,6 +14,8 @@
  * CPU switching it out, or under table_lock while it is free or a
  * tombstone; its thread adds no state after its exit.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/vmalloc.h>
 #include <linux/hash.h>
 #include <linux/moduleparam.h>
@@ -23,7 +25,7 @@
 #include "latmon.h"
 
 #define THREAD_BITS	12
-#define THREAD_SLOTS	(1U << THREAD_BITS)
+#define THREAD_SLOTS	BIT(THREAD_BITS)
 #define THREAD_PROBES	64
 #define TID_FREE	0
 #define TID_DELETED	(-1)
@@ -82,6 +84,10 @@ static int thread_add_locked(pid_t tid)
 		return -ENOSPC;
 	memset((char *)free + sizeof(free->tid), 0,
 	       sizeof(*free) - sizeof(free->tid));
+	/*
+	 * the slot's other fields are zero before its tid makes it live
+	 * to latmon_thread_find, which reads tid first
+	 */
 	smp_store_release(&free->tid, tid);
 	nr_live++;
 	atomic64_inc(&nr_followed);
@@ -163,13 +169,13 @@ int latmon_threads_init(void)
 	char reason[LATMON_REASON_LEN];
 
 	if (max_threads < 1 || max_threads > THREAD_SLOTS / 2) {
-		pr_err("latmon: max_threads=%u is out of range 1-%u\n",
+		pr_err("max_threads=%u is out of range 1-%lu\n",
 		       max_threads, THREAD_SLOTS / 2);
 		return -EINVAL;
 	}
 	if (latmon_tp_lookup(follow_tps, ARRAY_SIZE(follow_tps), reason,
 			     sizeof(reason))) {
-		pr_err("latmon: cannot follow forks: %s\n", reason);
+		pr_err("cannot follow forks: %s\n", reason);
 		return -ENOENT;
 	}
 	threads = vzalloc(THREAD_SLOTS * sizeof(*threads));
@@ -197,6 +203,10 @@ static int threads_add_group(struct task_struct *leader)
 		ret = thread_add(t->pid);
 		if (ret)
 			break;
+		/*
+		 * the slot is visible before PF_EXITING is read: a thread
+		 * exiting meanwhile is seen here or found by the exit probe
+		 */
 		smp_mb();
 		if (READ_ONCE(t->flags) & PF_EXITING)
 			thread_del(t->pid);
@@ -225,7 +235,8 @@ int latmon_threads_start(struct task_struct *leader,
 	}
 	ret = threads_add_group(leader);
 	if (ret) {
-		NL_SET_ERR_MSG(extack, "latmon: the process has more threads than latmon follows (module parameter max_threads)");
+		NL_SET_ERR_MSG(extack,
+			       "latmon: the process has more threads than latmon follows (module parameter max_threads)");
 		latmon_threads_stop();
 		tracepoint_synchronize_unregister();
 		return -E2BIG;

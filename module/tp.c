@@ -6,6 +6,8 @@
  * (struct latmon_tp_source) resolved, attached and detached here for every
  * source that has one.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/tracepoint.h>
 #include <linux/string.h>
 #include "latmon.h"
@@ -63,7 +65,7 @@ int latmon_tp_register(struct latmon_tp *tps, unsigned int n)
 		ret = tracepoint_probe_register(tps[i].tp, tps[i].probe,
 						tps[i].data);
 		if (ret) {
-			pr_warn("latmon: registering tracepoint %s: %d\n",
+			pr_warn("registering tracepoint %s: %d\n",
 				tps[i].name, ret);
 			latmon_tp_unregister(tps, i);
 			return ret;
