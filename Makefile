@@ -7,6 +7,7 @@
 #   make run        set up what is missing, build, run the main job
 #   make check      set up what is missing, build, run every test
 #   make check-bisect   bisect a real Linux tree end to end (about an hour)
+#   make style      shellcheck, checkpatch on module/, clang-format on changed lines
 #   make install    latctl, man pages, completion, test bed (scripts/mk/install.mk)
 #
 KERNELRELEASE ?= $(shell uname -r)
@@ -30,6 +31,7 @@ include scripts/mk/install.mk
 include scripts/mk/bisect.mk
 include scripts/mk/lava.mk
 include scripts/mk/distro.mk
+include scripts/mk/style.mk
 
 module:
 	@test -d $(KDIR) || { echo "make module: no kernel headers at $(KDIR): install linux-headers-$(KERNELRELEASE) (Debian), or give KDIR=; where modules cannot load, latctl uses the BPF backend or --vm" >&2; exit 1; }

@@ -106,10 +106,10 @@ facts() {
 
 parse() {
 	TREE=. RESULTS=./latctl-bisect BUILD="" JOBS=$(nproc) REPEAT=5 TIMEOUT=1800 BOOTS=1
-	BASELINE="" RECORD="" CHECK=() CONFIG="" TINY=0 IMPROVE=0 BASELINES=()
+	RECORD="" CHECK=() CONFIG="" TINY=0 IMPROVE=0 BASELINES=()
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--baseline) BASELINE=${2:?}; BASELINES+=("$2"); CHECK+=(--baseline "$2"); shift 2 ;;
+		--baseline) BASELINES+=("${2:?}"); CHECK+=(--baseline "$2"); shift 2 ;;
 		--config) CONFIG=${2:?}; shift 2 ;;
 		--improvement) IMPROVE=1; shift ;;
 		--tinyconfig) TINY=1; shift ;;

@@ -8,7 +8,7 @@
 # Prints one line per pass and a closing "N passed, N failed" line; a
 # failed pass keeps its TAP output in build/soak/pass-K.log.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 n=20 hogs=$(nproc)
 while getopts n:j: o; do
 	case $o in

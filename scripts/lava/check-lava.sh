@@ -32,7 +32,6 @@ git -C "$ROOT" diff --quiet HEAD -- tests/lava 2>/dev/null ||
 # The chroot, the ramdisk, the kernel.
 ok "the lava chroot (lava-dispatcher, QEMU)" \
 	bash -c "'$ROOT/scripts/testbed/chroot.sh' lava > '$WORK/chroot.path'"
-CH=$(cat "$WORK/chroot.path")
 ok "the ramdisk of $KERNEL with latctl, latmon and the test disk's modules" \
 	"$ROOT/scripts/lava/lava-ramdisk.sh" --kernel "$KERNEL" --out "$WORK/ramdisk.cpio.gz"
 eval "$("$ROOT/scripts/testbed/kernel-fetch.sh" --env "$KERNEL")"

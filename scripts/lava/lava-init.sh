@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# shellcheck shell=dash
 # /init of the ramdisk a LAVA job boots (scripts/lava/lava-ramdisk.sh): mounts
 # the pseudo file systems, loads the block and file-system modules that LAVA's
 # test disk needs (the disk labelled LAVA that holds the test overlay),

@@ -128,7 +128,7 @@ done_testing() {
 # a busy box sets up slowly, and a signal in the setup is no test of the
 # loop's. What it waited for and how long is a TAP comment.
 run_int() {
-	local log=$1 seed=$2 sigs=$3 pid="" i start=$SECONDS
+	local log=$1 seed=$2 sigs=$3 pid="" start=$SECONDS
 	local end=$((SECONDS + ${WAITMAX:-600})) want=${WAITFOR:-timing grow}
 	shift 3
 	rm -f "$TMPD/rc"
@@ -144,7 +144,7 @@ run_int() {
 		echo "# run_int: '$want' not seen in $((SECONDS - start)) s; signalling anyway"
 	fi
 	sleep "${DELAY:-0}"
-	for i in $(seq "$sigs"); do [ -n "$pid" ] && kill -INT "$pid" 2>/dev/null; sleep 0.2; done
+	for _ in $(seq "$sigs"); do [ -n "$pid" ] && kill -INT "$pid" 2>/dev/null; sleep 0.2; done
 	wait
 }
 

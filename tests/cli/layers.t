@@ -48,7 +48,7 @@ check "two files calling each other fail" "cd '$TMPD/calls' && '$CALLS' f.o g.o"
 
 # The checker fails on each fault, so the checks above can fail.
 fake() {	# dir files... : a tiny user tree
-	rm -rf "$TMPD/$1"; mkdir -p "$TMPD/$1/lo" "$TMPD/$1/hi"
+	rm -rf "${TMPD:?}/$1"; mkdir -p "$TMPD/$1/lo" "$TMPD/$1/hi"
 	printf '#include "lo/a.h"\nint b(void);\n' > "$TMPD/$1/hi/b.h"
 	printf 'int a(void);\n' > "$TMPD/$1/lo/a.h"
 	printf '#include "lo/a.h"\nint a(void)\n{\n\treturn 0;\n}\n' > "$TMPD/$1/lo/a.c"

@@ -57,7 +57,7 @@ ok "after the failed run 64K is never again" size_is 64kB never
 reset_fake
 LATCTL_SYSFS_THP=$F "$L" run grow --thp-size 64K=always --iters 30000000 --quiet >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 1000); do size_is 64kB always && break; sleep 0.01; done
+for _ in $(seq 1000); do size_is 64kB always && break; sleep 0.01; done
 kill -TERM "$pid"
 wait "$pid"
 rc=$?

@@ -17,6 +17,7 @@ REALLOC=56B4E9 THPZERO=D55E00 FAULT=E69F00 UNATTR=999999 FAST=D9D9D9
 
 # RESULT.json NAME: plot, render to PNG, count the colours of every query
 # below in one decode into $TMPD/NAME.counts; sets SVG, NAME.
+# shellcheck disable=SC2046 # one word per AREA:COLOUR query
 render() {
 	SVG=$TMPD/$2.svg NAME=$2
 	"$L" plot "$1" -o "$SVG" && rsvg-convert "$SVG" -o "$TMPD/$2.png" &&

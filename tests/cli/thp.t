@@ -30,11 +30,11 @@ check_err "--thp without THP support in the kernel" \
 
 # kill mid-run: wait until the fake file says "always", then signal
 kill_mid_run() {	# SIGNAL -> prints exit status of latctl
-	local pid i
+	local pid
 	LATCTL_SYSFS_THP=$F "$L" run grow --thp always --iters 30000000 \
 		--json "$TMPD/killed.json" >/dev/null 2>&1 &
 	pid=$!
-	for i in $(seq 1000); do
+	for _ in $(seq 1000); do
 		grep -qx always "$F/enabled" 2>/dev/null && break
 		sleep 0.01
 	done
@@ -56,7 +56,7 @@ done
 reset_fake
 LATCTL_SYSFS_THP=$F "$L" run grow --thp always --iters 20000000 --quiet &
 first=$!
-for i in $(seq 1000); do fake_is always && break; sleep 0.01; done
+for _ in $(seq 1000); do fake_is always && break; sleep 0.01; done
 check "a second --thp run waits for the first" \
 	"LATCTL_SYSFS_THP=$F $L run grow --thp never --iters 1000" 0 \
 	'waiting for another latctl run \(pid [0-9]+ .*--thp always.*\) to put back the settings it changed'
@@ -87,7 +87,7 @@ trap 'echo "$orig" > "$REAL"; rm -rf "$TMPD"' EXIT
 echo madvise > "$REAL"
 "$L" run grow --thp always --iters 30000000 >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 1000); do
+for _ in $(seq 1000); do
 	[ "$(real_value)" = always ] && break
 	sleep 0.01
 done

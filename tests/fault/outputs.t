@@ -59,7 +59,7 @@ touch "$TMPD/.r.json.latctl-$dead.AbCdEf" "$TMPD/.r.json.latctl-$$.AbCdEf"
 check "a run writing r.json" "$RUN --quiet --json $TMPD/r.json" 0 ''
 ok "... removed the temporary file of a dead latctl (pid $dead)" test ! -e "$TMPD/.r.json.latctl-$dead.AbCdEf"
 ok "... and kept that of a live one" test -e "$TMPD/.r.json.latctl-$$.AbCdEf"
-ok "... and left none of its own" test "$(ls -A "$TMPD" | grep -c '^\.r\.json\.latctl-')" = 1
+ok "... and left none of its own" test "$(find "$TMPD" -maxdepth 1 -name '.r.json.latctl-*' | wc -l)" = 1
 
 check "--json /dev/stdout: the result on latctl's stdout (a file here)" \
 	"$RUN --quiet --json /dev/stdout > $TMPD/out.json && perl -MJSON::PP -e 'local \$/; print decode_json(<>)->{schema}' $TMPD/out.json" \

@@ -20,6 +20,7 @@ field() { sed -n "s/^\(.* \)\{0,1\}$1=\([^ ]*\).*/\2/p" | head -n1; }
 # without "=" such as a record's type stay in $1, $2, ...). With -v kv_num=1
 # values that look like numbers are numbers (compare as numbers).
 #   kv_awk [-v NAME=VALUE]... PROGRAM [FILE]...
+# shellcheck disable=SC2089,SC2090 # an awk program's text, never run as a command
 KV_AWK_LIB='function kv_split(   i, k, v) { delete f; for (i = 1; i <= NF; i++) {
 	if (!index($i, "=")) continue; k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v)
 	f[k] = kv_num && v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ ? v + 0 : v } }
@@ -126,4 +127,5 @@ klog_split() {
 }
 
 export -f loaded load unload klog_split field fragment_here alloc_zeroes kv_awk count_where seq_gaps ring_counts ring_counts_disagree
+# shellcheck disable=SC2090 # the awk program, as text
 export KO KV_AWK_LIB STALL_RE

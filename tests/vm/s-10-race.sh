@@ -19,8 +19,7 @@ cfail() { echo "# cycle $cycle ($plan): $*"; }
 
 # Wait up to 10 s for the reader to end; its exit status, 124 if it did not.
 reader_wait() {
-	local i
-	for i in $(seq 100); do kill -0 "$reader" 2>/dev/null || break; sleep 0.1; done
+	for _ in $(seq 100); do kill -0 "$reader" 2>/dev/null || break; sleep 0.1; done
 	kill -0 "$reader" 2>/dev/null && { kill "$reader"; wait "$reader"; return 124; }
 	wait "$reader"
 }

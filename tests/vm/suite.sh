@@ -21,6 +21,7 @@ for prefix in "${@:-t}"; do
 	for group in /tests/"$prefix"-*.sh; do
 		echo "# ${group##*/}"
 		group_t0=$SECONDS
+		# shellcheck source=/dev/null # each tests/vm/t-*.sh in turn
 		. "$group"
 		echo "# ${group##*/}: $((SECONDS - group_t0)) s"
 	done

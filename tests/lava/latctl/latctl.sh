@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# shellcheck shell=dash
 # The latctl test of a kernel test lab: runs the workloads a lab compares
 # between kernels, reports each headline metric as a test case with its
 # measurement and unit, a pass/fail verdict per workload from
