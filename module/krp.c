@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kretprobe plumbing of the sources that time a kernel function from
- * entry to return (src_fault.c, src_thp.c, src_zero.c): registered disabled at load,
- * enabled only while a session runs, misses counted from the start of it.
+ * entry to return: registered disabled at load, enabled only while a
+ * session runs, misses counted from the start of it.
  */
 #include <linux/kprobes.h>
 

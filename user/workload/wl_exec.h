@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The exec workload's state, shared by its three files: the command and its
- * ring (wl_exec.c), its iterations from markers or system calls
- * (wl_exec_take.c), its extras and report lines (wl_exec_report.c). */
+/* The exec workload's state, shared by the files of the workload: the
+ * command and its ring, its iterations from markers or system calls, its
+ * extras and report lines (user/README.md says which file does which). */
 #ifndef LATCTL_WL_EXEC_H
 #define LATCTL_WL_EXEC_H
 
