@@ -92,8 +92,12 @@ static int parse_limit(const struct lat_metric *m, const char *s, double *v)
 {
 	char *end;
 
+	if (!strcmp(m->unit, "ns") && !strcmp(s, "0")) {
+		*v = 0;
+		return 0;
+	}
 	if (!strcmp(m->unit, "ns"))
-		return !strcmp(s, "0") ? (*v = 0, 0) : lat_parse_duration_ns(s, 1, v);
+		return lat_parse_duration_ns(s, 1, v);
 	*v = strtod(s, &end);
 	if (end == s || *v < 0 || !isfinite(*v))
 		return -1;
@@ -356,23 +360,45 @@ static int check_one(struct check_opts *o, const struct side *bs, const struct s
 	return CHECK_SKIP;
 }
 
-/* " (units: invocations, ICC 0.31 base, 0.12 new)" when a side pools. */
+/* The unit of a side in units_note: "invocations, " when it pools files. */
+static const char *unit_of(const struct side *sd)
+{
+	return sd->n > 1 ? "invocations, " : "runs, ";
+}
+
+/* "base 0.31", or "base -" where there is no ICC (one run per invocation). */
+static void icc_text(char *buf, size_t len, const char *side, double icc)
+{
+	if (isnan(icc))
+		snprintf(buf, len, "%s -", side);
+	else
+		snprintf(buf, len, "%s %.2f", side, icc);
+}
+
+static const char mixed_note[] =
+	"; mixed units: the side of one file has the runs of one invocation, "
+	"whose spread lacks the drift between invocations (give each side several files)";
+
+/* " [units: invocations, base 4, new 4; ICC ...: base 0.31, new 0.12]" when a
+ * side pools; the new side's unit is named only when it differs. */
 static void units_note(struct check_opts *o, const struct side *bs, const struct side *ns,
 		       const struct lat_metric *m)
 {
 	double ib = lat_side_icc((const cJSON *const *)bs->doc, bs->n, m);
 	double in = lat_side_icc((const cJSON *const *)ns->doc, ns->n, m);
+	int mixed = (bs->n > 1) != (ns->n > 1);
 	size_t len = strlen(o->why);
+	char bicc[32], nicc[32];
 
 	if (bs->n == 1 && ns->n == 1)
 		return;
-	snprintf(o->why + len, sizeof(o->why) - len, " [units: %s %zu, %s %zu; ICC of the runs in one invocation: %s%.2f, %s%.2f%s]",
-		 bs->n > 1 ? "invocations, base" : "runs, base", lat_side_units((const cJSON *const *)bs->doc, bs->n),
-		 (bs->n > 1) == (ns->n > 1) ? "new" : ns->n > 1 ? "invocations, new" : "runs, new",
-		 lat_side_units((const cJSON *const *)ns->doc, ns->n),
-		 isnan(ib) ? "base - " : "base ", isnan(ib) ? 0 : ib, isnan(in) ? "new - " : "new ", isnan(in) ? 0 : in,
-		 (bs->n > 1) != (ns->n > 1) ?
-		 "; mixed units: the side of one file has the runs of one invocation, whose spread lacks the drift between invocations (give each side several files)" : "");
+	icc_text(bicc, sizeof(bicc), "base", ib);
+	icc_text(nicc, sizeof(nicc), "new", in);
+	snprintf(o->why + len, sizeof(o->why) - len,
+		 " [units: %sbase %zu, %snew %zu; ICC of the runs in one invocation: %s, %s%s]",
+		 unit_of(bs), lat_side_units((const cJSON *const *)bs->doc, bs->n),
+		 mixed ? unit_of(ns) : "", lat_side_units((const cJSON *const *)ns->doc, ns->n),
+		 bicc, nicc, mixed ? mixed_note : "");
 }
 
 /* Relative check of every --metric, in any order: bad when one is shown
