@@ -78,7 +78,12 @@ void latmon_krp_disable(struct latmon_krp *k);
 void latmon_krp_unregister(struct latmon_krp *k);	/* if registered */
 u64 latmon_krp_misses(const struct latmon_krp *k);
 
-/* ftr.c: an ftrace_ops on one function's entry, registered while a session runs */
+/*
+ * ftr.c: an ftrace_ops on one function's entry, registered while a session
+ * runs. Only in kernels with CONFIG_DYNAMIC_FTRACE (module/Kbuild builds
+ * src_zero_none.c instead of ftr.c and src_zero.c without it).
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE
 struct latmon_ftr {
 	struct ftrace_ops ops;
 	bool filtered;			/* the filter holds the function */
@@ -89,6 +94,7 @@ int latmon_ftr_init(struct latmon_ftr *f, const char *sym, ftrace_func_t func);
 int latmon_ftr_enable(struct latmon_ftr *f);
 void latmon_ftr_disable(struct latmon_ftr *f);
 void latmon_ftr_release(struct latmon_ftr *f);
+#endif
 
 /* main.c: session state */
 enum latmon_state { LATMON_IDLE, LATMON_RUNNING, LATMON_STOPPED };
