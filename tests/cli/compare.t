@@ -236,6 +236,15 @@ check_err "check: lost events: 125" "$C check --max p99.9=1s $TMPD/lost.json" 12
 edit "$B" "$TMPD/cpu.json" '$d->{environment}{cpu_model} = "Other CPU"'
 check_err "check: another machine than the baseline: 125" "$C check --baseline $A $TMPD/cpu.json" 125 \
 	"environment differs from the baseline: cpu is '.*' there, 'Other CPU' here"
+# The TSC is calibrated at each boot (a bisect boots every step): 0.5%
+# apart is one machine, 5% apart another.
+edit "$B" "$TMPD/tsc_near.json" '$d->{environment}{tsc_hz} *= 1.005'
+check "check: a TSC 0.5% apart (another boot) is the same machine" \
+	"$C check --baseline $A --regression 500% $TMPD/tsc_near.json" 0 'within --regression 500%'
+check "compare: ... and not marked" "$C compare $A $TMPD/tsc_near.json | grep -c '^\\* tsc'" 1 '^0$'
+edit "$B" "$TMPD/tsc_far.json" '$d->{environment}{tsc_hz} *= 1.05'
+check_err "check: a TSC 5% apart is another machine: 125" "$C check --baseline $A $TMPD/tsc_far.json" 125 \
+	"environment differs from the baseline: tsc is '.* GHz' there, '.* GHz' here"
 edit "$B" "$TMPD/touched.json" '$d->{run}{mode} = "touched"'
 check_err "check: another run than the baseline: 125" "$C check --baseline $A $TMPD/touched.json" 125 \
 	"environment differs .*mode is 'grow' there, 'touched' here"

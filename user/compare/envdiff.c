@@ -247,15 +247,42 @@ size_t lat_env_count_differences(const cJSON *const *docs, size_t n, unsigned in
 	return d;
 }
 
+/*
+ * The share by which a row's numbers may differ and still be the same: the
+ * kernel calibrates the TSC at each boot (0.1-1% apart between boots under
+ * emulation on a busy host, one machine still); every other row's text must
+ * match.
+ */
+static double tolerance(const struct lat_env_row *row)
+{
+	return row->get == get_tsc ? 0.01 : 0;
+}
+
+/* Row values of a and b apart by more than the row's tolerance; -1 when
+ * either is not a number. */
+static int apart(const struct lat_env_row *row, const cJSON *a, const cJSON *b)
+{
+	const cJSON *x = member(member(a, row->section), row->key);
+	const cJSON *y = member(member(b, row->section), row->key);
+
+	if (!cJSON_IsNumber(x) || !cJSON_IsNumber(y))
+		return -1;
+	return fabs(x->valuedouble - y->valuedouble) >
+	       tolerance(row) * fmax(fabs(x->valuedouble), fabs(y->valuedouble));
+}
+
 int lat_env_row_differs(const struct lat_env_row *row, const cJSON *const *docs, size_t n)
 {
 	char a[4096], b[4096];
 	const char *first = row->get(docs[0], row, a, sizeof(a));
 	size_t i;
+	int far;
 
-	for (i = 1; i < n; i++)
-		if (strcmp(first, row->get(docs[i], row, b, sizeof(b))))
+	for (i = 1; i < n; i++) {
+		far = tolerance(row) > 0 ? apart(row, docs[0], docs[i]) : -1;
+		if (far == 1 || (far == -1 && strcmp(first, row->get(docs[i], row, b, sizeof(b)))))
 			return 1;
+	}
 	return 0;
 }
 
