@@ -90,20 +90,17 @@ ok "... are all slow, and blocked ($(fact $S.f primary_blocked) of $(fact $S.f s
 	test "$(fact $S.f primary_blocked)" -ge 15 -a "$(fact $S.f slow)" = 20
 
 H=$TMPD/hog
-check "work beside a CPU hog on the same CPU" \
+# Each iteration wakes a SCHED_FIFO hog on its CPU at its middle, which
+# preempts it for 10 ms at once: the longest preemption of the iteration,
+# whatever else the box runs (a VM of the suite beside, a CPU hog; three
+# nice -5 spinners pinned beside it still leave 6 of 10 named)
+check "work that wakes a CPU hog on its own CPU" \
 	"$L run exec --slow p50 --json $H.json -- $B/markers_prog hog 20 > $H.txt" 0 ''
 facts $H.json > $H.f
-# Each slow iteration names its longest preemption; the hog runs at nice -5
-# (three nice-0 tasks' weight) so it outlasts the box's other work (a VM of
-# the suite beside, a CPU hog); if it did not, once more with the reason
-if [ "$(fact $H.f named_hog)" = 0 ]; then
-	echo "# no slow iteration named the hog (another process preempted longer); once more"
-	$L run exec --slow p50 --json $H.json -- $B/markers_prog hog 20 > $H.txt
-	facts $H.json > $H.f
-fi
 ok "... is preempted in its slow iterations ($(fact $H.f present_preemption) of $(fact $H.f slow))" \
-	test "$(fact $H.f present_preemption)" -ge 1 -a "$(fact $H.f present_preemption)" -ge $(($(fact $H.f slow) / 2))
-ok "... by the hog, named ($(fact $H.f named_hog) slow iterations)" test "$(fact $H.f named_hog)" -ge 1
+	test "$(fact $H.f present_preemption)" = "$(fact $H.f slow)"
+ok "... by the hog, named in at least half ($(fact $H.f named_hog) of $(fact $H.f slow))" \
+	test "$(fact $H.f named_hog)" -ge $(($(fact $H.f slow) / 2))
 
 T=$TMPD/threads
 check "8 threads at once" "$(keep $T.txt "$L run exec --json $T.json -- $B/markers_prog threads 8 1000")" 0 \

@@ -4,8 +4,9 @@
  * tests/cli/wl_exec.t and the VM tests:
  *   markers_prog fault N        N iterations, each the first touch of a page
  *   markers_prog sleep N        N iterations, each a 3 ms sleep (a timer)
- *   markers_prog hog N          N iterations of 20 ms of work, a CPU hog
- *                               ("latctl-hog", nice -5) on the same CPU
+ *   markers_prog hog N          N iterations of 20 ms of work on CPU 0,
+ *                               each waking a hog ("latctl-hog", SCHED_FIFO)
+ *                               there at its middle for 10 ms of its own
  *   markers_prog threads T N    T threads at once, N fault iterations each
  *   markers_prog fork N         N fault iterations in this process and N in
  *                               a forked child
@@ -80,15 +81,12 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Loop rounds that take about s seconds on this CPU, alone. */
-static unsigned long rounds_for(double s)
+static double cpu_s(void)
 {
-	double end = now_s() + s;
-	unsigned long n = 0;
+	struct timespec ts;
 
-	while (now_s() < end)
-		n++;
-	return n;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* The same work as rounds_for's n rounds: longer when the CPU is shared. */
@@ -100,31 +98,63 @@ static void work(unsigned long n)
 		sink += now_s();
 }
 
+/* Rounds of work that take about s seconds of this thread's CPU time, so
+ * as long on a busy box as on a quiet one. */
+static unsigned long rounds_for(double s)
+{
+	double end = cpu_s() + s;
+	unsigned long n = 0;
+
+	while (cpu_s() < end) {
+		work(1000);
+		n += 1000;
+	}
+	return n;
+}
+
+/* The hog: woken by a byte on fd, 10 ms of work, then waits again. At
+ * SCHED_FIFO it preempts the program the moment the program wakes it, so
+ * the longest preemption of every iteration is the hog's, whatever else
+ * the box runs; where real-time is refused it runs at nice -5. */
+static void hog_main(int fd, unsigned long burst)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	char c;
+
+	prctl(PR_SET_NAME, "latctl-hog");
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) && setpriority(PRIO_PROCESS, 0, -5))
+		(void)0;
+	while (read(fd, &c, 1) == 1)
+		work(burst);
+	_exit(0);
+}
+
 static void beside_hog(long n)
 {
 	unsigned long r;
+	int fd[2];
 	pid_t hog;
 	long i;
 
 	pin(0);
-	r = rounds_for(0.02);
+	r = rounds_for(0.01);
+	if (pipe(fd))
+		exit(1);
 	hog = fork();
 	if (hog == 0) {
-		prctl(PR_SET_NAME, "latctl-hog");
-		/* three times the weight of a nice-0 task (root only): the
-		 * one the scheduler picks most often when the program goes
-		 * out, whatever else the box runs */
-		if (setpriority(PRIO_PROCESS, 0, -5))
-			(void)0;
-		for (;;)
-			work(1000000);
+		close(fd[1]);
+		hog_main(fd[0], r);
 	}
+	close(fd[0]);
 	for (i = 0; i < n; i++) {
 		latctl_begin();
-		work(r);		/* 20 ms alone, more beside the hog */
+		work(r);		/* 10 ms, the hog's 10 ms, 10 ms */
+		if (write(fd[1], "", 1) != 1)
+			exit(1);
+		work(r);
 		latctl_end();
 	}
-	kill(hog, SIGKILL);
+	close(fd[1]);
 	waitpid(hog, NULL, 0);
 	n_iter += n;
 }
