@@ -56,14 +56,15 @@ extern volatile int latctl_on;
  *
  * A thread takes region k by an atomic fetch-and-add of 1 on next_slot; k
  * at or past slots means no region: it adds 1 to threads_refused once and
- * records nothing. It may fault its region in then (liblatctl does, with
- * MADV_POPULATE_WRITE, and stores the page count in populated), so that
- * no record write faults later. In its region it writes its tid and pid, then for each
- * iteration one record at records[count] and then count + 1 (a store with
- * release order). A record that finds count == capacity adds 1 to full
- * instead. Times are TSC reads of `rdtscp; lfence`; CPUs the low 12 bits
- * of rdtscp's TSC_AUX, or getcpu() when head.flags has
- * LATCTL_RING_F_GETCPU.
+ * records nothing. It may fault its region in ahead of its records
+ * (liblatctl does, with MADV_POPULATE_WRITE: a page first, then as much
+ * again as it holds each time it fills, and stores the pages so far in
+ * populated), so that no record write faults. In its region it writes
+ * its tid and pid, then for each iteration one record at records[count]
+ * and then count + 1 (a store with release order). A record that finds
+ * count == capacity adds 1 to full instead. Times are TSC reads of
+ * `rdtscp; lfence`; CPUs the low 12 bits of rdtscp's TSC_AUX, or getcpu()
+ * when head.flags has LATCTL_RING_F_GETCPU.
  */
 #define LATCTL_RING_MAGIC	0x524c544cU	/* "LTLR" */
 #define LATCTL_RING_VERSION	1
@@ -104,7 +105,7 @@ struct latctl_ring_slot {
 	uint16_t open_cpu;
 	uint16_t reserved;
 	uint64_t populated;		/* pages of the region the writer
-					 * faulted in when it took it */
+					 * faulted in so far, from its start */
 	uint64_t map_addr;		/* where the writer's process mapped
 					 * the file, and how many bytes: */
 	uint64_t map_bytes;		/* latctl sets apart faults there */

@@ -4,11 +4,13 @@
 # with markers (tests/exec/markers_prog.c) whose iterations do known work
 # gets the causes of that work: fresh pages are faults (as many fault events
 # as the program's own getrusage counts), sleeps are blocked, work beside a
-# CPU hog on its CPU is preempted by the hog; 8 threads, a forked child, a
-# full region, threads beyond --threads and misuse are counted. The Python
-# ctypes example gets the same labels for the same work. Without markers the
-# command's system calls are the iterations, munmap named. --duration stops
-# a server; a failing command's status is latctl's.
+# CPU hog on its CPU is preempted by the hog; 8 threads, 100 at once and
+# 100 one after another keep every iteration in two pages of ring each; a
+# forked child, a full region, threads beyond --threads and misuse are
+# counted. The Python ctypes example gets the same labels for the same
+# work. Without markers the command's system calls are the iterations,
+# munmap named. --duration stops a server; a failing command's status is
+# latctl's.
 . "$(dirname "$0")/engine.sh"
 
 L=$LATCTL
@@ -71,7 +73,7 @@ minflt=$(awk '$1 == "minflt" { print $2 }' $F.txt)
 sf=$(fact $F.f stream_faults)
 pop=$(fact $F.f populated_pages)
 check "the pages of the markers' region faulted in are said" "cat $F.txt" 0 \
-	"^markers' regions faulted in when taken: $pop pages \\(not in the counters\\); [0-9]+ fault records there set apart"
+	"^markers' regions faulted in ahead of their records: $pop pages \\(not in the counters\\); [0-9]+ fault records there set apart"
 cf=$(json_get $F.json counters minor_faults)
 # latctl's own faults in the loop (its reader, its clock) are a few hundred
 ok "the counters' faults ($cf) are the program's ($minflt) less its regions' pages ($pop), within 500" \
@@ -123,6 +125,24 @@ check "... every slow iteration says who ran it: pid, tid, its name and its plac
 	"who $T.json 1000" 0 '^([0-9]+) of \1, [2-8] threads$'
 check "... and the slowest list names the thread" "cat $T.txt" 0 \
 	'^ +thread [0-9]+ markers_prog of pid [0-9]+, its iteration [0-9]+'
+
+# A region takes memory as its thread writes: a page at its first call,
+# then as much again each time it fills; 1024 threads by default
+W=$TMPD/wide
+check "100 threads at once, 200 iterations each" \
+	"$(keep $W.txt "$L run exec --json $W.json -- $B/markers_prog threads 100 200")" 0 \
+	'^markers lost: 0 iterations \('
+facts $W.json > $W.f
+ok "... keep all 20000 in 100 streams" test "$(fact $W.f iterations)" = 20000 -a "$(fact $W.f threads)" = 100
+ok "... in 2 pages of ring each ($(fact $W.f populated_pages) pages in all, 24 MB a thread before)" \
+	test "$(fact $W.f populated_pages)" = 200
+Q=$TMPD/serial
+check "100 threads one after another" \
+	"$(keep $Q.txt "$L run exec --json $Q.json -- $B/markers_prog serial 100 200")" 0 \
+	'of 100 threads in 1 process'
+facts $Q.json > $Q.f
+ok "... keep all 20000, 2 pages each ($(fact $Q.f populated_pages) in all)" \
+	test "$(fact $Q.f iterations)" = 20000 -a "$(fact $Q.f populated_pages)" = 200
 
 K=$TMPD/fork
 check "a forked child writes its own stream" "$(keep $K.txt "$L run exec --json $K.json -- $B/markers_prog fork 1000")" 0 \

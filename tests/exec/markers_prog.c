@@ -8,6 +8,7 @@
  *                               each waking a hog ("latctl-hog", SCHED_FIFO)
  *                               there at its middle for 10 ms of its own
  *   markers_prog threads T N    T threads at once, N fault iterations each
+ *   markers_prog serial T N     T threads one after another, N each
  *   markers_prog fork N         N fault iterations in this process and N in
  *                               a forked child
  *   markers_prog misuse N       N iterations, then an end without a begin
@@ -165,15 +166,21 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-static void threads(int t, long n)
+/* t threads of n fault iterations each: all at once, or one after another
+ * (each joined before the next starts). */
+static void threads(int t, long n, int serial)
 {
-	pthread_t th[64];
+	pthread_t *th = calloc(t > 0 ? t : 1, sizeof(*th));
 	int i;
 
-	for (i = 0; i < t && i < 64; i++)
+	for (i = 0; th && i < t; i++) {
 		pthread_create(&th[i], NULL, thread_main, (void *)n);
-	for (i = 0; i < t && i < 64; i++)
+		if (serial)
+			pthread_join(th[i], NULL);
+	}
+	for (i = 0; th && !serial && i < t; i++)
 		pthread_join(th[i], NULL);
+	free(th);
 }
 
 static void forked(long n)
@@ -210,7 +217,9 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[argc - 1]) : 1000;
 
 	if (argc < 2)
-		return fprintf(stderr, "usage: markers_prog fault|sleep|hog|threads|fork|misuse|endonly [T] N\n"), 2;
+		return fprintf(stderr,
+			       "usage: markers_prog fault|sleep|hog|threads|serial|fork|misuse|endonly [T] N\n"),
+		       2;
 	if (!strcmp(argv[1], "fault"))
 		touch_pages(n);
 	else if (!strcmp(argv[1], "sleep"))
@@ -218,7 +227,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "hog"))
 		beside_hog(n);
 	else if (!strcmp(argv[1], "threads") && argc == 4)
-		threads(atoi(argv[2]), n);
+		threads(atoi(argv[2]), n, 0);
+	else if (!strcmp(argv[1], "serial") && argc == 4)
+		threads(atoi(argv[2]), n, 1);
 	else if (!strcmp(argv[1], "fork"))
 		forked(n);
 	else if (!strcmp(argv[1], "misuse"))

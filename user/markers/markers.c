@@ -54,21 +54,50 @@ static struct latctl_ring_rec *records(struct latctl_ring_slot *s)
 	return (struct latctl_ring_rec *)(s + 1);
 }
 
-/* A write to each page of a region just faulted in: the page tables say
- * dirty now, which some hypervisors otherwise trap at the first record of
- * every page (no page fault either way). */
-static void dirty_pages(struct latctl_ring_slot *s)
+/* Bytes of a region its first call faults in, and the most a later call
+ * adds: the first call stays short (a page), a long run refills seldom. */
+#define FIRST_BYTES 4096
+#define GROW_MAX_BYTES (2u << 20)
+
+/* Record index at which the calling thread's region needs more pages. */
+static __thread uint64_t my_room __attribute__((tls_model("initial-exec")));
+
+/* Fault in bytes [from, to) of region s and write to each page: the page
+ * tables say dirty now, which some hypervisors otherwise trap at the first
+ * record of every page (no page fault either way). 0 when it could not. */
+static int populate(struct latctl_ring_slot *s, uint64_t from, uint64_t to)
 {
 	volatile char *p = (volatile char *)s;
 	uint64_t off;
 
-	for (off = 4096; off < ring->slot_bytes; off += 4096)
-		p[off] = 0;
+	if (madvise((char *)s + from, to - from, MADV_POPULATE_WRITE))
+		return 0;
+	for (off = from; off < to; off += 4096)
+		p[off] = p[off];
+	s->populated = to / 4096;
+	return 1;
 }
 
-/* Take the next free region for this thread and fault it in, so that no
- * record write faults later (async-signal-safe: an atomic add and system
- * calls). */
+/* Fault in the next part of the calling thread's region, as large as what
+ * it holds so far (at most GROW_MAX_BYTES), so that no record write faults
+ * and the pages follow the records written. Where the kernel cannot
+ * populate (before 5.14), the records fault as they are written. */
+static void grow(struct latctl_ring_slot *s)
+{
+	uint64_t from = s->populated * 4096, to = from ? from * 2 : FIRST_BYTES;
+
+	if (to - from > GROW_MAX_BYTES)
+		to = from + GROW_MAX_BYTES;
+	if (to > ring->slot_bytes)
+		to = ring->slot_bytes;
+	if (!populate(s, from, to))
+		to = ring->slot_bytes;
+	my_room = (to - sizeof(*s)) / sizeof(struct latctl_ring_rec);
+}
+
+/* Take the next free region for this thread and fault in its first page,
+ * so that the first call stays short (async-signal-safe: an atomic add and
+ * system calls). */
 static struct latctl_ring_slot *take_slot(void)
 {
 	uint32_t k = __atomic_fetch_add(&ring->next_slot, 1, __ATOMIC_RELAXED);
@@ -79,16 +108,13 @@ static struct latctl_ring_slot *take_slot(void)
 		return my_slot = REFUSED;
 	}
 	s = (struct latctl_ring_slot *)((char *)ring + LATCTL_RING_HEAD + k * ring->slot_bytes);
+	grow(s);
 	s->tid = (uint32_t)gettid();
 	s->pid = (uint32_t)getpid();
 	s->map_addr = (uint64_t)(uintptr_t)ring;
 	s->map_bytes = ring_bytes;
 	if (prctl(PR_GET_NAME, s->comm))
 		s->comm[0] = '\0';
-	if (!madvise(s, ring->slot_bytes, MADV_POPULATE_WRITE)) {
-		s->populated = ring->slot_bytes / 4096;
-		dirty_pages(s);
-	}
 	return my_slot = s;
 }
 
@@ -140,6 +166,8 @@ EXPORT void latctl_end(void)
 		s->full++;
 		return;
 	}
+	if (__builtin_expect(n >= my_room, 0))
+		grow(s);
 	records(s)[n] = (struct latctl_ring_rec){ s->open_tsc, t, s->open_cpu, cpu, 0 };
 	__atomic_store_n(&s->count, n + 1, __ATOMIC_RELEASE);
 }
@@ -152,6 +180,7 @@ EXPORT int latctl_active(void)
 static void at_fork_child(void)
 {
 	my_slot = NULL;
+	my_room = 0;
 }
 
 /* Map the ring open on fd; -1 if it is not latctl's ring. */

@@ -34,7 +34,7 @@ static struct exec_cfg {
 	int threads;		/* --threads: ring regions (threads recorded) */
 } cfg;
 
-#define DEFAULT_THREADS	64
+#define DEFAULT_THREADS 1024	/* the most latctl names (LAT_MAX_STREAMS) */
 #define GRACE_MS	3000	/* between SIGINT, SIGTERM and SIGKILL */
 
 static struct lat_exec ex;
@@ -67,7 +67,8 @@ static int check_command(char *const *cmd)
 	return -EINVAL;
 }
 
-/* The ring: a memfd of cfg.threads regions of run->iters records each. */
+/* The ring: a memfd of cfg.threads regions of run->iters records each,
+ * sparse: a region takes memory as its thread writes records. */
 static int make_ring(struct lat_run *run)
 {
 	uint64_t slot = sizeof(struct latctl_ring_slot) + run->iters * sizeof(struct latctl_ring_rec);
@@ -313,8 +314,9 @@ static void exec_teardown(struct lat_run *run)
 static const struct lat_wl_opt exec_opts[] = {
 	{ "duration", LAT_WL_OPT_DURATION, "D", "stop the command after D: SIGINT, then TERM, KILL",
 	  "duration_s", offsetof(struct exec_cfg, duration_s) },
-	{ "threads", LAT_WL_OPT_COUNT, "N", "threads whose markers are kept (default 64)",
-	  "threads", offsetof(struct exec_cfg, threads) },
+	{ "threads", LAT_WL_OPT_COUNT, "N",
+	  "threads whose markers are kept (default 1024, the most)", "threads",
+	  offsetof(struct exec_cfg, threads) },
 	{ NULL },
 };
 

@@ -142,7 +142,8 @@ static void print_losses(const cJSON *m, FILE *out, struct lat_rd *rd)
 	if (full > 0)
 		fprintf(out, "  a region holds %.0f iterations: raise --iters to keep more per thread\n",
 			lat_rd_num(rd, m, "capacity_per_thread"));
-	fprintf(out, "markers' regions faulted in when taken: %.0f pages (not in the counters); "
+	fprintf(out,
+		"markers' regions faulted in ahead of their records: %.0f pages (not in the counters); "
 		"%.0f fault records there set apart from the program's\n",
 		lat_rd_num(rd, m, "populated_pages"), lat_rd_num(rd, m, "ring_faults"));
 }
