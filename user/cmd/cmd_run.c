@@ -195,13 +195,20 @@ static void count_migrations(const struct lat_run *run, long long *within,
 	}
 }
 
-/* The --slow threshold in ns: a percentile of the sorted latencies or a time. */
-static double slow_limit(const struct lat_run *run, const char *slow, const double *sorted)
+/* The --slow threshold in ns: a percentile of the sorted latencies or a
+ * time; *at_max when it is a percentile that is the slowest latency. */
+static double slow_limit(const struct lat_run *run, const char *slow, const double *sorted,
+			 bool *at_max)
 {
 	struct lat_threshold t;
+	double v;
 
 	lat_parse_threshold(slow, &t);	/* validated by lat_opts_parse */
-	return t.is_percentile ? lat_percentile_sorted(sorted, run->n, t.value) : t.value;
+	if (!t.is_percentile)
+		return t.value;
+	v = lat_percentile_sorted(sorted, run->n, t.value);
+	*at_max = run->n > 0 && v >= sorted[run->n - 1];
+	return v;
 }
 
 /* The join of the samples with latmon's events: "slow" and "causes". */
@@ -215,10 +222,11 @@ static int add_causes(struct run_ctx *c, const double *sorted)
 		.n_events = c->sess.buf.n,
 		.have_events = lat_backend_recording(&c->sess),
 		.threshold = slow,
-		.limit_ns = slow_limit(&c->run, slow, sorted),
 		.tsc_before = c->tsc_before,
 		.tsc_after = c->tsc_after,
 	};
+
+	in.limit_ns = slow_limit(&c->run, slow, sorted, &in.at_max);
 
 	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->sess.mon));
 	cJSON_AddItemToObject(c->doc, "backend", lat_backend_json(&c->sess));

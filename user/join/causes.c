@@ -294,7 +294,7 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 	return o;
 }
 
-static cJSON *slow_json(const struct lat_causes_in *in, const struct join_result *r)
+static cJSON *slow_json(const struct lat_causes_in *in, const struct join_result *r, bool at_max)
 {
 	cJSON *j = cJSON_CreateObject();
 	size_t listed = r->n_iters < LAT_MAX_SLOW_LISTED ? r->n_iters : LAT_MAX_SLOW_LISTED;
@@ -307,25 +307,47 @@ static cJSON *slow_json(const struct lat_causes_in *in, const struct join_result
 	}
 	cJSON_AddStringToObject(j, "threshold", in->threshold);
 	cJSON_AddNumberToObject(j, "threshold_ns", in->limit_ns);
+	if (at_max)
+		cJSON_AddTrueToObject(j, "threshold_is_max");
 	cJSON_AddNumberToObject(j, "count", (double)r->n_iters);
 	cJSON_AddNumberToObject(j, "listed", (double)listed);
 	cJSON_AddItemToObject(j, "iterations", list);
 	return j;
 }
 
+/* The longest sample, in ticks. */
+static uint64_t longest(const struct lat_run *run)
+{
+	uint64_t max = 0;
+	size_t i;
+
+	for (i = 0; i < run->n; i++) {
+		const struct lat_sample *s = &run->samples[i];
+
+		if (s->tsc_end >= s->tsc_begin && s->tsc_end - s->tsc_begin > max)
+			max = s->tsc_end - s->tsc_begin;
+	}
+	return max;
+}
+
 int lat_causes_add(cJSON *doc, const struct lat_causes_in *in)
 {
 	struct merge m = { .n_streams = count_streams(in->run) };
 	uint64_t slow_ticks = (uint64_t)(in->limit_ns * in->run->tsc_hz / 1e9) + 1;
+	uint64_t max = longest(in->run);
+	bool at_max = in->at_max && max && slow_ticks > max;
 	cJSON *slow = NULL, *causes = NULL;
 	int ret;
+
+	if (at_max)
+		slow_ticks = max;
 
 	m.med = calloc(m.n_streams * JOIN_NR_LABELS, sizeof(*m.med));
 	if (!m.med)
 		return -ENOMEM;
 	ret = join_streams(in, slow_ticks, &m);
 	if (!ret) {
-		slow = slow_json(in, &m.acc);
+		slow = slow_json(in, &m.acc, at_max);
 		causes = causes_json(in, &m, m.n_streams);
 		ret = slow && causes ? 0 : -ENOMEM;
 	}

@@ -25,6 +25,9 @@ struct lat_causes_in {
 	bool have_events;
 	const char *threshold;		/* --slow as given */
 	double limit_ns;		/* slow: longer than this */
+	bool at_max;			/* limit_ns is a percentile that is the
+					 * slowest sample (p99 of fewer than 100):
+					 * the slowest are slow, none being slower */
 	uint64_t tsc_before, tsc_after;	/* around the two counter reads */
 };
 

@@ -183,8 +183,14 @@ static void render_slow(FILE *out, struct lat_rd *r, const cJSON *doc, const cha
 	double count = lat_rd_num(r, s, "count"), listed = lat_rd_num(r, s, "listed");
 
 	lat_rd_get(r, s, "iterations", cJSON_Array);
-	fprintf(out, "\nslow %s (slower than %s = %.0f ns): %.0f", units,
-		lat_rd_str(r, s, "threshold"), lat_rd_num(r, s, "threshold_ns"), count);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "threshold_is_max")))
+		fprintf(out,
+			"\nslow %s (%s = %.0f ns is the slowest; too few for a tail, those at it): %.0f",
+			units, lat_rd_str(r, s, "threshold"), lat_rd_num(r, s, "threshold_ns"),
+			count);
+	else
+		fprintf(out, "\nslow %s (slower than %s = %.0f ns): %.0f", units,
+			lat_rd_str(r, s, "threshold"), lat_rd_num(r, s, "threshold_ns"), count);
 	if (listed < count)
 		fprintf(out, ", the %.0f slowest listed in the JSON result", listed);
 	else if (count > 0)
