@@ -22,6 +22,10 @@ check_err "exec without a command" "$L run exec" 2 'exec needs a command: latctl
 check_err "exec of a program that is not there" "$L run exec -- $TMPD/nosuch" 2 \
 	"exec: cannot run '$TMPD/nosuch': No such file"
 check_err "exec of a name not in PATH" "$L run exec -- nosuch-latctl-prog" 2 "'nosuch-latctl-prog' is not a program in PATH"
+mkdir -p $TMPD/adir $TMPD/pathdir/adir
+check_err "exec of a directory" "$L run exec -- $TMPD/adir" 2 "exec: '$TMPD/adir' is a directory, not a program"
+check_err "... and of a name in PATH that is a directory" "PATH=$TMPD/pathdir:\$PATH $L run exec -- adir" 2 \
+	"'adir' is not a program in PATH"
 check_err "another workload takes no command" "$L run grow -- ls" 2 "unexpected argument 'ls'"
 check "outside latctl the markers do nothing" "$B/markers_prog fault 100" 0 '^active 0'
 

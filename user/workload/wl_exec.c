@@ -14,11 +14,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,6 +41,13 @@ static struct exec_cfg {
 
 static struct lat_exec ex;
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 /* COMMAND's program exists and can run: one line and -EINVAL if not. */
 static int check_command(char *const *cmd)
 {
@@ -52,6 +61,11 @@ static int check_command(char *const *cmd)
 		return -EINVAL;
 	}
 	if (strchr(cmd[0], '/')) {
+		if (is_dir(cmd[0])) {
+			fprintf(stderr, "latctl: exec: '%s' is a directory, not a program\n",
+				cmd[0]);
+			return -EINVAL;
+		}
 		if (access(cmd[0], X_OK) == 0)
 			return 0;
 		fprintf(stderr, "latctl: exec: cannot run '%s': %s\n", cmd[0], strerror(errno));
@@ -60,7 +74,7 @@ static int check_command(char *const *cmd)
 	for (p = path ? path : "/usr/bin:/bin"; *p; p += n + (p[n] == ':')) {
 		n = strcspn(p, ":");
 		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", cmd[0]);
-		if (access(buf, X_OK) == 0)
+		if (access(buf, X_OK) == 0 && !is_dir(buf))
 			return 0;
 	}
 	fprintf(stderr, "latctl: exec: '%s' is not a program in PATH\n", cmd[0]);
