@@ -93,6 +93,7 @@ static cJSON *make_doc(void)
 		lat_hist_add(&h, v[i]);
 	lat_summary_compute(v, 6, &s);
 	cJSON_AddItemToObject(doc, "environment", lat_result_environment());
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "options"), "json", "x y.json");
 	run = cJSON_AddObjectToObject(doc, "run");
 	cJSON_AddStringToObject(run, "workload", "grow");
 	cJSON_AddStringToObject(run, "mode", "grow");

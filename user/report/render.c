@@ -176,11 +176,18 @@ static void render_extras(FILE *out, struct lat_rd *r, const cJSON *doc, int hea
 		fprintf(out, "(extras of workload '%s' not shown: this latctl does not know it)\n", name);
 }
 
+/* Whether the run wrote its result to a file (options.json). */
+static bool json_named(struct lat_rd *r, const cJSON *doc)
+{
+	return strcmp(lat_rd_opt_str(r, lat_rd_obj(r, doc, "options"), "json"), "none") != 0;
+}
+
 /* "slow pushes (slower than p99.9 = 812 ns): 300, the 100000 slowest listed in the JSON result" */
 static void render_slow(FILE *out, struct lat_rd *r, const cJSON *doc, const char *units)
 {
 	const cJSON *s = lat_rd_obj(r, doc, "slow");
 	double count = lat_rd_num(r, s, "count"), listed = lat_rd_num(r, s, "listed");
+	const char *where = json_named(r, doc) ? "the JSON result" : "a JSON result (--json FILE)";
 
 	lat_rd_get(r, s, "iterations", cJSON_Array);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "threshold_is_max")))
@@ -192,9 +199,9 @@ static void render_slow(FILE *out, struct lat_rd *r, const cJSON *doc, const cha
 		fprintf(out, "\nslow %s (slower than %s = %.0f ns): %.0f", units,
 			lat_rd_str(r, s, "threshold"), lat_rd_num(r, s, "threshold_ns"), count);
 	if (listed < count)
-		fprintf(out, ", the %.0f slowest listed in the JSON result", listed);
+		fprintf(out, ", the %.0f slowest listed in %s", listed, where);
 	else if (count > 0)
-		fputs(", all listed in the JSON result", out);
+		fprintf(out, ", all listed in %s", where);
 	fputc('\n', out);
 }
 
