@@ -190,6 +190,9 @@ ok "... its system calls are the iterations ($(fact $C.f iterations))" test "$(f
 ok "... the slow ones are named: munmap ($(fact $C.f slow_munmap) of $(fact $C.f slow))" \
 	test "$(fact $C.f slow_munmap)" -ge 4 -a "$(fact $C.f slow_munmap)" -ge $(($(fact $C.f slow) - 1))
 check "... in the slowest list" "cat $C.txt" 0 'inside munmap'
+check "--mode syscalls on a marked program: its markers are said, not denied" \
+	"$L run exec --mode syscalls -- $B/markers_prog fault 100 2>&1 >/dev/null" 0 \
+	'^iterations: each system call of the command \(1 thread in 1 process\), as --mode syscalls asks; its 100 marked iterations are not these$'
 check "a program that only calls latctl_end(): said, and its losses counted" \
 	"$L run exec -- $B/markers_prog endonly 500" 0 \
 	'^iterations: each system call .*since its markers were used wrongly: no latctl_begin\(\) to latctl_end\(\) pair !'

@@ -162,6 +162,12 @@ void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 		fprintf(out, "iterations: each system call of the command (%.0f thread%s in %.0f process%s), "
 			"since its markers were used wrongly: no latctl_begin() to latctl_end() pair !\n",
 			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
+	else if (!strcmp(src, "syscalls") && lat_rd_num(rd, m, "written") > 0)
+		fprintf(out,
+			"iterations: each system call of the command (%.0f thread%s in %.0f process%s), "
+			"as --mode syscalls asks; its %.0f marked iterations are not these\n",
+			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es",
+			lat_rd_num(rd, m, "written"));
 	else if (!strcmp(src, "syscalls"))
 		fprintf(out, "iterations: no markers were used, so each system call of the command is one "
 			"(%.0f thread%s in %.0f process%s)\n", th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
