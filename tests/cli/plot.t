@@ -74,6 +74,13 @@ for f in "$CORPUS"/valid-*.json; do
 	ok "$b: every text inside the canvas, no two overlapping" "$BOXES" "$TMPD/$b.svg"
 done
 ok "the run without events: every text inside, none overlapping" "$BOXES" "$SVG"
+# a command line wider than the picture, and the p50 a hair under the
+# threshold (their two labels at one height)
+perl -MJSON::PP -e 'local $/; my $d = decode_json(<>); $d->{command_line} .= " --an-argument" x 20 . " é" x 3 . " last";
+	$d->{summary}{p50_ns} = $d->{slow}{threshold_ns} * 0.97; print encode_json($d)' "$CORPUS/valid-host-bpf.json" > "$TMPD/wide.json"
+"$L" plot "$TMPD/wide.json" -o "$TMPD/wide.svg"
+ok "a long command and p50 beside the threshold: every text inside, none overlapping" "$BOXES" "$TMPD/wide.svg"
+ok "... the command keeps its start and its end" grep -q '>.*latctl run .*\.\.\..* last</text>' "$TMPD/wide.svg"
 ok "the notes name the backend that recorded, and its losses" \
 	grep -q '>Causes from the kernel.s events, recorded by the BPF backend; 0 events lost or incomplete.<' "$TMPD/valid-host-bpf.svg"
 ok "a run without a backend says it has no causes" grep -q '>No kernel events were recorded (--backend none)' "$SVG"

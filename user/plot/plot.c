@@ -347,14 +347,31 @@ static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi
 	svg_text(out, (PX0 + PX1) / 2.0, TY1 + 34, 12, "middle", NULL, buf);
 }
 
-static void draw_level(FILE *out, double y, const char *name, double ns, const char *dash)
+/* A level line at y, its label at its right moved by dy (two levels close
+ * together push their labels apart). */
+static void draw_level(FILE *out, double y, double dy, const char *name, double ns,
+		       const char *dash)
 {
 	char buf[64], v[32];
 
 	lat_plot_fmt_ns(v, sizeof(v), ns);
 	snprintf(buf, sizeof(buf), "%s %s", name, v);
 	svg_line(out, PX0, y, PX1, y, "#000000", 1.2, dash);
-	svg_text(out, PX1 + 4, y + 4, 11, "start", NULL, buf);
+	svg_text(out, PX1 + 4, y + 4 + dy, 11, "start", NULL, buf);
+}
+
+/* The p50 and threshold lines; labels at least LABEL_GAP apart. */
+#define LABEL_GAP 13
+static void draw_levels(FILE *out, const struct plot *p, double lo, double hi)
+{
+	double y50 = time_y(p->p50, lo, hi), yt = time_y(p->threshold, lo, hi);
+	double push = fmax(0, (LABEL_GAP - fabs(y50 - yt)) / 2), dir = y50 >= yt ? 1 : -1;
+
+	if (p->threshold <= 0)
+		push = 0;
+	draw_level(out, y50, dir * push, "p50", p->p50, "2,2");
+	if (p->threshold > 0)
+		draw_level(out, yt, -dir * push, "slow >", p->threshold, "6,3");
 }
 
 static void draw_timeline(FILE *out, const struct plot *p)
@@ -367,9 +384,7 @@ static void draw_timeline(FILE *out, const struct plot *p)
 	while (hi < p->max)
 		hi *= 10;
 	draw_time_axes(out, p, lo, hi);
-	draw_level(out, time_y(p->p50, lo, hi), "p50", p->p50, "2,2");
-	if (p->threshold > 0)
-		draw_level(out, time_y(p->threshold, lo, hi), "slow >", p->threshold, "6,3");
+	draw_levels(out, p, lo, hi);
 	for (i = 0; i < p->nslow; i++) {
 		const struct slow_it *s = &p->slow[i];
 
@@ -442,6 +457,27 @@ void lat_plot_defs(FILE *out)
 	fputs("</defs>\n", out);
 }
 
+/* The command line under the title; one too long for the width keeps its
+ * start and its end, "..." between. */
+static void draw_command(FILE *out, const char *cmd)
+{
+	size_t n = strlen(cmd), fit = (size_t)((W - 40) / svg_text_width(11, "x")), head, tail;
+	char buf[512];
+
+	if (n <= fit || fit < 20 || fit >= sizeof(buf)) {
+		svg_text(out, 20, 50, 11, "start", NULL, cmd);
+		return;
+	}
+	head = fit / 2 - 2;
+	tail = n - (fit - fit / 2 - 1);
+	while (head > 0 && (cmd[head] & 0xc0) == 0x80) /* whole UTF-8 characters */
+		head--;
+	while (tail < n && (cmd[tail] & 0xc0) == 0x80)
+		tail++;
+	snprintf(buf, sizeof(buf), "%.*s...%s", (int)head, cmd, cmd + tail);
+	svg_text(out, 20, 50, 11, "start", NULL, buf);
+}
+
 static void draw(FILE *out, const struct plot *p)
 {
 	char title[256];
@@ -450,7 +486,7 @@ static void draw(FILE *out, const struct plot *p)
 	svg_begin(out, W, H, title);
 	lat_plot_defs(out);
 	svg_text(out, 20, 28, 17, "start", "bold", title);
-	svg_text(out, 20, 50, 11, "start", NULL, p->cmd);
+	draw_command(out, p->cmd);
 	draw_histogram(out, p);
 	draw_timeline(out, p);
 	draw_legend(out, p);
