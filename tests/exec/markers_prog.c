@@ -4,6 +4,8 @@
  * tests/cli/wl_exec.t and the VM tests:
  *   markers_prog fault N        N iterations, each the first touch of a page
  *   markers_prog sleep N        N iterations, each a 3 ms sleep (a timer)
+ *   markers_prog handoff N      N iterations, each waiting 2 ms for an
+ *                               answer from a thread ("latctl-waker")
  *   markers_prog hog N          N iterations of 20 ms of work on CPU 0,
  *                               each waking a hog ("latctl-hog", SCHED_FIFO)
  *                               there at its middle for 10 ms of its own
@@ -62,6 +64,44 @@ static void sleeps(long n)
 		nanosleep(&ts, NULL);
 		latctl_end();
 	}
+	n_iter += n;
+}
+
+/* The waker of handoff(): each byte asked for is answered 2 ms later. */
+static void *waker_main(void *arg)
+{
+	struct timespec ts = { 0, 2000000 };
+	int *fd = arg;
+	char c;
+
+	prctl(PR_SET_NAME, "latctl-waker");
+	while (read(fd[0], &c, 1) == 1) {
+		nanosleep(&ts, NULL);
+		if (write(fd[3], &c, 1) != 1)
+			break;
+	}
+	return NULL;
+}
+
+/* n iterations that each ask a thread of this process and wait for its
+ * answer: blocked, woken by that thread. */
+static void handoff(long n)
+{
+	int fd[4];
+	pthread_t th;
+	char c = 0;
+	long i;
+
+	if (pipe(fd) || pipe(fd + 2) || pthread_create(&th, NULL, waker_main, fd))
+		exit(1);
+	for (i = 0; i < n; i++) {
+		latctl_begin();
+		if (write(fd[1], &c, 1) != 1 || read(fd[2], &c, 1) != 1)
+			exit(1);
+		latctl_end();
+	}
+	close(fd[1]);
+	pthread_join(th, NULL);
 	n_iter += n;
 }
 
@@ -218,7 +258,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		return fprintf(stderr,
-			       "usage: markers_prog fault|sleep|hog|threads|serial|fork|misuse|endonly [T] N\n"),
+			       "usage: markers_prog fault|sleep|handoff|hog|threads|serial|fork|misuse|endonly [T] N\n"),
 		       2;
 	if (!strcmp(argv[1], "fault"))
 		touch_pages(n);
@@ -226,6 +266,8 @@ int main(int argc, char **argv)
 		sleeps(n);
 	else if (!strcmp(argv[1], "hog"))
 		beside_hog(n);
+	else if (!strcmp(argv[1], "handoff"))
+		handoff(n);
 	else if (!strcmp(argv[1], "threads") && argc == 4)
 		threads(atoi(argv[2]), n, 0);
 	else if (!strcmp(argv[1], "serial") && argc == 4)

@@ -18,6 +18,8 @@
  *              the fault is flagged huge
  *   sched      switch-out to switch-in (sched_switch), exact
  *   migrate    sched_migrate_task, exact
+ *   wake       sched_waking of a target thread: who woke it (the task
+ *              current then, or the interrupt it was in), exact
  *   irq        hardirq, softirq, x86 vector entry/exit pairs while a target
  *              thread is current, exact; NMIs from nmi_handler's duration
  *   syscall    sys_enter to sys_exit of the exec workload's command, exact
@@ -477,6 +479,31 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest_cpu)
 	e.tsc_begin = e.tsc_end = now;
 	e.u.migrate.from_cpu = BPF_CORE_READ(p, thread_info.cpu);
 	e.u.migrate.to_cpu = dest_cpu;
+	submit_now(&e, task_ids(p), now);
+	return 0;
+}
+
+/* A target thread is woken: by the current task, or by an interrupt of
+ * this CPU (latbpf_irq.bpf.h marks which it is in). */
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_waking, struct task_struct *p)
+{
+	struct latmon_event e = { .type = LATMON_EV_WAKE };
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct latbpf_cpu *c;
+	__u64 now;
+
+	if (!is_target(p))
+		return 0;
+	now = bpf_ktime_get_ns();
+	c = this_cpu();
+	e.tsc_begin = e.tsc_end = now;
+	e.u.wake.waker_cpu = bpf_get_smp_processor_id();
+	e.u.wake.target_cpu = BPF_CORE_READ(p, thread_info.cpu);
+	e.u.wake.flags = (c && c->irq_in ? LATMON_WAKE_F_IRQ : 0) |
+			 (is_target(cur) ? LATMON_WAKE_F_TARGET : 0);
+	e.u.wake.waker_pid = BPF_CORE_READ(cur, pid);
+	BPF_CORE_READ_STR_INTO(&e.u.wake.waker_comm, cur, comm);
 	submit_now(&e, task_ids(p), now);
 	return 0;
 }

@@ -319,9 +319,10 @@ void lat_bpf_close(struct lat_bpf *b, struct lat_evbuf *buf)
 static cJSON *tries_json(const struct lat_bpf *b)
 {
 	static const char *const names[LATBPF_NR_TYPES] = {
-		[LATMON_EV_FAULT] = "fault", [LATMON_EV_THP_CLEAR] = "thp_clear",
-		[LATMON_EV_SCHED] = "sched", [LATMON_EV_IRQ] = "irq",
+		[LATMON_EV_FAULT] = "fault",	 [LATMON_EV_THP_CLEAR] = "thp_clear",
+		[LATMON_EV_SCHED] = "sched",	 [LATMON_EV_IRQ] = "irq",
 		[LATMON_EV_MIGRATE] = "migrate", [LATMON_EV_LOST] = "lost",
+		[LATMON_EV_SYSCALL] = "syscall", [LATMON_EV_WAKE] = "wake",
 	};
 	cJSON *o = cJSON_CreateObject();
 	int t;

@@ -39,7 +39,7 @@ struct latbpf_batch {
 	struct latmon_event ev[LATBPF_BATCH];
 };
 
-#define LATBPF_NR_TYPES	8	/* > __LATMON_EV_MAX: tries[] by record type */
+#define LATBPF_NR_TYPES __LATMON_EV_MAX /* tries[] by record type */
 
 /* One per CPU (a per-CPU array of one element). */
 struct latbpf_cpu {
@@ -51,6 +51,8 @@ struct latbpf_cpu {
 	__u64 lost_records;	/* lost records written */
 	__u64 tries[LATBPF_NR_TYPES];	/* records attempted, by type */
 	__u64 irq_ns[LATBPF_NR_SLOTS];	/* entry of a target's interrupt */
+	__u64 irq_in;			/* 1 << slot: interrupts of any task this
+					 * CPU is in now */
 };
 
 #define LATBPF_FOLLOW_MAX	1024	/* followed processes alive at once (default) */

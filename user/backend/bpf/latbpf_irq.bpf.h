@@ -7,16 +7,29 @@
 #ifndef LATBPF_IRQ_BPF_H
 #define LATBPF_IRQ_BPF_H
 
-/* Interrupt entry: remember the time if a target thread was interrupted. */
+/* Interrupt entry: this CPU is in an interrupt of this kind (a wake-up
+ * from here is the interrupt's, not the interrupted task's); remember the
+ * time if a target thread was interrupted. */
 static __always_inline void irq_mark(int slot)
 {
-	struct latbpf_cpu *c;
+	struct latbpf_cpu *c = this_cpu();
 
-	if (!current_is_target())
+	if (!c || slot < 0 || slot >= LATBPF_NR_SLOTS)
 		return;
-	c = this_cpu();
-	if (c && slot >= 0 && slot < LATBPF_NR_SLOTS)
+	__sync_fetch_and_or(&c->irq_in, 1ULL << slot);
+	if (current_is_target())
 		c->irq_ns[slot] = bpf_ktime_get_ns();
+}
+
+/* Interrupt exit of any task: out of that kind (an interrupt does not nest
+ * in its own kind, so an entry missed when the programs attached is
+ * undone by the next exit). */
+static __always_inline void irq_leave(int slot)
+{
+	struct latbpf_cpu *c = this_cpu();
+
+	if (c && slot >= 0 && slot < LATBPF_NR_SLOTS)
+		__sync_fetch_and_and(&c->irq_in, ~(1ULL << slot));
 }
 
 /* Interrupt exit: fills e if the entry was marked for the task still
@@ -53,6 +66,7 @@ int BPF_PROG(on_hard_exit, int irq, struct irqaction *action, int ret)
 {
 	struct latmon_event e = {};
 
+	irq_leave(LATBPF_SLOT_HARD);
 	if (!irq_record(LATBPF_SLOT_HARD, LATMON_IRQ_HARD, irq, &e))
 		return 0;
 	bpf_probe_read_kernel_str(e.u.irq.name, sizeof(e.u.irq.name), BPF_CORE_READ(action, name));
@@ -72,6 +86,7 @@ int BPF_PROG(on_soft_exit, unsigned int vec)
 {
 	struct latmon_event e = {};
 
+	irq_leave(LATBPF_SLOT_SOFT);
 	if (!irq_record(LATBPF_SLOT_SOFT, LATMON_IRQ_SOFT, vec, &e))
 		return 0;
 	if (vec < 10)
@@ -83,24 +98,25 @@ int BPF_PROG(on_soft_exit, unsigned int vec)
 }
 
 /* The x86 vectors: an entry and an exit program each, named like latmon. */
-#define VECTOR(tp, slot, kind, label)						\
-SEC("tp_btf/" #tp "_entry")							\
-int BPF_PROG(on_##tp##_entry, int vector)					\
-{										\
-	irq_mark(slot);								\
-	return 0;								\
-}										\
-SEC("tp_btf/" #tp "_exit")							\
-int BPF_PROG(on_##tp##_exit, int vector)					\
-{										\
-	struct latmon_event e = {};						\
-										\
-	if (!irq_record(slot, kind, vector, &e))				\
-		return 0;							\
-	__builtin_memcpy(e.u.irq.name, label, sizeof(label));			\
-	submit_now(&e, bpf_get_current_pid_tgid(), e.tsc_end);			\
-	return 0;								\
-}
+#define VECTOR(tp, slot, kind, label)                                                              \
+	SEC("tp_btf/" #tp "_entry")                                                                \
+	int BPF_PROG(on_##tp##_entry, int vector)                                                  \
+	{                                                                                          \
+		irq_mark(slot);                                                                    \
+		return 0;                                                                          \
+	}                                                                                          \
+	SEC("tp_btf/" #tp "_exit")                                                                 \
+	int BPF_PROG(on_##tp##_exit, int vector)                                                   \
+	{                                                                                          \
+		struct latmon_event e = {};                                                        \
+                                                                                                   \
+		irq_leave(slot);                                                                   \
+		if (!irq_record(slot, kind, vector, &e))                                           \
+			return 0;                                                                  \
+		__builtin_memcpy(e.u.irq.name, label, sizeof(label));                              \
+		submit_now(&e, bpf_get_current_pid_tgid(), e.tsc_end);                             \
+		return 0;                                                                          \
+	}
 
 VECTOR(local_timer, LATBPF_SLOT_TIMER, LATMON_IRQ_TIMER, "local_timer")
 VECTOR(reschedule, LATBPF_SLOT_RESCHED, LATMON_IRQ_IPI, "reschedule")
