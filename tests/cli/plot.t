@@ -89,6 +89,17 @@ ok "timeline ticks at round numbers (mmap, 6000 operations: 0, 1000 .. 5000)" \
 ok "the checker finds an overlap it is given" \
 	bash -c "sed 's|</svg>|<text x=\"20\" y=\"28\" font-size=\"17\" text-anchor=\"start\">over the title</text></svg>|' '$SVG' > '$TMPD/over.svg'; ! '$BOXES' '$TMPD/over.svg' >/dev/null"
 
+# Threads at once: one time axis, not one thread's iterations after another's
+X=$TMPD/threads.json
+check "exec of 4 threads at once" \
+	"$L run exec --backend none --slow p90 --json $X -- $TESTS_DIR/tests/exec/bin/markers_prog threads 4 2000 >/dev/null 2>&1" 0 ''
+"$L" plot "$X" -o "$TMPD/threads.svg"
+ok "... its timeline is one time axis for the 4" \
+	grep -q '>Timeline: the slow iterations of 4 threads on one time axis, by primary cause<' "$TMPD/threads.svg"
+ok "... in time since the first iteration" grep -q '>time since the first iteration began<' "$TMPD/threads.svg"
+ok "... every text inside, none overlapping" "$BOXES" "$TMPD/threads.svg"
+ok "one stream stays in run order" grep -q '>Timeline: the slow iterations in run order' "$SVG"
+
 check_err "no file given" "$L plot" 2 '^latctl plot: give one result file'
 check_err "a file that does not exist" "$L plot $TMPD/none.json -o $TMPD/x.svg" 2 'none\.json'
 check_err "a result without its histogram" \

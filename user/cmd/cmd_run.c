@@ -166,6 +166,23 @@ static cJSON *options_json(const struct lat_opts *o, const struct workload_ops *
 	return j;
 }
 
+/* Where the samples lie on the TSC (first begin, last end) and how many
+ * streams they are in: for a timeline of concurrent streams. */
+static void span_json(cJSON *j, const struct lat_run *run)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+	size_t i, streams = 1;
+
+	for (i = 0; i < run->n; i++) {
+		first = run->samples[i].tsc_begin < first ? run->samples[i].tsc_begin : first;
+		last = run->samples[i].tsc_end > last ? run->samples[i].tsc_end : last;
+		streams += i && (run->samples[i].flags & LAT_SAMPLE_F_NEWSTREAM);
+	}
+	cJSON_AddNumberToObject(j, "streams", (double)streams);
+	cJSON_AddNumberToObject(j, "tsc_first", (double)first);
+	cJSON_AddNumberToObject(j, "tsc_last", (double)last);
+}
+
 static cJSON *run_json(const struct lat_run *run)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -177,6 +194,7 @@ static cJSON *run_json(const struct lat_run *run)
 	cJSON_AddBoolToObject(j, "pinned", run->cpu >= 0);
 	cJSON_AddNumberToObject(j, "cpu_first", run->samples[0].cpu_begin);
 	cJSON_AddNumberToObject(j, "cpu_last", run->samples[run->n - 1].cpu_end);
+	span_json(j, run);
 	return j;
 }
 

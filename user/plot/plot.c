@@ -109,6 +109,14 @@ static void read_buckets(struct plot *p, const cJSON *hist)
 		}
 }
 
+/* A number that older results may lack: 0 then. */
+static double opt_num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
 /* The listed slow iterations, counted into their bucket by cause. */
 static void read_slow(struct plot *p, const cJSON *slow)
 {
@@ -124,6 +132,7 @@ static void read_slow(struct plot *p, const cJSON *slow)
 	cJSON_ArrayForEach(it, arr) {
 		s = &p->slow[p->nslow++];
 		s->index = need_num(p, it, "index");
+		s->t_ns = p->by_time ? (opt_num(it, "tsc_begin") - p->tsc_first) / p->tsc_ghz : 0;
 		s->ns = need_num(p, it, "duration_ns");
 		s->label = lat_plot_label(need_str(p, it, "primary"));
 		p->per_label[s->label]++;
@@ -154,6 +163,20 @@ static void read_source(struct plot *p, const cJSON *doc)
 	p->lost = lat_run_lost(lat_run_at(doc, 0));
 }
 
+/* Several streams at once (exec's threads) are drawn on one time axis,
+ * not one after another; results without the span stay in run order. */
+static void read_span(struct plot *p, const cJSON *doc, const cJSON *run)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+	double first = opt_num(run, "tsc_first"), last = opt_num(run, "tsc_last");
+
+	p->streams = opt_num(run, "streams");
+	p->tsc_ghz = opt_num(env, "tsc_hz") / 1e9;
+	p->tsc_first = first;
+	p->by_time = p->streams > 1 && last > first && p->tsc_ghz > 0;
+	p->span_ns = p->by_time ? (last - first) / p->tsc_ghz : 0;
+}
+
 int lat_plot_read(struct plot *p, const cJSON *doc)
 {
 	const cJSON *run = need(p, doc, "run", cJSON_Object);
@@ -176,6 +199,7 @@ int lat_plot_read(struct plot *p, const cJSON *doc)
 	p->slow_count = need_num(p, slow, "count");
 	p->runs = (double)lat_runs_count(doc);
 	read_source(p, doc);
+	read_span(p, doc, run);
 	if (!p->bad)
 		read_buckets(p, hist);
 	if (!p->bad)
@@ -324,11 +348,18 @@ static void fmt_count(char *buf, size_t len, double v)
 
 static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi)
 {
-	char buf[64];
-	double t, x, v, step;
+	char buf[128];
+	double t, x, v, step, end;
 
-	svg_text(out, PX0, TY0 - 14, 15, "start", "bold",
-		 "Timeline: the slow iterations in run order, by primary cause");
+	if (p->by_time)
+		snprintf(buf, sizeof(buf),
+			 "Timeline: the slow iterations of %.0f threads on one "
+			 "time axis, by primary cause",
+			 p->streams);
+	else
+		snprintf(buf, sizeof(buf),
+			 "Timeline: the slow iterations in run order, by primary cause");
+	svg_text(out, PX0, TY0 - 14, 15, "start", "bold", buf);
 	for (t = lo; t <= hi * 1.0001 && t < LAT_PLOT_MAX_TICK; t *= 10) {
 		svg_line(out, PX0, time_y(t, lo, hi), PX1, time_y(t, lo, hi), GRID, 0.6, "2,3");
 		lat_plot_fmt_ns(buf, sizeof(buf), t);
@@ -336,14 +367,21 @@ static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi
 	}
 	svg_line(out, PX0, TY1, PX1, TY1, "#000000", 1, NULL);
 	svg_line(out, PX0, TY0, PX0, TY1, "#000000", 1, NULL);
-	step = nice_step(p->iterations / 4);
-	for (v = 0; v < p->iterations && v < step * 10; v += step) {
-		x = PX0 + 8 + (PX1 - PX0 - 16) * v / fmax(p->iterations - 1, 1);
-		fmt_count(buf, sizeof(buf), v);
+	end = p->by_time ? p->span_ns : p->iterations;
+	step = nice_step(end / 4);
+	for (v = 0; v < end && v < step * 10; v += step) {
+		x = PX0 + 8 + (PX1 - PX0 - 16) * v / fmax(p->by_time ? end : end - 1, 1);
+		if (p->by_time)
+			lat_plot_fmt_ns(buf, sizeof(buf), v);
+		else
+			fmt_count(buf, sizeof(buf), v);
 		svg_line(out, x, TY1, x, TY1 + 4, "#000000", 1, NULL);
-		svg_text(out, x, TY1 + 16, 10, "middle", NULL, buf);
+		svg_text(out, x, TY1 + 16, 10, "middle", NULL, v || !p->by_time ? buf : "0");
 	}
-	snprintf(buf, sizeof(buf), "%s number", p->units);
+	if (p->by_time)
+		snprintf(buf, sizeof(buf), "time since the first %s began", p->units);
+	else
+		snprintf(buf, sizeof(buf), "%s number", p->units);
 	svg_text(out, (PX0 + PX1) / 2.0, TY1 + 34, 12, "middle", NULL, buf);
 }
 
@@ -388,7 +426,10 @@ static void draw_timeline(FILE *out, const struct plot *p)
 	for (i = 0; i < p->nslow; i++) {
 		const struct slow_it *s = &p->slow[i];
 
-		svg_marker(out, lat_plot_style(s->label)->marker, PX0 + 8 + (PX1 - PX0 - 16) * s->index / span,
+		svg_marker(out, lat_plot_style(s->label)->marker,
+			   PX0 + 8 +
+				   (PX1 - PX0 - 16) *
+					   (p->by_time ? s->t_ns / p->span_ns : s->index / span),
 			   time_y(s->ns, lo, hi), 3.6, lat_plot_style(s->label)->colour);
 	}
 }

@@ -40,6 +40,7 @@ struct slot {
 
 struct slow_it {
 	double index, ns;
+	double t_ns; /* its begin since the run's first */
 	int label;
 };
 
@@ -52,6 +53,10 @@ struct plot {
 	const char *cmd;
 	double iterations, p50, max, threshold, slow_count;
 	double runs;			/* of a --repeat result; else 1 */
+	double streams;			/* concurrent streams (exec's threads) */
+	double span_ns;			/* first begin to last end */
+	int by_time;			/* timeline x: time, not run order */
+	double tsc_first, tsc_ghz;	/* for the slow iterations' times */
 	int k0, nslots;			/* log2 slot of the first bar, number of bars */
 	struct slot slots[MAX_SLOTS];
 	struct slow_it *slow;
