@@ -193,6 +193,22 @@ if command -v python3 > /dev/null; then
 	ok "... 3000 iterations" test "$(fact $P.f iterations)" = 3000
 	ok "... a fault in every slow iteration, as in C ($(fact $P.f present_fault) of $(fact $P.f slow))" \
 		test "$(fact $P.f present_fault)" = "$(fact $P.f slow)" -a "$(fact $P.f slow)" -gt 0
+	# Python's threading, 100 threads at once through ctypes
+	cat > $TMPD/py100.py <<-'PY'
+	import ctypes, os, threading
+	lib = ctypes.CDLL(os.environ["LATCTL_LIB"])
+	go = threading.Barrier(100)
+	def loop():
+	    go.wait()
+	    for _ in range(200):
+	        lib.latctl_begin(); lib.latctl_end()
+	ts = [threading.Thread(target=loop) for _ in range(100)]
+	for t in ts: t.start()
+	for t in ts: t.join()
+	PY
+	check "100 Python threads at once" "LATCTL_LIB=$LIB $L run exec --json $P.100.json -- python3 $TMPD/py100.py 2>&1 >/dev/null" 0 \
+		'^iterations: latctl_begin\(\) to latctl_end\(\) of 100 threads in 1 process$'
+	ok "... keep all 20000" test "$(fact <(facts $P.100.json) iterations)" = 20000
 else
 	ok "# SKIP python3 is not installed" true
 fi
