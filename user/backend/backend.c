@@ -179,7 +179,7 @@ static void choose_auto(struct lat_session *s, const struct lat_backend_caps *c)
 }
 
 int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, uint64_t ring,
-		     int syscalls)
+		     int flags)
 {
 	const struct lat_backend_ops *asked;
 	struct lat_monitor *m = &s->mon;
@@ -189,6 +189,7 @@ int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, u
 
 	memset(s, 0, sizeof(*s));
 	lat_evbuf_init(&s->buf, events);
+	s->buf.fault_ahead = !(flags & LAT_BACKEND_APART);
 	ret = lat_monitor_open(m, &s->buf);
 	want = want ? want : "auto";
 	asked = lat_backend_named(want);
@@ -213,7 +214,7 @@ int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, u
 		snprintf(m->line, sizeof(m->line), "latmon is loaded but not used: --backend %s",
 			 s->ops->name);
 	}
-	return s->ops->open ? s->ops->open(s, ring, syscalls) : 0;
+	return s->ops->open ? s->ops->open(s, ring, !!(flags & LAT_BACKEND_SYSCALLS)) : 0;
 }
 
 int lat_backend_start(struct lat_session *s, int measured_cpu)

@@ -67,13 +67,22 @@ const struct lat_backend_ops *lat_backend_named(const char *name);
 void lat_backend_list(FILE *out);
 /* --backend's value: 0, or -EINVAL for anything but auto, latmon, bpf. */
 int lat_backend_check(const char *name);
+/* What lat_backend_open's flags ask. */
+#define LAT_BACKEND_SYSCALLS                                                                       \
+	(1 << 0) /* the BPF backend records system
+						 * calls too (latmon's syscall
+						 * source always does) */
+#define LAT_BACKEND_APART                                                                          \
+	(1 << 1) /* the measured threads are not
+						 * latctl's: its buffer need not
+						 * be faulted in ahead */
+
 /* Choose the backend (want: auto, latmon, bpf; NULL = auto) for a buffer of
  * events records (0: default) and a BPF ring of ring records (0: default);
- * syscalls 1: the BPF backend records system calls too (latmon's syscall
- * source always does).
+ * flags LAT_BACKEND_*.
  * 0, -ENOMEM or -EINVAL (a bad LATCTL_BPF_FOLLOW_MAX, said on stderr). */
 int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, uint64_t ring,
-		     int syscalls);
+		     int flags);
 /* Start recording, the reader away from measured_cpu (-1: not pinned). A
  * failure switches an auto run to no backend with the reason (0); asked
  * for by name, it is one line and -ENODEV. */

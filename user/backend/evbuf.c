@@ -15,10 +15,12 @@ void lat_evbuf_init(struct lat_evbuf *b, uint64_t events)
 {
 	memset(b, 0, sizeof(*b));
 	b->reader_cpu = -1;
+	b->fault_ahead = 1;
 	b->cap = events ? events : LAT_EVBUF_DEFAULT_EVENTS;
 }
 
-/* The record buffer and the per-CPU drop counts, all written now. */
+/* The record buffer (written now if fault_ahead) and the per-CPU drop
+ * counts. */
 int lat_evbuf_alloc(struct lat_evbuf *b)
 {
 	long conf = sysconf(_SC_NPROCESSORS_CONF);
@@ -34,7 +36,8 @@ int lat_evbuf_alloc(struct lat_evbuf *b)
 	}
 	/* no huge pages: they belong to the workload, as does AnonHugePages */
 	madvise(b->ev, b->map_bytes, MADV_NOHUGEPAGE);
-	memset(b->ev, 0, b->map_bytes);
+	if (b->fault_ahead)
+		memset(b->ev, 0, b->map_bytes);
 	b->cpu_dropped = malloc(b->ncpus * sizeof(*b->cpu_dropped));
 	b->cpu_last_tsc = malloc(b->ncpus * sizeof(*b->cpu_last_tsc));
 	if (!b->cpu_dropped || !b->cpu_last_tsc)

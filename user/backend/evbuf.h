@@ -20,7 +20,11 @@
 #define LAT_EVBUF_SCRATCH		64
 
 struct lat_evbuf {
-	struct latmon_event *ev;	/* cap + n_lost_slots records, pre-faulted */
+	struct latmon_event *ev; /* cap + n_lost_slots records, faulted in
+					 * when allocated if fault_ahead */
+	int fault_ahead;	 /* 1 (the default): latctl's own threads
+					 * are measured, and the reader must not
+					 * fault beside them */
 	size_t cap, n, map_bytes;
 	unsigned int ncpus;		/* size of the per-CPU drop counts: the
 					 * configured CPUs, more if records say so */
@@ -35,7 +39,8 @@ struct lat_evbuf {
 
 /* Empty, for events records (0: the default); nothing allocated yet. */
 void lat_evbuf_init(struct lat_evbuf *b, uint64_t events);
-/* The records and the per-CPU drop counts, all written now. 0 or -ENOMEM. */
+/* The records and the per-CPU drop counts, written now (the records only
+ * if fault_ahead: else they take memory as they come). 0 or -ENOMEM. */
 int lat_evbuf_alloc(struct lat_evbuf *b);
 /* A record that did not fit: counted per CPU as lost by latctl. */
 void lat_evbuf_drop(struct lat_evbuf *b, const struct latmon_event *e);

@@ -377,7 +377,8 @@ static int measure(struct run_ctx *c)
 	int ret;
 
 	ret = lat_backend_open(&c->sess, c->opts.backend, c->opts.events, c->opts.ring,
-			       run->ops->wants_syscalls);
+			       (run->ops->wants_syscalls ? LAT_BACKEND_SYSCALLS : 0) |
+				       (run->ops->other_process ? LAT_BACKEND_APART : 0));
 	/* latmon's tsc_khz first */
 	if (ret)
 		return ret == -EINVAL ? LAT_EXIT_USAGE : LAT_EXIT_FAIL;

@@ -336,7 +336,8 @@ static const struct lat_wl_opt exec_opts[] = {
 
 const struct workload_ops wl_exec = {
 	.name = "exec",
-	.summary = "your own program: latctl run exec -- COMMAND (markers from latctl.h, else its system calls)",
+	.summary =
+		"your own program: latctl run exec -- COMMAND (markers from latctl.h, else its system calls)",
 	.modes = "auto|markers|syscalls",
 	.unit_name = "iteration",
 	.default_iters = 1000000,
@@ -348,7 +349,8 @@ const struct workload_ops wl_exec = {
 	.print_head = lat_exec_print_head,
 	.teardown = exec_teardown,
 	.wants_syscalls = 1,
-	.default_slow = "p99",		/* a program's loop or calls: thousands, not millions */
+	.other_process = 1,
+	.default_slow = "p99", /* a program's loop or calls: thousands, not millions */
 	.opts = exec_opts,
 	.config = &cfg,
 	.config_size = sizeof(cfg),

@@ -152,6 +152,8 @@ struct workload_ops {
 	 * --memcg must leave room for); NULL or 0: not known. */
 	uint64_t (*memory_need)(const struct lat_run *run);
 	int wants_syscalls;		/* the BPF backend records system calls */
+	int other_process;		/* its iterations run in a process of its
+					 * own, not latctl's */
 	const char *default_slow;	/* --slow default, NULL: LAT_DEFAULT_SLOW */
 	/* Its own options, ended by { NULL }; NULL = none. Their values go
 	 * into *config (config_size bytes, zeroed before parsing). */
