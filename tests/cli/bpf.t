@@ -76,8 +76,21 @@ if grep -q 'pvm_' /proc/cmdline 2>/dev/null; then
 	echo "ok $((_n + 1)) # skip chase cold: fault is the main cause: this guest's first touches wait for its hypervisor, unseen ($(fact "$C" primaries))"
 	_n=$((_n + 1))
 else
-	ok "chase cold: fault is the main cause (most slow iterations: $(fact "$C" primaries))" \
-		test "$(fact "$C" main)" = fault
+	# On a KVM guest a first touch may also wait for the host to back the
+	# page, time no guest tracepoint sees (unexplained); with a busy box
+	# beside it that can outweigh the faults once: then once more
+	export L C TMPD
+	export -f facts
+	chase_again() {
+		perl -e 'for (1 .. 400) { my $x = "a" x 4e6 }' & local noise=$!
+		$L run chase --mode cold --iters 20000 --slow p95 --backend bpf --json $C > $TMPD/chase.txt
+		kill $noise 2>/dev/null; wait $noise 2>/dev/null
+		facts "$C"
+	}
+	export -f chase_again
+	retry "the slow first touches were mostly unexplained (waiting for the host?)" chase_again \
+		ok "chase cold: fault is the main cause (most slow iterations: $(fact "$C" primaries))" \
+		bash -c "test \"\$(sed -n 's/^main=//p' '$C.facts')\" = fault"
 fi
 ok "chase cold: fault events in the loop = getrusage faults ($(fact "$C" rusage))" \
 	test "$(fact "$C" loop_faults)" = "$(fact "$C" rusage)" -a "$(fact "$C" rusage)" -gt 10000
