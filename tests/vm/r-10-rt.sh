@@ -42,6 +42,13 @@ w=$(jcount rtirq 'f["primary"] == "preemption" && f["preempted_by.comm"] ~ /^irq
 ok "$n slow iterations hold interrupt work by an irq/N-name thread (want at least 1)" [ "$n" -ge 1 ]
 ok "none of them is labelled preemption ($w)" [ "$w" = 0 ]
 "$LATCTL" report rtirq.json | grep -m2 -B1 'interrupt thread irq/' | sed 's/^/# /'
-check "the report names the interrupt thread" \
-	"$LATCTL report rtirq.json" 0 'interrupt thread irq/[0-9]+-[^ ]* \(pid [0-9]+\)'
+# The report lists the 10 slowest; on a loaded host the emulator's pauses
+# may fill them, so the check is that the text says what the JSON holds:
+# the interrupt thread named where one of those 10 was preempted by it
+top=$(jcheck rows rtirq.json slow.iterations | kv_awk -v kv_num=1 '{ print f["duration_ticks"] }' |
+	sort -rn | sed -n '10p;$p' | head -n 1)
+m=$(jcount rtirq "f[\"duration_ticks\"] >= ${top:-0} && f[\"preempted_by.comm\"] ~ /^irq\\//")
+shown=$("$LATCTL" report rtirq.json | grep -c 'interrupt thread irq/[0-9]*-[^ ]* (pid [0-9]*)')
+ok "the report names the interrupt thread in as many of its 10 slowest as the JSON has ($shown, $m)" \
+	[ "$shown" = "$m" ]
 unload
