@@ -57,7 +57,7 @@ static struct latctl_ring_rec *records(struct latctl_ring_slot *s)
 /* Bytes of a region its first call faults in, and the most a later call
  * adds: the first call stays short (a page), a long run refills seldom. */
 #define FIRST_BYTES 4096
-#define GROW_MAX_BYTES (2u << 20)
+#define GROW_MAX_BYTES (256u << 10)
 
 /* Record index at which the calling thread's region needs more pages. */
 static __thread uint64_t my_room __attribute__((tls_model("initial-exec")));
