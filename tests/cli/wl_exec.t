@@ -221,6 +221,16 @@ ok "... its system calls are the iterations ($(fact $C.f iterations))" test "$(f
 ok "... the slow ones are named: munmap ($(fact $C.f slow_munmap) of $(fact $C.f slow))" \
 	test "$(fact $C.f slow_munmap)" -ge 4 -a "$(fact $C.f slow_munmap)" -ge $(($(fact $C.f slow) - 1))
 check "... in the slowest list" "cat $C.txt" 0 'inside munmap'
+if [ "$(nproc)" -ge 2 ] && command -v python3 > /dev/null; then
+	# sched_setaffinity to the other CPU moves the thread inside the call
+	G=$TMPD/affinity
+	check "system calls that move their thread to the other CPU" \
+		"$(keep $G.txt "$L run exec --json $G.json -- python3 -c 'import os
+for i in range(200): os.sched_setaffinity(0, {i % 2})'")" 0 \
+		'^migrations seen: [0-9]+ inside an iteration'
+	ok "... are counted as moved inside an iteration ($(sed -n 's/^migrations seen: \([0-9]*\) inside.*/\1/p' $G.txt), 150 wanted)" \
+		test "$(sed -n 's/^migrations seen: \([0-9]*\) inside.*/\1/p' $G.txt)" -ge 150
+fi
 check "--mode syscalls on a marked program: its markers are said, not denied" \
 	"$L run exec --mode syscalls -- $B/markers_prog fault 100 2>&1 >/dev/null" 0 \
 	'^iterations: each system call of the command \(1 thread in 1 process\), as --mode syscalls asks; its 100 marked iterations are not these$'

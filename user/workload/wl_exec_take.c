@@ -128,16 +128,17 @@ void lat_exec_set_apart(struct lat_exec *ex, struct latmon_event *ev, size_t n)
 	}
 }
 
-/* Indices of the system-call records of the command: other processes than
+/* Indices of the records of type of the command: other processes than
  * latctl's. */
-static size_t *command_calls(const struct latmon_event *ev, size_t n, size_t *count)
+static size_t *command_records(const struct latmon_event *ev, size_t n, uint16_t type,
+			       size_t *count)
 {
 	size_t *v = malloc((n ? n : 1) * sizeof(*v)), i;
 	uint32_t self = (uint32_t)getpid();
 
 	*count = 0;
 	for (i = 0; v && i < n; i++)
-		if (ev[i].type == LATMON_EV_SYSCALL && ev[i].pid != self && ev[i].tsc_end >= ev[i].tsc_begin)
+		if (ev[i].type == type && ev[i].pid != self && ev[i].tsc_end >= ev[i].tsc_begin)
 			v[(*count)++] = i;
 	return v;
 }
@@ -154,10 +155,38 @@ static int by_tid_time(const void *a, const void *b)
 	return x->tsc_begin < y->tsc_begin ? -1 : x->tsc_begin > y->tsc_begin;
 }
 
+/* The migrations of the command's threads, by thread and time, and a
+ * cursor over them that calls (in the same order) move forward. */
+struct migrations {
+	size_t *v;
+	size_t n, at;
+};
+
+/* The CPU call e began on: a call's record has the CPU it ended on, so a
+ * migration of its thread inside it gives the one it left. */
+static uint16_t call_cpu_begin(const struct latmon_event *ev, struct migrations *m,
+			       const struct latmon_event *e)
+{
+	const struct latmon_event *g;
+
+	for (; m->at < m->n; m->at++) {
+		g = &ev[m->v[m->at]];
+		if (g->tid > e->tid || (g->tid == e->tid && g->tsc_begin >= e->tsc_begin))
+			break;
+	}
+	if (m->at < m->n) {
+		g = &ev[m->v[m->at]];
+		if (g->tid == e->tid && g->tsc_begin <= e->tsc_end)
+			return (uint16_t)g->u.migrate.from_cpu;
+	}
+	return e->cpu;
+}
+
 /* One sample per call, a stream per thread; threads past the stream limit
  * are counted in ex. */
 static void calls_to_samples(struct lat_run *run, struct lat_exec *ex,
-			     const struct latmon_event *ev, const size_t *v, size_t n)
+			     const struct latmon_event *ev, const size_t *v, size_t n,
+			     struct migrations *mig)
 {
 	uint32_t pids[LAT_MAX_STREAMS];
 	size_t i, at = 0, streams = 0;
@@ -178,7 +207,9 @@ static void calls_to_samples(struct lat_run *run, struct lat_exec *ex,
 			name_stream(run, ex, streams, e->pid, e->tid, NULL);
 			pids[streams++] = e->pid;
 		}
-		run->samples[at++] = (struct lat_sample){ e->tsc_begin, e->tsc_end, e->cpu, e->cpu, flags };
+		run->samples[at++] = (struct lat_sample){ e->tsc_begin, e->tsc_end,
+							  call_cpu_begin(ev, mig, e), e->cpu,
+							  flags };
 	}
 	run->n = at;
 	ex->threads = streams;
@@ -188,18 +219,21 @@ static void calls_to_samples(struct lat_run *run, struct lat_exec *ex,
 int lat_exec_take_syscalls(struct lat_run *run, struct lat_exec *ex,
 			   const struct latmon_event *ev, size_t n)
 {
-	size_t count, *v = command_calls(ev, n, &count);
+	size_t count, *v = command_records(ev, n, LATMON_EV_SYSCALL, &count);
+	struct migrations mig = { 0 };
+	int ret = -ENOMEM;
 
 	ex->source = "syscalls";
-	if (!v)
-		return -ENOMEM;
-	if (count && lat_run_resize(run, count)) {
-		free(v);
-		return -ENOMEM;
-	}
+	mig.v = command_records(ev, n, LATMON_EV_MIGRATE, &mig.n);
+	if (!v || !mig.v || (count && lat_run_resize(run, count)))
+		goto out;
 	sort_ev = ev;
 	qsort(v, count, sizeof(*v), by_tid_time);
-	calls_to_samples(run, ex, ev, v, count);
+	qsort(mig.v, mig.n, sizeof(*mig.v), by_tid_time);
+	calls_to_samples(run, ex, ev, v, count, &mig);
+	ret = 0;
+out:
 	free(v);
-	return 0;
+	free(mig.v);
+	return ret;
 }
