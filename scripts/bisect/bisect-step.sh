@@ -324,7 +324,8 @@ check_improvement() {
 # git bisect run instead (exit 128).
 check_args() {
 	local line
-	[ ${#CHECK[@]} -gt 0 ] || return 0
+	# a --record step judges nothing: its check options are for later steps
+	[ ${#CHECK[@]} -gt 0 ] && [ -z "$RECORD" ] || return 0
 	line=$("$LATCTL" check --dry-run "${CHECK[@]}" 2>&1) && return 0
 	echo "bisect-step: ${line#latctl check: cannot tell (125): }: every step would be skipped; stopping git bisect run" >&2
 	exit 128

@@ -55,8 +55,8 @@ commit() { echo "${COMMITS[$1 - 1]}"; }
 ok "history of $N commits: first bad c$BAD, c$P unbuildable" [ "$P" -gt 2 -a "$P" -lt "$N" ]
 
 git -C "$T" checkout -q "$(commit 1)"
-check "the good commit: record the baseline (--repeat 4)" \
-	"cd $T && $STEP --results $R --repeat 4 --record $R/good.json -- ${WL[*]}" 0 \
+check "the good commit: record the baseline (--repeat 4), the later steps' --metric given" \
+	"cd $T && $STEP --results $R --repeat 4 --metric p99 --regression 10% --record $R/good.json -- ${WL[*]}" 0 \
 	'bisect-step: [0-9a-f]+: recorded .*good.json'
 printf '%s\n' "$ERR" >"$TMPD/record.err"
 check "a progress line for the build, with its time" "cat $TMPD/record.err" 0 \
