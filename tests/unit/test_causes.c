@@ -202,6 +202,32 @@ static void test_threshold(void **state)
 	cJSON_Delete(doc);
 }
 
+/* A percentile that is the slowest sample: those at it are slow, whether
+ * its ticks, through ns and back, round to the sample's or one above. */
+static void test_threshold_at_max(void **state)
+{
+	const double hz[] = { 1e9, 2.1e9 }; /* at 2.1 GHz 1000 ticks come back 999.99.. */
+	struct lat_causes_in in;
+	struct fixture f;
+	cJSON *doc;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		two_streams(&f);
+		f.run.tsc_hz = hz[i];
+		in = (struct lat_causes_in){ .run = &f.run,
+					     .threshold = "p99",
+					     .at_max = true,
+					     .limit_ns = 1000 / hz[i] * 1e9 };
+		doc = cJSON_CreateObject();
+		assert_int_equal(lat_causes_add(doc, &in), 0);
+		assert_int_equal(num(path(doc, "slow", NULL), "count"), 2);
+		assert_true(cJSON_IsTrue(path(doc, "slow", "threshold_is_max")));
+		cJSON_Delete(doc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_no_stream_ours),
 		cmocka_unit_test(test_no_module),
 		cmocka_unit_test(test_threshold),
+		cmocka_unit_test(test_threshold_at_max),
 	};
 
 	setenv("CMOCKA_MESSAGE_OUTPUT", "TAP", 0);	/* for prove; env wins */

@@ -335,10 +335,11 @@ int lat_causes_add(cJSON *doc, const struct lat_causes_in *in)
 	struct merge m = { .n_streams = count_streams(in->run) };
 	uint64_t slow_ticks = (uint64_t)(in->limit_ns * in->run->tsc_hz / 1e9) + 1;
 	uint64_t max = longest(in->run);
-	bool at_max = in->at_max && max && slow_ticks > max;
+	bool at_max = in->at_max && max;
 	cJSON *slow = NULL, *causes = NULL;
 	int ret;
 
+	/* the threshold came through ns: its ticks may be max or max + 1 */
 	if (at_max)
 		slow_ticks = max;
 
