@@ -4,7 +4,7 @@
 # with markers (tests/exec/markers_prog.c) whose iterations do known work
 # gets the causes of that work: fresh pages are faults (as many fault events
 # as the program's own getrusage counts), sleeps are blocked and woken by
-# the timer's interrupt, waits for a thread's answer woken by it, work beside a
+# the timer's interrupt, work beside a
 # CPU hog on its CPU is preempted by the hog; 8 threads, 100 at once and
 # 100 one after another keep every iteration in two pages of ring each; a
 # forked child, a full region, threads beyond --threads and misuse are
@@ -102,14 +102,6 @@ ok "... are all slow, and blocked ($(fact $S.f primary_blocked) of $(fact $S.f s
 	test "$(fact $S.f primary_blocked)" -ge 15 -a "$(fact $S.f slow)" = 20
 ok "... woken by the timer's interrupt ($(fact $S.f woken_irq) of $(fact $S.f slow), 15 wanted)" \
 	test "$(fact $S.f woken_irq)" -ge 15
-A=$TMPD/handoff
-check "iterations that wait for another thread's answer" \
-	"$(keep $A.txt "$L run exec --slow 1ms --json $A.json -- $B/markers_prog handoff 20")" 0 \
-	'blocked [0-9]+% \(woken by pid [0-9]+ \(latctl-waker\) on CPU [0-9]+\)'
-facts $A.json > $A.f
-ok "... are blocked and woken by that thread, in the JSON ($(fact $A.f woken_waker) of $(fact $A.f slow), 15 wanted)" \
-	test "$(fact $A.f woken_waker)" -ge 15 -a "$(fact $A.f slow)" -ge 15
-
 H=$TMPD/hog
 # Each iteration wakes a SCHED_FIFO hog on its CPU at its middle, which
 # preempts it for 10 ms at once: the longest preemption of the iteration,
