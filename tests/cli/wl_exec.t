@@ -53,11 +53,9 @@ facts() {
 	print "named_hog $h\n";
 	my $mu = 0; for (@{$d->{slow}{iterations}}) { $mu++ if ($_->{syscall}{name} // "") eq "munmap" }
 	print "slow_munmap $mu\n";
-	my ($wi, $wt) = (0, 0);
-	for (@{$d->{slow}{iterations}}) { my $w = $_->{woken_by} or next;
-		$wi++ if $w->{from_interrupt};
-		$wt++ if !$w->{from_interrupt} && $w->{same_process} && $w->{comm} eq "latctl-waker" }
-	print "woken_irq $wi\nwoken_waker $wt\n";' "$1"
+	my $wi = 0;
+	for (@{$d->{slow}{iterations}}) { $wi++ if ($_->{woken_by} // {})->{from_interrupt} }
+	print "woken_irq $wi\n";' "$1"
 }
 # keep FILE CMD: CMD's stdout and stderr (the program's lines, then the
 # report) into FILE and on stdout, its exit status kept.

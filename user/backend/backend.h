@@ -67,15 +67,12 @@ const struct lat_backend_ops *lat_backend_named(const char *name);
 void lat_backend_list(FILE *out);
 /* --backend's value: 0, or -EINVAL for anything but auto, latmon, bpf. */
 int lat_backend_check(const char *name);
-/* What lat_backend_open's flags ask. */
-#define LAT_BACKEND_SYSCALLS                                                                       \
-	(1 << 0) /* the BPF backend records system
-						 * calls too (latmon's syscall
-						 * source always does) */
-#define LAT_BACKEND_APART                                                                          \
-	(1 << 1) /* the measured threads are not
-						 * latctl's: its buffer need not
-						 * be faulted in ahead */
+/* What lat_backend_open's flags ask. The BPF backend records system calls
+ * too (latmon's syscall source always does): */
+#define LAT_BACKEND_SYSCALLS (1 << 0)
+/* The measured threads are not latctl's: its buffer need not be faulted
+ * in ahead. */
+#define LAT_BACKEND_APART (1 << 1)
 
 /* Choose the backend (want: auto, latmon, bpf; NULL = auto) for a buffer of
  * events records (0: default) and a BPF ring of ring records (0: default);

@@ -20,11 +20,11 @@
 #define LAT_EVBUF_SCRATCH		64
 
 struct lat_evbuf {
-	struct latmon_event *ev; /* cap + n_lost_slots records, faulted in
-					 * when allocated if fault_ahead */
-	int fault_ahead;	 /* 1 (the default): latctl's own threads
-					 * are measured, and the reader must not
-					 * fault beside them */
+	/* cap + n_lost_slots records, faulted in when allocated if
+	 * fault_ahead: 1 (the default) when latctl's own threads are
+	 * measured, whose reader must not fault beside them */
+	struct latmon_event *ev;
+	int fault_ahead;
 	size_t cap, n, map_bytes;
 	unsigned int ncpus;		/* size of the per-CPU drop counts: the
 					 * configured CPUs, more if records say so */

@@ -352,10 +352,10 @@ static void draw_time_axes(FILE *out, const struct plot *p, double lo, double hi
 	double t, x, v, step, end;
 
 	if (p->by_time)
-		snprintf(buf, sizeof(buf),
-			 "Timeline: the slow iterations of %.0f threads on one "
-			 "time axis, by primary cause",
-			 p->streams);
+		snprintf(
+			buf, sizeof(buf),
+			"Timeline: the slow iterations of %.0f threads on one time axis, by primary cause",
+			p->streams);
 	else
 		snprintf(buf, sizeof(buf),
 			 "Timeline: the slow iterations in run order, by primary cause");
@@ -425,11 +425,9 @@ static void draw_timeline(FILE *out, const struct plot *p)
 	draw_levels(out, p, lo, hi);
 	for (i = 0; i < p->nslow; i++) {
 		const struct slow_it *s = &p->slow[i];
+		double at = p->by_time ? s->t_ns / p->span_ns : s->index / span;
 
-		svg_marker(out, lat_plot_style(s->label)->marker,
-			   PX0 + 8 +
-				   (PX1 - PX0 - 16) *
-					   (p->by_time ? s->t_ns / p->span_ns : s->index / span),
+		svg_marker(out, lat_plot_style(s->label)->marker, PX0 + 8 + (PX1 - PX0 - 16) * at,
 			   time_y(s->ns, lo, hi), 3.6, lat_plot_style(s->label)->colour);
 	}
 }

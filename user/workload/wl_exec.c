@@ -36,7 +36,7 @@ static struct exec_cfg {
 	int threads;		/* --threads: ring regions (threads recorded) */
 } cfg;
 
-#define DEFAULT_THREADS 1024	/* the most latctl names (LAT_MAX_STREAMS) */
+#define DEFAULT_THREADS (LAT_MAX_STREAMS - 1) /* the most latctl names */
 #define GRACE_MS	3000	/* between SIGINT, SIGTERM and SIGKILL */
 
 static struct lat_exec ex;

@@ -98,25 +98,27 @@ int BPF_PROG(on_soft_exit, unsigned int vec)
 }
 
 /* The x86 vectors: an entry and an exit program each, named like latmon. */
-#define VECTOR(tp, slot, kind, label)                                                              \
-	SEC("tp_btf/" #tp "_entry")                                                                \
-	int BPF_PROG(on_##tp##_entry, int vector)                                                  \
-	{                                                                                          \
-		irq_mark(slot);                                                                    \
-		return 0;                                                                          \
-	}                                                                                          \
-	SEC("tp_btf/" #tp "_exit")                                                                 \
-	int BPF_PROG(on_##tp##_exit, int vector)                                                   \
-	{                                                                                          \
-		struct latmon_event e = {};                                                        \
-                                                                                                   \
-		irq_leave(slot);                                                                   \
-		if (!irq_record(slot, kind, vector, &e))                                           \
-			return 0;                                                                  \
-		__builtin_memcpy(e.u.irq.name, label, sizeof(label));                              \
-		submit_now(&e, bpf_get_current_pid_tgid(), e.tsc_end);                             \
-		return 0;                                                                          \
-	}
+/* clang-format off */
+#define VECTOR(tp, slot, kind, label)						\
+SEC("tp_btf/" #tp "_entry")							\
+int BPF_PROG(on_##tp##_entry, int vector)					\
+{										\
+	irq_mark(slot);								\
+	return 0;								\
+}										\
+SEC("tp_btf/" #tp "_exit")							\
+int BPF_PROG(on_##tp##_exit, int vector)					\
+{										\
+	struct latmon_event e = {};						\
+										\
+	irq_leave(slot);							\
+	if (!irq_record(slot, kind, vector, &e))				\
+		return 0;							\
+	__builtin_memcpy(e.u.irq.name, label, sizeof(label));			\
+	submit_now(&e, bpf_get_current_pid_tgid(), e.tsc_end);			\
+	return 0;								\
+}
+/* clang-format on */
 
 VECTOR(local_timer, LATBPF_SLOT_TIMER, LATMON_IRQ_TIMER, "local_timer")
 VECTOR(reschedule, LATBPF_SLOT_RESCHED, LATMON_IRQ_IPI, "reschedule")
