@@ -171,6 +171,23 @@ R=$TMPD/refused
 check "threads beyond --threads" "$(keep $R.txt "$L run exec --threads 3 --json $R.json -- $B/markers_prog threads 8 200")" 0 \
 	'threads beyond --threads 3: 5,'
 ok "... are counted, the others kept" test "$(fact <(facts $R.json) threads_refused)" = 5 -a "$(fact <(facts $R.json) iterations)" = 600
+# No cap on threads: --threads takes more than 1024, the syscall mode
+# names every thread (both were 1024 fixed slots once)
+N=$TMPD/many
+check "--threads 1500: 1200 threads one after another" \
+	"$(keep $N.txt "$L run exec --threads 1500 --iters 50 --json $N.json -- $B/markers_prog serial 1200 10")" 0 \
+	'of 1200 threads in 1 process'
+ok "... keep all 12000 in 1200 streams" test "$(fact <(facts $N.json) iterations)" = 12000 -a \
+	"$(fact <(facts $N.json) threads)" = 1200
+check "a ring larger than a program can map is refused in one line" \
+	"$L run exec --threads 1000000 -- true" 2 '^latctl: exec: 1000000 threads x [0-9]+ iterations is a [0-9]+ TiB ring, more than the 16 TiB a program can map; lower --threads or --iters$'
+S=$TMPD/sys1100
+check "system calls of 1100 Python threads one after another" \
+	"$L run exec --mode syscalls --json $S.json -- python3 -c 'import threading, os
+for _ in range(1100):
+    t = threading.Thread(target=os.getppid); t.start(); t.join()' > $S.txt 2>&1" 0 ''
+ok "... every thread a stream of its own ($(fact <(facts $S.json) threads) threads)" \
+	test "$(fact <(facts $S.json) threads)" -gt 1100
 M=$TMPD/misuse
 check "an end without a begin and a begin while one is open" "$(keep $M.txt "$L run exec --json $M.json -- $B/markers_prog misuse 500")" 0 \
 	'end without begin: 1, begin while one was open: 1,'

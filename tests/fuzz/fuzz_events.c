@@ -26,8 +26,10 @@
 #define STEP		10000ULL	/* one sample per 10 us at 1 GHz */
 
 static struct lat_sample samples[N_SAMPLES];
-static struct lat_run run = { .n = N_SAMPLES, .samples = samples, .tsc_hz = 1e9,
-			      .stream_tid = { 100, 101 } };
+static struct lat_stream streams[] = { { .tid = 100 }, { .tid = 101 } };
+static struct lat_run run = {
+	.n = N_SAMPLES, .samples = samples, .tsc_hz = 1e9, .streams = streams, .n_streams = 2
+};
 static FILE *devnull;
 
 /* Mostly 2 us iterations, every 8th 9 us (slow), one migrated, one realloc. */

@@ -73,18 +73,15 @@ static void test_streams(void **state)
 {
 	uint32_t refused[] = { 41, 43 };
 	struct lat_bpf_follow f = { .refused = 2, .refused_pids = refused, .n_refused = 2 };
-	static struct lat_run run;
+	struct lat_stream st[4] = { { .tid = 40 }, { .tid = 41 }, { .tid = 42 }, { .tid = 43 } };
+	struct lat_run run = { .streams = st, .n_streams = 4 };
 
 	(void)state;
-	run.stream_tid[0] = 40;
-	run.stream_tid[1] = 41;
-	run.stream_tid[2] = 42;
-	run.stream_tid[3] = 43;
 	lat_bpf_follow_streams(&f, &run);
-	assert_int_equal(run.stream_tid[0], 40);
-	assert_int_equal(run.stream_tid[1], 0);
-	assert_int_equal(run.stream_tid[2], 42);
-	assert_int_equal(run.stream_tid[3], 0);
+	assert_int_equal(st[0].tid, 40);
+	assert_int_equal(st[1].tid, 0);
+	assert_int_equal(st[2].tid, 42);
+	assert_int_equal(st[3].tid, 0);
 	lat_bpf_follow_streams(&f, NULL);	/* no run: nothing to mark */
 }
 

@@ -28,6 +28,7 @@
 struct fixture {
 	struct lat_evbuf m;
 	struct lat_run run;
+	struct lat_stream st[1];
 	struct lat_sample s[4];
 	struct latmon_event ev[16];
 	uint64_t dropped[2], last[2];
@@ -41,7 +42,9 @@ static void setup(struct fixture *f)
 	f->s[1] = (struct lat_sample){ .tsc_begin = 300, .tsc_end = 400 };
 	f->run.samples = f->s;
 	f->run.n = 2;
-	f->run.stream_tid[0] = TID;
+	f->run.streams = f->st;
+	f->run.n_streams = 1;
+	f->st[0].tid = TID;
 	f->m.ev = f->ev;
 	f->m.cap = 12;
 	f->m.ncpus = 2;

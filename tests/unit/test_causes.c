@@ -23,6 +23,7 @@
 
 struct fixture {
 	struct lat_run run;
+	struct lat_stream st[2];
 	struct jf_run j;	/* its samples and the records */
 	cJSON *doc;
 };
@@ -46,8 +47,10 @@ static void two_streams(struct fixture *f)
 	f->run.samples = f->j.s;
 	f->j.pid = (uint32_t)getpid();
 	f->run.tsc_hz = 1e9;
-	f->run.stream_tid[0] = T0;
-	f->run.stream_tid[1] = T1;
+	f->run.streams = f->st;
+	f->run.n_streams = 2;
+	f->st[0].tid = T0;
+	f->st[1].tid = T1;
 	sample(f, 0, 10, 0);
 	sample(f, 100, 1100, 0);		/* slow, stream 0 */
 	sample(f, 1200, 1210, 0);
@@ -136,7 +139,7 @@ static void test_child_stream_unattributed(void **state)
 
 	(void)state;
 	two_streams(&f);
-	f.run.stream_tid[1] = 0;
+	f.st[1].tid = 0;
 	doc = run_causes(&f, true);
 	it = cJSON_GetArrayItem(path(doc, "slow", "iterations"), 1);
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(it, "primary")->valuestring,
@@ -154,7 +157,7 @@ static void test_no_stream_ours(void **state)
 
 	(void)state;
 	two_streams(&f);
-	f.run.stream_tid[0] = f.run.stream_tid[1] = 0;
+	f.st[0].tid = f.st[1].tid = 0;
 	doc = run_causes(&f, true);
 	assert_true(cJSON_IsTrue(path(doc, "causes", "module")));
 	assert_int_equal(num(path(doc, "causes", "events"), "given"), 4);

@@ -154,6 +154,9 @@ static void run_options(void **state)
 	assert_true(wl_value("mmap", "duration") == 0 && wl_value("mmap", "procs") == 2);
 	assert_int_equal(parse_apply(&o, ARGS("run", "alloc", "--threads", "4")), 0);
 	assert_true(wl_value("alloc", "threads") == 4);
+	/* no cap at 1024 on the threads exec keeps */
+	assert_int_equal(parse_apply(&o, ARGS("run", "exec", "--threads", "5000", "true")), 0);
+	assert_true(wl_value("exec", "threads") == 5000);
 }
 
 static void run_bad_options(void **state)
@@ -175,7 +178,7 @@ static void run_bad_options(void **state)
 	/* another workload's option, or a bad value of one */
 	assert_int_equal(parse_apply(&o, ARGS("run", "request", "--hugepage")), -EINVAL);
 	assert_int_equal(parse_apply(&o, ARGS("run", "grow", "--rate", "1000")), -EINVAL);
-	assert_int_equal(parse_apply(&o, ARGS("run", "mmap", "--procs", "1025")), -EINVAL);
+	assert_int_equal(parse_apply(&o, ARGS("run", "mmap", "--procs", "1048577")), -EINVAL);
 	assert_int_equal(parse_apply(&o, ARGS("run", "request", "--rate", "2e9")), -EINVAL);
 	assert_int_equal(parse_apply(&o, ARGS("run", "mmap", "--duration", "5parsecs")), -EINVAL);
 	assert_int_equal(parse_apply(&o, ARGS("run", "mmap", "--duration")), -EINVAL);

@@ -85,7 +85,7 @@ int lat_backend_open(struct lat_session *s, const char *want, uint64_t events, u
  * for by name, it is one line and -ENODEV. */
 int lat_backend_start(struct lat_session *s, int measured_cpu);
 /* Stop and drain; run's samples bound the BPF backend's estimated fault
- * ends, and a process it did not follow gets stream_tid 0. */
+ * ends, and a process it did not follow gets stream tid 0. */
 void lat_backend_stop(struct lat_session *s, struct lat_run *run);
 void lat_backend_close(struct lat_session *s);
 /* Events are being (or were) recorded by latmon or the BPF backend. */

@@ -331,6 +331,22 @@ static int prepare_system(struct run_ctx *c)
 }
 
 /* The workload's setup and the sample array. LAT_EXIT_*. */
+/* Stream 0 is the thread that calls run(): this one. */
+static int name_own_stream(struct lat_run *run)
+{
+	struct lat_stream *s = lat_run_stream(run, 0);
+
+	if (!s) {
+		fprintf(stderr, "latctl: out of memory\n");
+		return -ENOMEM;
+	}
+	s->tid = (uint32_t)gettid();
+	s->pid = (uint32_t)getpid();
+	if (prctl(PR_GET_NAME, s->comm))
+		s->comm[0] = '\0';
+	return 0;
+}
+
 static int set_up_workload(struct run_ctx *c)
 {
 	struct lat_run *run = &c->run;
@@ -388,10 +404,8 @@ static int measure(struct run_ctx *c)
 	ret = set_up_workload(c);
 	if (ret)
 		return ret;
-	run->stream_tid[0] = (uint32_t)gettid();
-	run->stream_pid[0] = (uint32_t)getpid();
-	if (prctl(PR_GET_NAME, run->stream_comm[0]))
-		run->stream_comm[0][0] = '\0';
+	if (name_own_stream(run))
+		return LAT_EXIT_FAIL;
 	if (lat_backend_start(&c->sess, c->opts.cpu))
 		return LAT_EXIT_FAIL;
 	lat_cleanup_install();
@@ -472,6 +486,7 @@ static void cleanup(struct run_ctx *c)
 		c->run.ops->teardown(&c->run);
 	if (c->run.samples)
 		munmap(c->run.samples, c->run.cap * sizeof(*c->run.samples));
+	lat_run_streams_free(&c->run);
 	lat_backend_close(&c->sess);
 	lat_result_abort(&c->file);
 	lat_mm_env_restore();

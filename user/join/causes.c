@@ -26,11 +26,6 @@ struct merge {
 	size_t n_streams;
 };
 
-static uint32_t stream_tid(const struct lat_run *run, size_t k)
-{
-	return k < LAT_MAX_STREAMS ? run->stream_tid[k] : 0;
-}
-
 /* Fault events of thread tid that getrusage counts (not retried, not failed). */
 static uint64_t fault_events_of(const struct latmon_event *ev, size_t n, uint32_t tid)
 {
@@ -48,14 +43,15 @@ static cJSON *stream_faults_json(const struct lat_run *run, const struct latmon_
 {
 	cJSON *a = cJSON_CreateArray();
 
-	for (size_t k = 0; a && k < streams && k < LAT_MAX_STREAMS; k++) {
+	for (size_t k = 0; a && k < streams; k++) {
 		cJSON *o = cJSON_CreateObject();
+		uint32_t tid = lat_run_tid(run, k);
 
 		if (!cJSON_AddItemToArray(a, o))
 			break;
-		cJSON_AddNumberToObject(o, "tid", run->stream_tid[k]);
-		cJSON_AddNumberToObject(o, "fault_events", run->stream_tid[k] ?
-					(double)fault_events_of(ev, n_events, run->stream_tid[k]) : 0);
+		cJSON_AddNumberToObject(o, "tid", tid);
+		cJSON_AddNumberToObject(o, "fault_events",
+					tid ? (double)fault_events_of(ev, n_events, tid) : 0);
 	}
 	return a;
 }
@@ -114,13 +110,15 @@ static void merge_stats(struct join_stats *a, const struct join_stats *p)
 static void name_stream(struct join_iter *it, size_t n, const struct lat_run *run, size_t k,
 			size_t first)
 {
+	static const struct lat_stream none;
+	const struct lat_stream *s = k < run->n_streams ? &run->streams[k] : &none;
+
 	for (size_t i = 0; i < n; i++) {
 		it[i].stream = (uint32_t)k;
 		it[i].stream_index = it[i].index - first;
-		it[i].tid = k < LAT_MAX_STREAMS ? run->stream_tid[k] : 0;
-		it[i].pid = k < LAT_MAX_STREAMS ? run->stream_pid[k] : 0;
-		snprintf(it[i].comm, sizeof(it[i].comm), "%s",
-			 k < LAT_MAX_STREAMS ? run->stream_comm[k] : "");
+		it[i].tid = s->tid;
+		it[i].pid = s->pid;
+		snprintf(it[i].comm, sizeof(it[i].comm), "%s", s->comm);
 	}
 }
 
@@ -195,7 +193,7 @@ static int join_streams(const struct lat_causes_in *in, uint64_t slow_ticks, str
 	for (i = 1; !ret && i <= run->n; i++) {
 		if (i < run->n && !(run->samples[i].flags & LAT_SAMPLE_F_NEWSTREAM))
 			continue;
-		ret = join_stream(in, first, i, stream_tid(run, k), slow_ticks, &part);
+		ret = join_stream(in, first, i, lat_run_tid(run, k), slow_ticks, &part);
 		if (!ret)
 			ret = merge_one(m, run, k, first, &part);
 		join_result_free(&part);
@@ -223,8 +221,8 @@ static uint32_t *joined_tids(const struct lat_run *run, size_t streams, size_t *
 
 	*n = 0;
 	for (k = 0; t && k < streams; k++)
-		if (stream_tid(run, k))
-			t[(*n)++] = stream_tid(run, k);
+		if (lat_run_tid(run, k))
+			t[(*n)++] = lat_run_tid(run, k);
 	if (t)
 		qsort(t, *n, sizeof(*t), cmp_u32);
 	return t;
@@ -278,7 +276,7 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 	}
 	o = cause_table_to_json(&m->acc);
 	for (k = 0; k < streams; k++)
-		joined_streams += in->have_events && stream_tid(in->run, k);
+		joined_streams += in->have_events && lat_run_tid(in->run, k);
 	if (o) {
 		cJSON_AddNumberToObject(o, "streams", (double)streams);
 		cJSON_AddNumberToObject(o, "streams_joined", (double)joined_streams);

@@ -2,7 +2,7 @@
 /*
  * The causes of a run's slow iterations: every stream of samples (one per
  * thread, LAT_SAMPLE_F_NEWSTREAM boundaries) joined with latmon's events for
- * its thread (run->stream_tid), the results merged into one cause table and
+ * its thread (run->streams), the results merged into one cause table and
  * one list, written into the result document as "causes" and "slow".
  */
 #ifndef LATCTL_CAUSES_H

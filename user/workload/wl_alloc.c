@@ -163,7 +163,7 @@ static void *alloc_thread_main(void *arg)
 	struct lat_sample *s = a->run->samples + t->base;
 	cpu_set_t set;
 
-	a->run->stream_tid[1 + t->idx] = (uint32_t)gettid();	/* for the join */
+	a->run->streams[1 + t->idx].tid = (uint32_t)gettid(); /* for the join */
 	CPU_ZERO(&set);
 	CPU_SET(t->cpu, &set);
 	t->ret = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
@@ -216,7 +216,7 @@ static int alloc_prepare(struct lat_run *run)
 	a->per_thread = 2 * a->n_small + 2 * a->n_big;
 	run->cap = 1 + (size_t)a->nthreads * a->per_thread;
 	a->th = aligned_alloc(64, a->nthreads * sizeof(*a->th));
-	if (!a->th)
+	if (!a->th || lat_run_streams(run, 1 + (size_t)a->nthreads))
 		return -ENOMEM;
 	memset(a->th, 0, a->nthreads * sizeof(*a->th));
 	return 0;

@@ -36,8 +36,12 @@ static struct exec_cfg {
 	int threads;		/* --threads: ring regions (threads recorded) */
 } cfg;
 
-#define DEFAULT_THREADS (LAT_MAX_STREAMS - 1) /* the most latctl names */
 #define GRACE_MS	3000	/* between SIGINT, SIGTERM and SIGKILL */
+
+/* Ring regions unless --threads, and the most address space the ring may
+ * take in each marked process. */
+#define DEFAULT_THREADS 1024
+#define MAX_RING_BYTES (1ULL << 44)
 
 static struct lat_exec ex;
 
@@ -91,6 +95,13 @@ static int make_ring(struct lat_run *run)
 	ex.slot_bytes = (slot + 4095) & ~4095ULL;
 	ex.slots = (uint32_t)(cfg.threads ? cfg.threads : DEFAULT_THREADS);
 	ex.ring_bytes = LATCTL_RING_HEAD + ex.slots * ex.slot_bytes;
+	if (ex.ring_bytes > MAX_RING_BYTES) {
+		fprintf(stderr,
+			"latctl: exec: %u threads x %llu iterations is a %.0f TiB ring, more than the %llu TiB a program can map; lower --threads or --iters\n",
+			ex.slots, (unsigned long long)run->iters,
+			(double)ex.ring_bytes / (1ULL << 40), MAX_RING_BYTES >> 40);
+		return -EINVAL;
+	}
 	ex.fd = memfd_create("latctl-ring", MFD_CLOEXEC);
 	if (ex.fd < 0 || ftruncate(ex.fd, (off_t)ex.ring_bytes))
 		return -errno;
@@ -328,9 +339,8 @@ static void exec_teardown(struct lat_run *run)
 static const struct lat_wl_opt exec_opts[] = {
 	{ "duration", LAT_WL_OPT_DURATION, "D", "stop the command after D: SIGINT, then TERM, KILL",
 	  "duration_s", offsetof(struct exec_cfg, duration_s) },
-	{ "threads", LAT_WL_OPT_COUNT, "N",
-	  "threads whose markers are kept (default 1024, the most)", "threads",
-	  offsetof(struct exec_cfg, threads) },
+	{ "threads", LAT_WL_OPT_COUNT, "N", "threads whose markers are kept (default 1024)",
+	  "threads", offsetof(struct exec_cfg, threads) },
 	{ NULL },
 };
 

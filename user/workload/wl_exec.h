@@ -29,8 +29,6 @@ struct lat_exec {
 	int exec_errno;			/* the command could not be exec'd: errno */
 	const char *source;		/* "markers" or "syscalls" */
 	uint64_t threads, processes;	/* streams taken, distinct pids */
-	uint64_t dropped_streams;	/* threads beyond LAT_MAX_STREAMS */
-	uint64_t dropped_iters;		/* their iterations */
 	uint64_t ring_faults;		/* fault records on the ring, set apart */
 };
 

@@ -79,8 +79,6 @@ cJSON *lat_exec_extras(const struct lat_run *run)
 	cJSON_AddNumberToObject(o, "threads", (double)ex->threads);
 	cJSON_AddNumberToObject(o, "processes", (double)ex->processes);
 	cJSON_AddItemToObject(o, "markers", markers_json(ex));
-	cJSON_AddNumberToObject(o, "threads_beyond_limit", (double)ex->dropped_streams);
-	cJSON_AddNumberToObject(o, "calls_dropped", (double)ex->dropped_iters);
 	return o;
 }
 
@@ -176,10 +174,6 @@ void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
 	if (!strcmp(src, "markers") || lat_rd_num(rd, m, "written") > 0 || misuse > 0)
 		print_losses(m, out, rd);
-	if (lat_rd_num(rd, x, "threads_beyond_limit") > 0)
-		fprintf(out, "system calls lost: %.0f of %.0f threads beyond latctl's %d streams !\n",
-			lat_rd_num(rd, x, "calls_dropped"), lat_rd_num(rd, x, "threads_beyond_limit"),
-			LAT_MAX_STREAMS);
 }
 
 void lat_exec_print_head(const cJSON *x, FILE *out, struct lat_rd *rd)

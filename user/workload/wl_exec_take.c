@@ -31,54 +31,68 @@ uint64_t lat_exec_marker_count(const struct lat_exec *ex)
 	return n;
 }
 
-/* Count the distinct pids of the streams. */
-static uint64_t count_pids(const uint32_t *pid, size_t n)
+static int by_u32(const void *a, const void *b)
 {
-	uint64_t d = 0;
-	size_t i, j;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < i && pid[j] != pid[i]; j++)
-			;
-		d += j == i;
-	}
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct process ids of the first n streams. */
+static uint64_t count_pids(const struct lat_run *run, size_t n)
+{
+	uint32_t *pid = malloc((n ? n : 1) * sizeof(*pid));
+	uint64_t d = 0;
+	size_t i;
+
+	if (!pid)
+		return 0;
+	for (i = 0; i < n; i++)
+		pid[i] = run->streams[i].pid;
+	qsort(pid, n, sizeof(*pid), by_u32);
+	for (i = 0; i < n; i++)
+		d += i == 0 || pid[i] != pid[i - 1];
+	free(pid);
 	return d;
 }
 
 /* Stream k is thread tid of process pid: its name as its marker region
  * holds it (comm, may be NULL), else from /proc while it lives, else the
- * command's name for the command's first thread, else none. */
-static void name_stream(struct lat_run *run, const struct lat_exec *ex, size_t k, uint32_t pid,
-			uint32_t tid, const char *comm)
+ * command's name for the command's first thread, else none. 0 or -ENOMEM. */
+static int name_stream(struct lat_run *run, const struct lat_exec *ex, size_t k, uint32_t pid,
+		       uint32_t tid, const char *comm)
 {
+	struct lat_stream *st = lat_run_stream(run, k);
 	char path[64], *nl;
 	const char *base;
 	FILE *f;
 
-	run->stream_tid[k] = tid;
-	run->stream_pid[k] = pid;
-	snprintf(run->stream_comm[k], sizeof(run->stream_comm[k]), "%.*s", 15, comm ? comm : "");
+	if (!st)
+		return -ENOMEM;
+	st->tid = tid;
+	st->pid = pid;
+	snprintf(st->comm, sizeof(st->comm), "%.*s", 15, comm ? comm : "");
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, tid);
-	f = run->stream_comm[k][0] ? NULL : fopen(path, "re");
+	f = st->comm[0] ? NULL : fopen(path, "re");
 	if (f) {
-		if (!fgets(run->stream_comm[k], sizeof(run->stream_comm[k]), f))
-			run->stream_comm[k][0] = '\0';
+		if (!fgets(st->comm, sizeof(st->comm), f))
+			st->comm[0] = '\0';
 		fclose(f);
-		nl = strchr(run->stream_comm[k], '\n');
+		nl = strchr(st->comm, '\n');
 		if (nl)
 			*nl = '\0';
 	}
-	if (!run->stream_comm[k][0] && tid == (uint32_t)ex->pid) {
+	if (!st->comm[0] && tid == (uint32_t)ex->pid) {
 		base = strrchr(ex->cmd[0], '/');
-		snprintf(run->stream_comm[k], sizeof(run->stream_comm[k]), "%s",
-			 base ? base + 1 : ex->cmd[0]);
+		snprintf(st->comm, sizeof(st->comm), "%s", base ? base + 1 : ex->cmd[0]);
 	}
+	return 0;
 }
 
 int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex)
 {
-	uint32_t k, pids[LAT_MAX_STREAMS];
 	uint64_t n = lat_exec_marker_count(ex), i, m;
+	uint32_t k;
 	size_t at = 0, streams = 0;
 
 	ex->source = "markers";
@@ -96,14 +110,14 @@ int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex)
 		for (i = 0; i < m; i++)
 			memcpy(&run->samples[at + i], &r[i], sizeof(r[i]));
 		run->samples[at].flags |= LAT_SAMPLE_F_NEWSTREAM;
-		name_stream(run, ex, streams, s->pid, s->tid, s->comm);
-		pids[streams++] = s->pid;
+		if (name_stream(run, ex, streams++, s->pid, s->tid, s->comm))
+			return -ENOMEM;
 		at += m;
 	}
 	run->samples[0].flags &= ~LAT_SAMPLE_F_NEWSTREAM;
 	run->n = at;
 	ex->threads = streams;
-	ex->processes = count_pids(pids, streams);
+	ex->processes = count_pids(run, streams);
 	return 0;
 }
 
@@ -182,13 +196,10 @@ static uint16_t call_cpu_begin(const struct latmon_event *ev, struct migrations 
 	return e->cpu;
 }
 
-/* One sample per call, a stream per thread; threads past the stream limit
- * are counted in ex. */
-static void calls_to_samples(struct lat_run *run, struct lat_exec *ex,
-			     const struct latmon_event *ev, const size_t *v, size_t n,
-			     struct migrations *mig)
+/* One sample per call, a stream per thread: 0 or -ENOMEM. */
+static int calls_to_samples(struct lat_run *run, struct lat_exec *ex, const struct latmon_event *ev,
+			    const size_t *v, size_t n, struct migrations *mig)
 {
-	uint32_t pids[LAT_MAX_STREAMS];
 	size_t i, at = 0, streams = 0;
 
 	for (i = 0; i < n; i++) {
@@ -196,24 +207,16 @@ static void calls_to_samples(struct lat_run *run, struct lat_exec *ex,
 		int fresh = i == 0 || e->tid != ev[v[i - 1]].tid;
 		uint32_t flags = fresh && at ? LAT_SAMPLE_F_NEWSTREAM : 0;
 
-		if (fresh && streams == LAT_MAX_STREAMS) {
-			ex->dropped_streams++;
-			for (; i + 1 < n && ev[v[i + 1]].tid == e->tid; i++)
-				ex->dropped_iters++;
-			ex->dropped_iters++;
-			continue;
-		}
-		if (fresh) {
-			name_stream(run, ex, streams, e->pid, e->tid, NULL);
-			pids[streams++] = e->pid;
-		}
+		if (fresh && name_stream(run, ex, streams++, e->pid, e->tid, NULL))
+			return -ENOMEM;
 		run->samples[at++] = (struct lat_sample){ e->tsc_begin, e->tsc_end,
 							  call_cpu_begin(ev, mig, e), e->cpu,
 							  flags };
 	}
 	run->n = at;
 	ex->threads = streams;
-	ex->processes = count_pids(pids, streams);
+	ex->processes = count_pids(run, streams);
+	return 0;
 }
 
 int lat_exec_take_syscalls(struct lat_run *run, struct lat_exec *ex,
@@ -230,8 +233,7 @@ int lat_exec_take_syscalls(struct lat_run *run, struct lat_exec *ex,
 	sort_ev = ev;
 	qsort(v, count, sizeof(*v), by_tid_time);
 	qsort(mig.v, mig.n, sizeof(*mig.v), by_tid_time);
-	calls_to_samples(run, ex, ev, v, count, &mig);
-	ret = 0;
+	ret = calls_to_samples(run, ex, ev, v, count, &mig);
 out:
 	free(v);
 	free(mig.v);

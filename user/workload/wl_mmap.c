@@ -40,6 +40,9 @@ static struct mmap_cfg {
 #define SLOW_LIST_MAX	50		/* ... listing at most this many */
 #define DEFAULT_SECONDS	5.0
 
+/* The most worker processes (--procs). */
+#define MAX_PROCS 1024
+
 /* flags of a sample: bit 8 unmap, pages in bits 9-13, process from bit 16 */
 #define F_UNMAP		(1U << 8)
 #define PAGES_SHIFT	9
@@ -93,6 +96,12 @@ static int mmap_prepare(struct lat_run *run)
 	m->run = run;
 	m->pagesz = sysconf(_SC_PAGESIZE);
 	m->nprocs = cfg.procs > 0 ? cfg.procs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (m->nprocs > MAX_PROCS) {
+		fprintf(stderr,
+			"mmap: --procs %d is more than the %d worker processes it runs at most\n",
+			m->nprocs, MAX_PROCS);
+		return -EINVAL;
+	}
 	m->seconds = cfg.duration_s > 0 ? cfg.duration_s : DEFAULT_SECONDS;
 	m->per_proc = run->iters;
 	m->live_cap = m->per_proc < LIVE_MAX ? m->per_proc : LIVE_MAX;
@@ -234,7 +243,10 @@ static void mmap_child(struct mmap_wl *m, int k, int go_fd)
 /* Fork the workers; they block on go_fd until the parent closes its end. */
 static int mmap_fork_all(struct mmap_wl *m, int fds[2], int *forked)
 {
-	for (*forked = 0; *forked < m->nprocs; (*forked)++) {
+	*forked = 0;
+	if (lat_run_streams(m->run, (size_t)m->nprocs))
+		return -ENOMEM;
+	for (; *forked < m->nprocs; (*forked)++) {
 		pid_t pid = fork();
 
 		if (pid < 0) {
@@ -246,8 +258,7 @@ static int mmap_fork_all(struct mmap_wl *m, int fds[2], int *forked)
 			mmap_child(m, *forked, fds[0]);
 		}
 		m->procs[*forked].pid = pid;
-		if (*forked < LAT_MAX_STREAMS)	/* latmon follows the fork */
-			m->run->stream_tid[*forked] = (uint32_t)pid;
+		m->run->streams[*forked].tid = (uint32_t)pid; /* latmon follows the fork */
 	}
 	return 0;
 }

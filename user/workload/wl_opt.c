@@ -22,7 +22,7 @@ static int parse_count(const char *opt, const char *arg, void *dst)
 {
 	uint64_t v;
 
-	if (lat_opt_parse_count(opt, arg, 1, 1024, &v))
+	if (lat_opt_parse_count(opt, arg, 1, LAT_WL_COUNT_MAX, &v))
 		return -EINVAL;
 	*(int *)dst = (int)v;
 	return 0;

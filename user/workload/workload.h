@@ -59,12 +59,16 @@ struct lat_sample {
 #define LAT_SAMPLE_F_SPECIAL	(1U << 1)	/* workload-defined marker */
 #define LAT_SAMPLE_F_NEWSTREAM	(1U << 2)	/* first sample of another thread */
 
+/* The largest count option (--threads, --procs): a workload bounds its own
+ * further where it must. */
+#define LAT_WL_COUNT_MAX (1 << 20)
+
 /* How the core parses the value of a workload's own option. */
 enum lat_wl_opt_type {
-	LAT_WL_OPT_FLAG = 1,	/* no value: int set to 1; JSON bool */
-	LAT_WL_OPT_COUNT,	/* whole number 1..1024: int; JSON number */
-	LAT_WL_OPT_RATE,	/* per second, > 0 and at most 1e9: double */
-	LAT_WL_OPT_DURATION,	/* a time (10s, 500ms; bare = seconds): double s */
+	LAT_WL_OPT_FLAG = 1, /* no value: int set to 1; JSON bool */
+	LAT_WL_OPT_COUNT,    /* whole number 1..LAT_WL_COUNT_MAX: int; JSON number */
+	LAT_WL_OPT_RATE,     /* per second, > 0 and at most 1e9: double */
+	LAT_WL_OPT_DURATION, /* a time (10s, 500ms; bare = seconds): double s */
 };
 
 /* One option a workload takes (--NAME): the core parses it into the
@@ -83,8 +87,16 @@ struct lat_wl_opt {
 /* Distinct workload option names over all workloads. */
 #define LAT_WL_OPT_MAX	32
 
-/* Streams of samples (LAT_SAMPLE_F_NEWSTREAM boundaries) a run can name. */
-#define LAT_MAX_STREAMS	1025
+/* One stream of samples (LAT_SAMPLE_F_NEWSTREAM boundaries): the thread
+ * that made it, for the join with latmon's events, and its process and
+ * name where the workload knows them (the core: latctl's own; exec: its
+ * command's); 0 / "" if not. tid 0 = not a thread of this process (a forked
+ * child): that stream stays unattributed. */
+struct lat_stream {
+	uint32_t tid;
+	uint32_t pid;
+	char comm[16];
+};
 
 /* What a run holds while it runs. */
 struct lat_run {
@@ -101,17 +113,13 @@ struct lat_run {
 	double tsc_hz;
 	void *priv;			/* the workload's own state */
 	/*
-	 * Thread id of each stream of samples, in array order, for the join
-	 * with latmon's events. The core sets stream_tid[0] to the thread that
-	 * calls run(); a workload whose streams come from other threads sets
-	 * stream_tid[k] = gettid() in the thread of stream k. 0 = not a thread
-	 * of this process (a forked child): that stream stays unattributed.
+	 * Stream k's thread, process and name, streams[0..n_streams): the core
+	 * names stream 0 the thread that calls run(); a workload whose streams
+	 * come from other threads names them with lat_run_stream() (before it
+	 * starts them: it may move the array) or lat_run_streams().
 	 */
-	uint32_t stream_tid[LAT_MAX_STREAMS];
-	/* Each stream's process id and thread name where the workload knows
-	 * them (the core: latctl's own; exec: its command's); 0 / "" if not. */
-	uint32_t stream_pid[LAT_MAX_STREAMS];
-	char stream_comm[LAT_MAX_STREAMS][16];
+	struct lat_stream *streams;
+	size_t n_streams;		/* entries of streams (zeroed past use) */
 	char *const *command;		/* exec: COMMAND [ARGS...], NULL-ended */
 	int exit_status;		/* what latctl exits with after the
 					 * report: 0, or the command's (exec) */
@@ -172,6 +180,13 @@ static inline double lat_sample_ns(const struct lat_run *run,
 /* Replace run->samples by a pre-faulted shared array of cap entries (a
  * workload that learns its sample count only in run() or from_events());
  * the contents are not kept. 0 or -ENOMEM. */
+/* Stream k of run, the array grown to hold it (zeroed), or NULL. */
+struct lat_stream *lat_run_stream(struct lat_run *run, size_t k);
+/* Room for streams 0..n-1 at once: 0 or -ENOMEM. */
+int lat_run_streams(struct lat_run *run, size_t n);
+/* Stream k's thread id, 0 past the streams named. */
+uint32_t lat_run_tid(const struct lat_run *run, size_t k);
+void lat_run_streams_free(struct lat_run *run);
 int lat_run_resize(struct lat_run *run, size_t cap);
 
 extern const struct workload_ops *const lat_workloads[];

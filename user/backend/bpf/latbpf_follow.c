@@ -100,9 +100,9 @@ void lat_bpf_follow_streams(const struct lat_bpf_follow *f, struct lat_run *run)
 {
 	size_t k;
 
-	for (k = 0; run && f->n_refused && k < LAT_MAX_STREAMS; k++)
-		if (run->stream_tid[k] && in(f->refused_pids, f->n_refused, run->stream_tid[k]))
-			run->stream_tid[k] = 0;
+	for (k = 0; run && f->n_refused && k < run->n_streams; k++)
+		if (run->streams[k].tid && in(f->refused_pids, f->n_refused, run->streams[k].tid))
+			run->streams[k].tid = 0;
 }
 
 void lat_bpf_follow_free(struct lat_bpf_follow *f)

@@ -80,14 +80,17 @@ struct stream {
 /* The sample streams of the run, in *n. */
 static struct stream *streams_of(const struct lat_run *run, size_t *n)
 {
-	struct stream *v = calloc(LAT_MAX_STREAMS, sizeof(*v));
-	size_t first = 0, i;
+	size_t first = 0, i, count = 1;
+	struct stream *v;
 
+	for (i = 1; run && i < run->n; i++)
+		count += !!(run->samples[i].flags & LAT_SAMPLE_F_NEWSTREAM);
+	v = calloc(count, sizeof(*v));
 	*n = 0;
-	for (i = 1; v && run && i <= run->n && *n < LAT_MAX_STREAMS; i++) {
+	for (i = 1; v && run && i <= run->n; i++) {
 		if (i < run->n && !(run->samples[i].flags & LAT_SAMPLE_F_NEWSTREAM))
 			continue;
-		v[*n] = (struct stream){ first, i, run->stream_tid[*n] };
+		v[*n] = (struct stream){ first, i, lat_run_tid(run, *n) };
 		(*n)++;
 		first = i;
 	}
