@@ -198,7 +198,7 @@ read -r tid ev pid rus <<< "$(fact "$R1" w0)"
 ok "limit 1: the followed worker's fault events == its wait4 minflt ($ev == $rus)" \
 	test "$tid" = "$pid" -a "$ev" = "$rus"
 ok "limit 1: the report says LOST and which streams are unattributed" \
-	bash -c "grep -q '^LOST: 1 processes the workload forked were not followed (the limit of 1 at once, LATCTL_BPF_FOLLOW_MAX)' '$TMPD/refused.txt' &&
+	bash -c "grep -q '^LOST: 1 process the workload forked was not followed (the limit of 1 at once, LATCTL_BPF_FOLLOW_MAX)' '$TMPD/refused.txt' &&
 		grep -q '^1 of 2 sample streams have no thread the backend followed: unattributed$' '$TMPD/refused.txt'"
 ok "report FILE prints what the run printed (refusals)" bash -c "'$L' report '$R1' | diff - '$TMPD/refused.txt'"
 check_err "LATCTL_BPF_FOLLOW_MAX=0 is refused" "LATCTL_BPF_FOLLOW_MAX=0 $L run mmap --backend bpf" 2 \

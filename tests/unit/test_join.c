@@ -641,7 +641,9 @@ static void test_json_and_text(void **state)
 	x = cJSON_GetArrayItem(cJSON_GetObjectItem(causes, "causes"), 0);
 	assert_string_equal(cJSON_GetObjectItem(x, "label")->valuestring, "thp-zero");
 	text = render(causes, iters);
-	assert_non_null(strstr(text, "Causes of the 1 slow iterations"));
+	assert_non_null(strstr(text, "Causes of the 1 slow iteration"));
+	assert_null(strstr(text, "1 slow iterations"));
+	assert_non_null(strstr(text, "The slow iteration (index"));
 	assert_non_null(strstr(text, "thp-zero"));
 	assert_non_null(strstr(text, "zeroing 280.0 us / 280.0 us"));
 	assert_non_null(strstr(text, "at 0x7f1234600000"));

@@ -37,13 +37,15 @@ static void render_followed(FILE *out, struct lat_rd *r, const cJSON *f)
 	double unchecked = lat_rd_num(r, f, "unchecked_records");
 
 	if (followed || refused)
-		fprintf(out, "BPF backend followed %.0f processes the workload forked (%.0f alive at "
-			"the end, at most %.0f at once)\n", followed, lat_rd_num(r, f, "live_at_stop"),
+		fprintf(out, "BPF backend followed %.0f process%s the workload forked (%.0f alive at "
+			"the end, at most %.0f at once)\n", followed, followed == 1 ? "" : "es",
+			lat_rd_num(r, f, "live_at_stop"),
 			lat_rd_num(r, f, "max"));
 	if (refused)
-		fprintf(out, "LOST: %.0f processes the workload forked were not followed (the limit of "
+		fprintf(out, "LOST: %.0f process%s the workload forked %s not followed (the limit of "
 			"%.0f at once, LATCTL_BPF_FOLLOW_MAX): their samples are unattributed\n",
-			refused, lat_rd_num(r, f, "max"));
+			refused, refused == 1 ? "" : "es", refused == 1 ? "was" : "were",
+			lat_rd_num(r, f, "max"));
 	if (unchecked)
 		fprintf(out, "%.0f records of processes past the log of %d followed ones were not "
 			"checked against the filter\n", unchecked, LATBPF_FOLLOW_LOG);

@@ -99,9 +99,10 @@ static void print_causes(const cJSON *causes, const cJSON *est, FILE *out, struc
 {
 	const cJSON *rows = lat_rd_array(r, causes, "causes"), *row;
 	double thr_ns = lat_rd_num(r, causes, "slow_threshold_ns");
+	double slow = lat_rd_num(r, causes, "slow_iterations");
 	char total[24], thr[24];
 
-	fprintf(out, "Causes of the %.0f slow iterations", lat_rd_num(r, causes, "slow_iterations"));
+	fprintf(out, "Causes of the %.0f slow iteration%s", slow, slow == 1 ? "" : "s");
 	if (thr_ns > 0)
 		fprintf(out, " (>= %s)", fmt_ns(thr_ns, thr, sizeof(thr)));
 	fprintf(out, ", %s in total:\n",
@@ -216,8 +217,11 @@ static void print_slowest(const cJSON *iters, const cJSON *est, FILE *out, struc
 		streams |= cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "stream")) > 0;
 	}
 	qsort(v, n, sizeof(*v), cmp_iter_desc);
-	fprintf(out, "The %d slowest iterations (index, time, CPU, primary cause: breakdown):\n",
-		n < 10 ? n : 10);
+	if (n == 1)
+		fprintf(out, "The slow iteration (index, time, CPU, primary cause: breakdown):\n");
+	else
+		fprintf(out, "The %d slowest iterations (index, time, CPU, primary cause: breakdown):\n",
+			n < 10 ? n : 10);
 	for (i = 0; i < n && i < 10; i++)
 		print_iter(v[i].it, est, streams, out, r);
 	free(v);

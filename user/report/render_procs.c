@@ -35,8 +35,8 @@ void lat_stream_faults_render(const cJSON *causes, FILE *out, struct lat_rd *r)
 	}
 	if (!sum || lat_rd_num(r, causes, "faults_in_loop_joined"))
 		return;		/* the streams are this process's threads */
-	fprintf(out, "fault events of the %d measured streams (the workload's other processes): "
-		"%.0f (", n, sum);
+	fprintf(out, "fault events of the %d measured stream%s (the workload's other processes): "
+		"%.0f (", n, n == 1 ? "" : "s", sum);
 	cJSON_ArrayForEach(s, list)
 		fprintf(out, "%s%.0f", s == list->child ? "" : " + ", lat_rd_num(r, s, "fault_events"));
 	fputs("); getrusage above counts this process and its children together\n", out);
