@@ -267,6 +267,17 @@ check "... says so on stderr" "cat /dev/null; $L report $D.json" 0 \
 check "... and one that ignores SIGINT: each signal it took said" \
 	"$L run exec --duration 1s -- sh -c 'trap \"\" INT; sleep 30'" 0 \
 	'stopped by latctl \(--duration 1 s\): SIGINT, SIGTERM 3 s later, then killed by SIGTERM'
+# What the command started is stopped with it: latctl is their subreaper,
+# so a process whose parent ended is still found (before: sh took the
+# SIGKILL, its sleep ran on under PID 1). The sleeps' odd lengths name them.
+check "--duration: a shell that ignores INT and TERM, and its sleep, are both stopped" \
+	"$L run exec --duration 1s -- sh -c 'trap \"\" INT TERM; sleep 31.25'" 0 \
+	'SIGINT, SIGTERM 3 s later, SIGKILL 3 s later, then killed by SIGKILL'
+ok "... no process of it is left" bash -c '! pgrep -f "sleep 31[.]25"'
+check "--duration: background jobs (SIGINT ignored) stopped with their shell, status 0" \
+	"$L run exec --duration 1s -- sh -c 'sleep 32.25 & sleep 32.25 & wait'" 0 \
+	'stopped by latctl \(--duration 1 s\): SIGINT, SIGTERM 3 s later'
+ok "... no process of it is left" bash -c '! pgrep -f "sleep 32[.]25"'
 Z=$TMPD/z
 seq 1 200000 >$Z.txt
 check "gzip -c under latctl: the archive on stdout is whole" \

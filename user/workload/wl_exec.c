@@ -179,23 +179,41 @@ static int wait_end(int pidfd, int ms)
 	return r != 0;
 }
 
-/* Stop the command: from sigs[first] on (SIGINT, SIGTERM, SIGKILL), the
- * next after 3 s each, each said with why. */
+/* Wait up to ms for the command and every process it started to end. 1
+ * when they have. */
+static int wait_tree(int pidfd, int ms)
+{
+	int waited;
+
+	for (waited = 0; waited < ms; waited += 100) {
+		if (!wait_end(pidfd, 0))
+			wait_end(pidfd, 100);
+		else if (!lat_exec_tree_alive())
+			return 1;
+		else
+			usleep(100000);
+	}
+	return wait_end(pidfd, 0) && !lat_exec_tree_alive();
+}
+
+/* Stop the command and every process it started: from sigs[first] on
+ * (SIGINT, SIGTERM, SIGKILL), the next after 3 s each, each said with why. */
 static void stop_command(int pidfd, const char *why, size_t first)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGKILL };
 	size_t i;
 
 	for (i = first; i < 3; i++) {
-		fprintf(stderr, "latctl: exec: %s%s, sending SIG%s to %d\n",
+		fprintf(stderr,
+			"latctl: exec: %s%s, sending SIG%s to %d and every process it started\n",
 			i > first ? "still running 3 s after SIG" : "after ",
 			i > first ? sigabbrev_np(sigs[i - 1]) : why,
 			sigabbrev_np(sigs[i]) ? sigabbrev_np(sigs[i]) : "?", (int)ex.pid);
-		kill(ex.pid, sigs[i]);
+		lat_exec_tree_kill(sigs[i]);
 		ex.stop_signal = sigs[i];
 		ex.sent[ex.n_sent++] = sigs[i];
 		ex.stop_why = why;
-		if (wait_end(pidfd, GRACE_MS))
+		if (wait_tree(pidfd, GRACE_MS))
 			return;
 	}
 }
@@ -234,10 +252,12 @@ static int run_command(void)
 
 	if (pipe2(report, O_CLOEXEC))
 		return -errno;
+	lat_exec_tree_begin();
 	ex.pid = fork();
 	if (ex.pid < 0) {
 		close(report[0]);
 		close(report[1]);
+		lat_exec_tree_end();
 		return -errno;
 	}
 	if (ex.pid == 0) {
@@ -245,6 +265,7 @@ static int run_command(void)
 		start_command(report[1]);
 	}
 	close(report[1]);
+	lat_exec_tree_started(ex.pid);
 	ex.exec_errno = exec_result(report[0]);
 	pidfd = (int)syscall(SYS_pidfd_open, ex.pid, 0);
 	if (pidfd >= 0) {
@@ -254,18 +275,30 @@ static int run_command(void)
 	while (waitpid(ex.pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
+	lat_exec_tree_end();
 	ex.status = st;
 	ex.ended = 1;
 	return 0;
 }
 
+/* 1 when latctl sent sig to the command. */
+static int sent_by_latctl(int sig)
+{
+	int i;
+
+	for (i = 0; i < ex.n_sent; i++)
+		if (ex.sent[i] == sig)
+			return 1;
+	return 0;
+}
+
 /* What latctl exits with: the command's status when it failed (not when
- * --duration stopped it), else 0. */
+ * latctl stopped it), else 0. */
 static int exit_status_of(void)
 {
 	if (WIFEXITED(ex.status))
 		return ex.stop_signal ? 0 : WEXITSTATUS(ex.status);
-	if (WIFSIGNALED(ex.status) && WTERMSIG(ex.status) != ex.stop_signal)
+	if (WIFSIGNALED(ex.status) && !sent_by_latctl(WTERMSIG(ex.status)))
 		return 128 + WTERMSIG(ex.status);
 	return 0;
 }

@@ -65,6 +65,16 @@ void lat_exec_set_apart(struct lat_exec *ex, struct latmon_event *ev, size_t n);
 int lat_exec_take_syscalls(struct lat_run *run, struct lat_exec *ex,
 			   const struct latmon_event *ev, size_t n);
 
+/* wl_exec_tree.c: latctl a child subreaper before the fork; the command's
+ * pid once forked; every process of its tree signalled (the number); the
+ * processes it started still running; the ended orphans reaped and the
+ * subreaper undone once it is waited for. */
+void lat_exec_tree_begin(void);
+void lat_exec_tree_started(pid_t pid);
+int lat_exec_tree_kill(int sig);
+int lat_exec_tree_alive(void);
+void lat_exec_tree_end(void);
+
 cJSON *lat_exec_extras(const struct lat_run *run);
 void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd);
 /* The report's head line when markers were lost: "kept N of M". */
