@@ -198,6 +198,31 @@ edit "$A" "$TMPD/mid_base.json" 'my $i = 0; $_->{summary}{p99_9_ns} = 1000 + $i+
 edit "$A" "$TMPD/mid.json" 'my $i = 0; $_->{summary}{p99_9_ns} = (1000 + $i) * (1.06, 1.18, 0.97, 1.25, 1.12)[$i++] for @{$d->{repeat}{per_run}}'
 check_err "check: a change neither shown within nor over --regression: 125, how many runs would settle it" \
 	"$C check --baseline $TMPD/mid_base.json $TMPD/mid.json" 125 'neither shown within nor over --regression 10%; (about [0-9]+ runs a side|the change sits)'
+# synthetic: the runs of mid.json spread over a factor of 27: no number of
+# runs a reviewer would wait for settles it, and check says so
+edit "$A" "$TMPD/wide.json" 'my $i = 0; $_->{summary}{p99_9_ns} = (1000 + $i) * (0.3, 3.5, 0.9, 8, 0.5)[$i++] for @{$d->{repeat}{per_run}}'
+check_err "check: runs spread too widely: 125, said so, not 'the change sits at the limit'" \
+	"$C check --baseline $TMPD/mid_base.json $TMPD/wide.json" 125 \
+	'neither shown within nor over --regression 10%; the runs spread too widely: over 1000 runs a side'
+# synthetic: tol_base.json and tol_new.json below, 1000..1004 against
+# 3000..3004 ns; at one of K looks each bound is at 5%/K (Bonferroni)
+edit "$A" "$TMPD/tol_base.json" 'my $i = 0; $_->{summary}{p99_9_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'
+edit "$A" "$TMPD/tol_new.json" 'my $i = 0; $_->{summary}{p99_9_ns} = 3000 + $i++ for @{$d->{repeat}{per_run}}'
+check "check --looks 3: a look of a sequential driver, bounds over the 3 looks" \
+	"$C check --baseline $TMPD/tol_base.json --looks 3 $TMPD/tol_new.json" 1 \
+	'bad: .*at least \+[0-9.]+% with 95% confidence over the 3 looks, .*n=5\+5\) over --regression 10%'
+check_err "check --looks 20: 5 runs a side cannot reach a bound at 5%/20: 125, said why" \
+	"$C check --baseline $TMPD/tol_base.json --looks 20 $TMPD/tol_new.json" 125 \
+	'too few runs a side for a bound at this confidence'
+check_err "check --looks 0: refused" "$C check --baseline $TMPD/tol_base.json --looks 0 $TMPD/tol_new.json" 125 \
+	"--looks '0' is not valid; give a whole number from 1 to 100"
+edit "$TMPD/tol_new.json" "$TMPD/tol_new3.json" 'splice @{$d->{repeat}{per_run}}, 3'
+edit "$TMPD/tol_new.json" "$TMPD/tol_new2.json" 'splice @{$d->{repeat}{per_run}}, 0, 3'
+check_err "check: two boots of 3 and 2 runs, each alone: too few runs" \
+	"$C check --baseline $TMPD/tol_base.json $TMPD/tol_new3.json $TMPD/tol_new2.json" 125 'too few runs: the baseline has 5, .*tol_new3.json has 3'
+check "check --runs-together: their 5 runs judged as one side's runs" \
+	"$C check --baseline $TMPD/tol_base.json --runs-together $TMPD/tol_new3.json $TMPD/tol_new2.json" 1 \
+	'bad: .*tol_new3\.json \(\+1 more, their runs together\): p99\.9 .*n=5\+5\) over --regression 10%'
 edit "$A" "$TMPD/nothp.json" '$_->{counters}{thp_fault_alloc} = undef for @{$d->{repeat}{per_run}}'
 check_err "check: a metric without values (a kernel without THP): 125, never good" \
 	"$C check --baseline $A --metric 'huge pages' $TMPD/nothp.json" 125 'huge pages has no value'
@@ -226,9 +251,7 @@ check_err "check --pool: two invocations a side are too few units: 125" \
 edit "$B" "$TMPD/runfail.json" '$d->{repeat}{per_run}[2]{exit_code} = 1'
 check_err "check: a run of the series failed: 125" "$C check --baseline $A $TMPD/runfail.json" 125 \
 	'run 3 of 5 failed \(exit code 1\)'
-# p99.9 of 1000..1004 ns against 3000..3004 ns: +200% by construction
-edit "$A" "$TMPD/tol_base.json" 'my $i = 0; $_->{summary}{p99_9_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'
-edit "$A" "$TMPD/tol_new.json" 'my $i = 0; $_->{summary}{p99_9_ns} = 3000 + $i++ for @{$d->{repeat}{per_run}}'
+# tol_base.json and tol_new.json (above): +200% by construction
 check "check: a large --regression tolerates it" "$C check --baseline $TMPD/tol_base.json --regression 500% $TMPD/tol_new.json" 0 'within --regression 500%'
 check_err "check: too few runs: 125" "$C check --baseline $A $ONE" 125 'too few runs: the baseline has 5, .* has 1'
 edit "$B" "$TMPD/lost.json" '$d->{repeat}{per_run}[2]{latmon}{lost_by_latmon} = 7'

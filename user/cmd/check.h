@@ -37,6 +37,8 @@ struct check_opts {
 	const char *baseline[MAX_SIDE];
 	size_t n_baseline;
 	int pool;		/* --pool: the results are one side */
+	int as_runs;		/* --runs-together: and their runs the units */
+	size_t looks;		/* --looks: a sequential driver's most looks */
 	int dry_run;		/* --dry-run: the options only */
 	double regression;	/* % */
 	struct limit limits[MAX_LIMITS];
@@ -51,6 +53,10 @@ struct check_opts {
 int check_load_side(struct check_opts *o, char *const *paths, size_t n, struct side *s,
 		    int baseline);
 void check_free_side(struct side *s);
+/* The runs of every file of s as the runs of its first, one document (the
+ * side of a one-file baseline's kind: runs are its units). -1 without
+ * memory. */
+int check_runs_together(struct side *s);
 /* 1 with o->why when a file is given twice, on one side or both. */
 int check_given_twice(struct check_opts *o, const struct side *base, const struct side *new);
 /* 1 when every file of both sides matches the baseline's first in machine

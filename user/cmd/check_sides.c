@@ -139,3 +139,45 @@ void check_free_side(struct side *s)
 		cJSON_Delete(s->doc[i]);
 	s->n = 0;
 }
+
+/* One run of doc i as a detached copy: its run of the repeat list, or the
+ * document itself without a repeat section. */
+static cJSON *run_copy(const cJSON *doc, size_t i)
+{
+	cJSON *c = cJSON_Duplicate(lat_run_at(doc, i), 1);
+
+	if (c)
+		cJSON_DeleteItemFromObjectCaseSensitive(c, LAT_REPEAT_KEY);
+	return c;
+}
+
+int check_runs_together(struct side *s)
+{
+	cJSON *rep, *list;
+	size_t i, j;
+
+	if (s->n < 2)
+		return 0;
+	list = cJSON_CreateArray();
+	for (i = 0; list && i < s->n; i++)
+		for (j = 0; j < lat_runs_count(s->doc[i]); j++)
+			if (!cJSON_AddItemToArray(list, run_copy(s->doc[i], j)))
+				goto nomem;
+	rep = list ? cJSON_CreateObject() : NULL;
+	if (!rep || !cJSON_AddItemToObject(rep, LAT_REPEAT_RUNS_KEY, list))
+		goto nomem;
+	cJSON_DeleteItemFromObjectCaseSensitive(s->doc[0], LAT_REPEAT_KEY);
+	if (!cJSON_AddItemToObject(s->doc[0], LAT_REPEAT_KEY, rep)) {
+		cJSON_Delete(rep);
+		return -1;
+	}
+	snprintf(s->name, sizeof(s->name), "%s (+%zu more, their runs together)", s->path[0],
+		 s->n - 1);
+	for (i = 1; i < s->n; i++)
+		cJSON_Delete(s->doc[i]);
+	s->n = 1;
+	return 0;
+nomem:
+	cJSON_Delete(list);
+	return -1;
+}

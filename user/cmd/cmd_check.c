@@ -14,12 +14,24 @@
 #include "cmd/check.h"
 #include "lib/latctl.h"
 #include "lib/opt.h"
+#include "lib/parse.h"
 #include "run/opts.h"
 #include "compare/pair.h"
 #include "compare/metric_list.h"
 #include "doc/runs.h"
 
-enum { OPT_BASELINE = LAT_OPT_LONG, OPT_DRY_RUN, OPT_MAX, OPT_METRIC, OPT_POOL, OPT_REGRESSION };
+enum {
+	OPT_BASELINE = LAT_OPT_LONG,
+	OPT_DRY_RUN,
+	OPT_LOOKS,
+	OPT_MAX,
+	OPT_METRIC,
+	OPT_POOL,
+	OPT_REGRESSION,
+	OPT_RUNS_TOGETHER,
+};
+
+#define MAX_LOOKS 100
 
 static void usage(FILE *out);
 
@@ -32,6 +44,9 @@ static const struct lat_opt check_opts_table[] = {
 	  "nothing: 0 when a check could run (a bisect\n"
 	  "driver's test before its first build)", NULL, NULL },
 	{ "help", 'h', NULL, "this text", NULL, NULL },
+	{ "looks", OPT_LOOKS, "K", "this is one of at most K looks of a driver that\n"
+	  "adds runs until check decides: each look's bounds\n"
+	  "at 95% over the K (Bonferroni; default 1)", NULL, NULL },
 	{ "max", OPT_MAX, "METRIC=LIMIT", "e.g. p99.9=2us, share:thp-zero=20%,\n"
 	  "count:compaction=0, faults/iter=0.01 (repeatable)", NULL, lat_metric_list },
 	{ "metric", OPT_METRIC, "METRIC", "what --baseline compares (default p99.9; repeatable)",
@@ -40,6 +55,9 @@ static const struct lat_opt check_opts_table[] = {
 	  "judged together, each one unit", NULL, NULL },
 	{ "regression", OPT_REGRESSION, "PCT", "tolerated worsening with --baseline (default 10%)",
 	  NULL, NULL },
+	{ "runs-together", OPT_RUNS_TOGETHER, NULL, "the RESULT files are one kernel's, their runs\n"
+	  "taken together, each run one unit (as a one-file\n"
+	  "--baseline's are)", NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -172,6 +190,15 @@ static int take_option(struct check_opts *o, int c, char *arg)
 	case OPT_DRY_RUN:
 		o->dry_run = 1;
 		return 0;
+	case OPT_RUNS_TOGETHER:
+		o->pool = o->as_runs = 1;
+		return 0;
+	case OPT_LOOKS:
+		if (!lat_parse_u64(arg, 1, MAX_LOOKS, &o->looks))
+			return 0;
+		snprintf(o->why, sizeof(o->why), "--looks '%s' is not valid; give a whole number from 1 to %d",
+			 arg, MAX_LOOKS);
+		return -1;
 	case OPT_BASELINE:
 		if (o->n_baseline < MAX_SIDE) {
 			o->baseline[o->n_baseline++] = arg;
@@ -201,6 +228,7 @@ static enum lat_parsed parse(int argc, char **argv, struct check_opts *o)
 	int c;
 
 	o->regression = DEFAULT_REGRESSION;
+	o->looks = 1;
 	lat_opt_begin(&p, &check_cmd);
 	while ((c = lat_opt_next(&p, argc, argv)) != LAT_OPT_END) {
 		if (c == LAT_OPT_DONE)
@@ -257,16 +285,28 @@ static int check_limits(struct check_opts *o, const cJSON *doc, const char *path
 	return CHECK_GOOD;
 }
 
-/* Runs a side that would likely put the one-sided bound past the limit:
- * the bound's distance from the estimate shrinks as 1 / sqrt(n). */
-static size_t runs_to_settle(double est, double bound, double limit, size_t n)
+/* What would settle an undecided change, after o->why: the runs a side
+ * that would likely put the one-sided bound past the limit (its distance
+ * from the estimate shrinks as 1 / sqrt(n)), or why runs will not. */
+static void unsettled(struct check_opts *o, double est, double bound, size_t n)
 {
-	double need, dist = fabs(est - limit), width = fabs(bound - est);
+	double need = INFINITY, dist = fabs(est - o->regression), width = fabs(bound - est);
+	size_t len = strlen(o->why);
 
-	if (!isfinite(est) || !isfinite(width) || dist < 1e-9)
-		return 0;
-	need = ceil((double)n * (width / dist) * (width / dist));
-	return need > 1000 ? 0 : (size_t)need;
+	if (isfinite(est) && isfinite(width) && dist >= 1e-9)
+		need = ceil((double)n * (width / dist) * (width / dist));
+	if (isfinite(est) && (!isfinite(width) || bound <= -100))
+		snprintf(o->why + len, sizeof(o->why) - len,
+			 "too few runs a side for a bound at this confidence (each metric and look asks more of it)");
+	else if (need <= 1000)
+		snprintf(o->why + len, sizeof(o->why) - len,
+			 "about %.0f runs a side would likely settle it (run --repeat %.0f)", need, need);
+	else if (isfinite(est) && dist < 1)
+		snprintf(o->why + len, sizeof(o->why) - len,
+			 "the change sits at the limit: more runs will not settle it soon");
+	else
+		snprintf(o->why + len, sizeof(o->why) - len,
+			 "the runs spread too widely: over 1000 runs a side would be needed (a metric that varies less, such as fault:p50, settles sooner)");
 }
 
 /* The change in the direction of worse: +% is worse for most metrics, a
@@ -305,36 +345,63 @@ static int side_gap(struct check_opts *o, const struct side *s, const struct lat
 	return 1;
 }
 
-/* One of k metrics against the baseline: bad when the change is shown to
- * be worse than --regression (its one-sided lower bound above it, at 95%
- * over the k metrics: Bonferroni, each at 5% / k), good when it is shown to
- * be within (the one-sided 95% upper bound below it; all k must be), else
- * 125. */
+/* The confidence of a two-sided interval whose one-sided bounds err at
+ * most (1 - LAT_PAIR_BOUND_CONF) / 2 over `over` tests (Bonferroni). */
+static double conf_over(size_t over)
+{
+	return 1 - (1 - LAT_PAIR_BOUND_CONF) / (double)over;
+}
+
+/* "with 95% confidence", "... over the 2 metrics and 3 looks". */
+static void conf_text(char *buf, size_t len, size_t k, size_t looks, int bad)
+{
+	int metrics = bad && k > 1;
+
+	if (!metrics && looks == 1) {
+		snprintf(buf, len, "with 95%% confidence");
+		return;
+	}
+	snprintf(buf, len, "with 95%% confidence over the ");
+	if (metrics)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%zu metrics%s", k,
+			 looks > 1 ? " and " : "");
+	if (looks > 1)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%zu looks", looks);
+}
+
+/* One of k metrics against the baseline, at one of o->looks looks: bad
+ * when the change is shown to be worse than --regression (its one-sided
+ * lower bound above it, at 95% over the k metrics and the looks:
+ * Bonferroni, each at 5% / (k x looks)), good when it is shown to be within
+ * (the one-sided upper bound below it, at 95% over the looks; all k must
+ * be), else 125. */
 static int check_one(struct check_opts *o, const struct side *bs, const struct side *ns,
 		     const struct lat_metric *m, size_t k)
 {
 	const char *path = ns->name;
-	char b[32], w[32], head[PATH_MAX + 160], conf[64] = "with 95% confidence";
-	struct lat_pair p, pk;
-	double est, lo, hi, ek, hk;
-	size_t more;
+	char b[32], w[32], head[PATH_MAX + 160], conf[96], gconf[96];
+	struct lat_pair p, pk, pg;
+	double est, lo, hi, any;
 
 	if (side_gap(o, bs, m, "the baseline") || side_gap(o, ns, m, path))
 		return CHECK_SKIP;
 	if (lat_pair_sides((const cJSON *const *)bs->doc, bs->n, (const cJSON *const *)ns->doc,
 			   ns->n, m, &p) ||
 	    lat_pair_sides_conf((const cJSON *const *)bs->doc, bs->n, (const cJSON *const *)ns->doc,
-				ns->n, m, 1 - (1 - LAT_PAIR_BOUND_CONF) / (double)k, &pk))
+				ns->n, m, conf_over(k * o->looks), &pk) ||
+	    lat_pair_sides_conf((const cJSON *const *)bs->doc, bs->n, (const cJSON *const *)ns->doc,
+				ns->n, m, conf_over(o->looks), &pg))
 		return CHECK_SKIP;
 	if (p.missing) {
 		snprintf(o->why, sizeof(o->why), "%s: %s has no value in %s (this kernel or run did not report it)",
 			 path, m->name, p.base.n ? path : "the baseline");
 		return CHECK_SKIP;
 	}
-	worse(m, &p, &est, &lo, &hi);
-	worse(m, &pk, &ek, &lo, &hk);
-	if (k > 1)
-		snprintf(conf, sizeof(conf), "with 95%% confidence over the %zu metrics", k);
+	worse(m, &pk, &any, &lo, &any);		/* bad: over metrics and looks */
+	worse(m, &pg, &any, &any, &hi);		/* good: over the looks */
+	worse(m, &p, &est, &any, &any);
+	conf_text(conf, sizeof(conf), k, o->looks, 1);
+	conf_text(gconf, sizeof(gconf), k, o->looks, 0);
 	lat_pair_fmt(b, sizeof(b), p.base.median, m->unit);
 	lat_pair_fmt(w, sizeof(w), p.new.median, m->unit);
 	snprintf(head, sizeof(head), "%s: %s %s -> %s (%s%+.1f%%", path, m->name, b, w,
@@ -345,18 +412,13 @@ static int check_one(struct check_opts *o, const struct side *bs, const struct s
 		return CHECK_BAD;
 	}
 	if (hi < o->regression) {
-		snprintf(o->why, sizeof(o->why), "%s, at most %+.1f%% with 95%% confidence, p=%.3f, n=%zu+%zu) within --regression %g%%",
-			 head, hi, p.p, p.base.n, p.new.n, o->regression);
+		snprintf(o->why, sizeof(o->why), "%s, at most %+.1f%% %s, p=%.3f, n=%zu+%zu) within --regression %g%%",
+			 head, hi, gconf, p.p, p.base.n, p.new.n, o->regression);
 		return CHECK_GOOD;
 	}
-	more = runs_to_settle(est, est > o->regression ? lo : hi, o->regression,
-			      p.base.n < p.new.n ? p.base.n : p.new.n);
-	snprintf(o->why, sizeof(o->why), "%s, 95%% bounds %+.1f%% .. %+.1f%%, p=%.3f, n=%zu+%zu): neither shown within nor over --regression %g%%; %s",
-		 head, lo, hi, p.p, p.base.n, p.new.n, o->regression,
-		 more ? "" : "the change sits at the limit: more runs will not settle it soon");
-	if (more)
-		snprintf(o->why + strlen(o->why), sizeof(o->why) - strlen(o->why),
-			 "about %zu runs a side would likely settle it (run --repeat %zu)", more, more);
+	snprintf(o->why, sizeof(o->why), "%s, bounds %+.1f%% .. %+.1f%% %s, p=%.3f, n=%zu+%zu): neither shown within nor over --regression %g%%; ",
+		 head, lo, hi, conf, p.p, p.base.n, p.new.n, o->regression);
+	unsettled(o, est, est > o->regression ? lo : hi, p.base.n < p.new.n ? p.base.n : p.new.n);
 	return CHECK_SKIP;
 }
 
@@ -403,21 +465,25 @@ static void units_note(struct check_opts *o, const struct side *bs, const struct
 
 /* Relative check of every --metric, in any order: bad when one is shown
  * bad, else 125 when one cannot be told, else good. */
-static int check_baseline(struct check_opts *o, const struct side *bs, const struct side *ns)
+static int check_baseline(struct check_opts *o, const struct side *bs, struct side *ns)
 {
 	static char why[sizeof(o->why)];
-	size_t need = lat_pair_min_runs(), i;
-	size_t nb = lat_side_units((const cJSON *const *)bs->doc, bs->n);
-	size_t nn = lat_side_units((const cJSON *const *)ns->doc, ns->n);
+	size_t need = lat_pair_min_runs(), i, nb, nn;
 	int ret = CHECK_GOOD;
 
+	if (!check_sides_match(o, bs, ns))
+		return CHECK_SKIP;
+	if (o->as_runs && check_runs_together(ns)) {
+		snprintf(o->why, sizeof(o->why), "out of memory taking the runs together");
+		return CHECK_SKIP;
+	}
+	nb = lat_side_units((const cJSON *const *)bs->doc, bs->n);
+	nn = lat_side_units((const cJSON *const *)ns->doc, ns->n);
 	if (nb < need || nn < need) {
 		snprintf(o->why, sizeof(o->why), "too few runs: the baseline has %zu, %s has %zu; a significant difference needs %zu a side (run --repeat %zu, or %zu invocations)",
 			 nb, ns->name, nn, need, need, need);
 		return CHECK_SKIP;
 	}
-	if (!check_sides_match(o, bs, ns))
-		return CHECK_SKIP;
 	for (i = 0; i < o->n_metrics && ret != CHECK_BAD; i++) {
 		int r = check_one(o, bs, ns, &o->metrics[i].m, o->n_metrics);
 
