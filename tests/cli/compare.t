@@ -248,6 +248,9 @@ check "check --pool: the same kernel's invocations: never bad" \
 check_err "check --pool: two invocations a side are too few units: 125" \
 	"$C check --baseline $TMPD/g1.json --baseline $TMPD/g2.json --pool $TMPD/n1.json $TMPD/n2.json" 125 \
 	'too few runs: the baseline has 2, .* has 2; .*or 4 invocations\)'
+edit "$B" "$TMPD/noexit.json" 'delete $d->{exit_code}'
+check_err "check: a result without its exit code: 125, said (not 'exit code -nan')" \
+	"$C check --max p99.9=1s $TMPD/noexit.json" 125 'noexit\.json: the result has no exit code'
 edit "$B" "$TMPD/runfail.json" '$d->{repeat}{per_run}[2]{exit_code} = 1'
 check_err "check: a run of the series failed: 125" "$C check --baseline $A $TMPD/runfail.json" 125 \
 	'run 3 of 5 failed \(exit code 1\)'

@@ -14,10 +14,15 @@
 /* Why a document cannot be judged (failed, incomplete), 0 when it can. */
 static int unusable(const cJSON *doc, const char *path, char *why, size_t len)
 {
-	double code = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(doc, "exit_code"));
+	const cJSON *ec = cJSON_GetObjectItemCaseSensitive(doc, "exit_code");
+	double code = cJSON_GetNumberValue(ec);
 	size_t n = lat_runs_count(doc), i;
 	double lost;
 
+	if (!cJSON_IsNumber(ec)) {
+		snprintf(why, len, "%s: the result has no exit code: not a whole result of latctl run", path);
+		return 1;
+	}
 	if (code != 0) {
 		snprintf(why, len, "%s: the run failed (exit code %g)", path, code);
 		return 1;
