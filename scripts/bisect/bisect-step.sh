@@ -33,6 +33,15 @@
 # (scripts/deps.sh kernel); latmon's vermagic is checked against the built
 # kernel's release.
 #
+# A step that check cannot decide (125: the change neither shown within
+# nor over --regression) boots again, --repeat more runs each time, up to
+# --max-boots boots in all, and is judged on every boot so far; each check
+# is one of the step's possible looks (check --looks: Bonferroni over
+# them, so the error rates hold over the whole sequence). Against a
+# baseline of one file, the boots' runs are taken together
+# (check --runs-together); against several, each boot is one unit
+# (check --pool). No boot starts once the step has run --max-step-time.
+#
 # --improvement finds the commit that made things faster: with
 #   git bisect start --term-old=slow --term-new=fast FAST SLOW
 # and a --baseline recorded on SLOW, a step is "fast" (exit 1) when the
@@ -59,6 +68,9 @@ usage() {
 	                     than --baseline (git bisect terms: old=slow, new=fast)
 	  --jobs N           make -j (default: online CPUs)
 	  --max METRIC=LIMIT absolute limit for check (repeatable)
+	  --max-boots N      boot an undecided step again, up to N boots in all, judged on
+	                     them all at each look (default 3; 1: one look, as before)
+	  --max-step-time S  start no further boot after S seconds of the step (default 7200)
 	  --metric METRIC    what --baseline compares (default p99.9; repeatable)
 	  --record FILE      only run and keep the result as FILE (make the baseline; with
 	                     --boots N: FILE-b1.json .. FILE-bN.json)
@@ -100,12 +112,13 @@ facts() {
 	local f=""
 	[ -n "${KREL-}" ] && f="kernel $KREL"
 	[ -n "${BUILD_S-}" ] && f="$f${f:+, }build $BUILD_S s"
-	[ -n "${BOOT_S-}" ] && f="$f${f:+, }boot and runs $BOOT_S s, $((REPEAT * BOOTS)) runs in $BOOTS boot(s)"
+	[ -n "${BOOT_S-}" ] && f="$f${f:+, }boot and runs $BOOT_S s, $((REPEAT * ${#STEPS[@]})) runs in ${#STEPS[@]} boot(s)"
 	[ -n "$f" ] && echo "; $f"
 }
 
 parse() {
 	TREE=. RESULTS=./latctl-bisect BUILD="" JOBS=$(nproc) REPEAT=5 TIMEOUT=1800 BOOTS=1
+	MAX_BOOTS="" MAX_STEP_S=7200
 	RECORD="" CHECK=() CONFIG="" TINY=0 IMPROVE=0 BASELINES=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -114,6 +127,8 @@ parse() {
 		--improvement) IMPROVE=1; shift ;;
 		--tinyconfig) TINY=1; shift ;;
 		--boots) BOOTS=${2:?}; shift 2 ;;
+		--max-boots) MAX_BOOTS=${2:?}; shift 2 ;;
+		--max-step-time) MAX_STEP_S=${2:?}; shift 2 ;;
 		--build) BUILD=${2:?}; shift 2 ;;
 		--jobs) JOBS=${2:?}; shift 2 ;;
 		--max | --metric | --regression) CHECK+=("$1" "${2:?}"); shift 2 ;;
@@ -129,6 +144,10 @@ parse() {
 	[ $# -ge 1 ] || usage
 	WORKLOAD=("$@")
 	case $BOOTS in '' | *[!0-9]* | 0) echo "bisect-step: --boots '$BOOTS' is not valid; give a whole number from 1" >&2; exit "$SKIP" ;; esac
+	: "${MAX_BOOTS:=$((BOOTS > 3 ? BOOTS : 3))}"
+	case $MAX_BOOTS in '' | *[!0-9]* | 0) echo "bisect-step: --max-boots '$MAX_BOOTS' is not valid; give a whole number from 1" >&2; exit "$SKIP" ;; esac
+	[ "$MAX_BOOTS" -ge "$BOOTS" ] || { echo "bisect-step: --max-boots $MAX_BOOTS is fewer than --boots $BOOTS" >&2; exit "$SKIP"; }
+	case $MAX_STEP_S in '' | *[!0-9]*) echo "bisect-step: --max-step-time '$MAX_STEP_S' is not valid; give whole seconds" >&2; exit "$SKIP" ;; esac
 	[ -n "$RECORD" ] || [ ${#CHECK[@]} -gt 0 ] || {
 		echo "bisect-step: give --baseline GOOD.json, --max METRIC=LIMIT or --record FILE" >&2
 		exit "$SKIP"
@@ -230,6 +249,7 @@ boot_once() {
 	local start=$SECONDS rc=0 img=() what="" n
 	[ -n "$VMLINUZ" ] && img=(--vmlinuz "$VMLINUZ")
 	[ "$BOOTS" -gt 1 ] && what=" (boot $1 of $BOOTS)"
+	[ "$1" -gt "$BOOTS" ] && what=" (boot $1, up to $MAX_BOOTS)"
 	progress "booting and $REPEAT runs of ${WORKLOAD[*]}$what"
 	"$ROOT/scripts/testbed/vm-run.sh" --kernel "$SERIES" "${img[@]}" --initramfs "$WORK/initramfs.cpio.gz" \
 		--timeout "$TIMEOUT" --append "$APPEND" --out-dir "$WORK" --console "$WORK/console.log" -- \
@@ -249,7 +269,7 @@ boot_once() {
 	[ "$1" -gt 1 ] && n=${STEPN:-$n}
 	STEPN=$n
 	STEP=$RESULTS/step-$n-$COMMIT.json
-	[ "$BOOTS" -gt 1 ] && STEP=$RESULTS/step-$n-$COMMIT-b$1.json
+	[ "$BOOTS" -gt 1 ] || [ "$1" -gt 1 ] && STEP=$RESULTS/step-$n-$COMMIT-b$1.json
 	mv "$WORK/step.json" "$STEP"
 	STEPS+=("$STEP")
 	BOOT_S=$((${BOOT_S:-0} + SECONDS - start))
@@ -277,25 +297,87 @@ record() {
 	echo "$COMMIT record ${out[*]}" >>"$RESULTS/steps.log"
 }
 
+# The step's looks: every boot from --boots to --max-boots is one, when
+# the step is judged against a baseline (not --record, --max alone or
+# --improvement).
+looks() {
+	if [ -z "$RECORD" ] && [ "$IMPROVE" = 0 ] && [ ${#BASELINES[@]} -gt 0 ]; then
+		echo $((MAX_BOOTS - BOOTS + 1))
+	else
+		echo 1
+	fi
+}
+
+# check on every boot so far: one result alone; several against several
+# baselines as units (--pool), against one baseline as its runs are
+# (--runs-together). The verdict's line in LINE, its code returned.
+judge() {
+	local rc=0 how=()
+	if [ "$IMPROVE" = 1 ]; then
+		LINE=$(check_improvement) || rc=$?
+		return "$rc"
+	fi
+	if [ ${#STEPS[@]} -gt 1 ]; then
+		how=(--runs-together)
+		[ ${#BASELINES[@]} -gt 1 ] && how=(--pool)
+	fi
+	LINE=$("$LATCTL" check "${CHECK[@]}" --looks "$(looks)" "${how[@]}" "${STEPS[@]}" 2>&1) || rc=$?
+	return "$rc"
+}
+
+# 0 when another boot may decide an undecided step (the reason in LINE),
+# said; else 1, with why not in NOTE when the cap stopped it.
+boot_again() {
+	local n=${#STEPS[@]} per
+	NOTE=""
+	[ "$(looks)" -gt 1 ] || return 1
+	case $LINE in
+	*"spread too widely"*) return 1 ;;	# over 1000 runs: no boot helps
+	*"neither shown within nor over"* | *"too few runs a side for a bound"*) ;;
+	*"too few runs: the baseline has "*) base_enough || return 1 ;;
+	*) return 1 ;;
+	esac
+	if [ "$n" -ge "$MAX_BOOTS" ]; then
+		NOTE="; undecided after $n boots (--max-boots $MAX_BOOTS)"
+		return 1
+	fi
+	per=$((BOOT_S / n))
+	if [ $((SECONDS - STEP_START + per)) -gt "$MAX_STEP_S" ]; then
+		NOTE="; no further boot: the step has run $((SECONDS - STEP_START)) s, a boot takes about $per s (--max-step-time $MAX_STEP_S)"
+		return 1
+	fi
+	say "undecided after $n boot(s): booting again, look $((n - BOOTS + 2)) of $(looks)"
+	return 0
+}
+
+# The baseline has the units a verdict needs (only the step lacks them).
+base_enough() {
+	local have need
+	have=$(sed -n 's/.*too few runs: the baseline has \([0-9]*\),.*/\1/p' <<<"$LINE")
+	need=$(sed -n 's/.*a significant difference needs \([0-9]*\) a side.*/\1/p' <<<"$LINE")
+	[ -n "$have" ] && [ -n "$need" ] && [ "$have" -ge "$need" ]
+}
+
 phase_check() {
-	local rc=0 line
+	local rc
 	if [ -n "$RECORD" ]; then
 		record
 		return 0
 	fi
-	if [ "$IMPROVE" = 1 ]; then
-		line=$(check_improvement) || rc=$?
-	elif [ "$BOOTS" -gt 1 ]; then
-		line=$("$LATCTL" check "${CHECK[@]}" --pool "${STEPS[@]}" 2>&1) || rc=$?
-	else
-		line=$("$LATCTL" check "${CHECK[@]}" "$STEP" 2>&1) || rc=$?
-	fi
+	while :; do
+		rc=0
+		judge || rc=$?
+		if [ "$rc" != "$SKIP" ] || ! boot_again; then
+			break
+		fi
+		boot_once $((${#STEPS[@]} + 1))
+	done
 	case $rc in
 	0 | 1 | 125) ;;
 	*) rc=$SKIP ;;
 	esac
-	say "check: $line$(facts)"
-	echo "$COMMIT $rc ${line#latctl check: }$(facts)" >>"$RESULTS/steps.log"
+	say "check: $LINE$NOTE$(facts)"
+	echo "$COMMIT $rc ${LINE#latctl check: }$NOTE$(facts)" >>"$RESULTS/steps.log"
 	return "$rc"
 }
 
@@ -342,6 +424,7 @@ main() {
 	: >"$LOG"
 	WORK=$(mktemp -d "$RESULTS/.work.XXXXXX") || exit "$SKIP"
 	trap 'progress_end; rm -rf "$WORK"' EXIT
+	STEP_START=$SECONDS NOTE=""
 	phase_build
 	phase_run
 	phase_check

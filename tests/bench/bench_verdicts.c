@@ -9,17 +9,23 @@
  *     metric is significant (a table flags anything only then: its other
  *     rows are tested only when the primary changed), how often check says
  *     bad and how often good;
- *   - known shifts x1.1 .. x2 of every run: how often check says bad, good.
+ *   - known shifts x1.1 .. x2 of every run: how often check says bad, good;
+ *   - a bisect step's sequential rule (scripts/bisect/bisect-step.sh
+ *     --max-boots K): a baseline of one boot, the step boots again with R
+ *     more runs while check says 125, each look at 5%/K (check --looks K),
+ *     against one look: A/A bad and good, x1.5 bad and good, 125 left and
+ *     the runs used, with the runs of a boot sharing its effect (ICC).
  *   bench_verdicts [TRIALS [CV [ICC]]]  (defaults 2000 0.15 0.3)
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "compare/pair.h"
 #include "compare/signif.h"
 
-#define MAXN	30
+#define MAXN	64
 #define REGRESSION	10.0	/* check --regression, % */
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
@@ -84,6 +90,77 @@ static struct tally trial(size_t n, double sd, double icc, double factor, int tr
 	return t;
 }
 
+/* One bisect step under the sequential rule: a baseline of nb runs of one
+ * boot, then boots of r runs each (factor times slower) while check says
+ * 125, at most k boots, each look's bounds at 5%/k. Its verdict; the runs
+ * the step took into *used. */
+static int seq_step(size_t nb, size_t r, size_t k, double sd, double icc, double factor,
+		    size_t *used)
+{
+	double b[MAXN], w[MAXN], bc[MAXN], wc[MAXN];
+	double conf = 1 - (1 - LAT_PAIR_BOUND_CONF) / (double)k;
+	struct lat_pair p;
+	size_t n = 0, look;
+	int c = 125;
+
+	invocation(b, nb, sd, icc, 1);
+	for (look = 0; look < k && c == 125; look++) {
+		invocation(w + n, r, sd, icc, factor);
+		n += r;
+		memcpy(bc, b, nb * sizeof(*b));
+		memcpy(wc, w, n * sizeof(*w));
+		lat_pair_values_conf(bc, nb, wc, n, nb >= 4 && n >= 4, conf, &p);
+		c = check_of(&p);
+	}
+	*used = n;
+	return c;
+}
+
+struct seq_tally {
+	double bad, good, runs;
+};
+
+static struct seq_tally seq_trials(size_t nb, size_t r, size_t k, double sd, double icc,
+				   double factor, int trials)
+{
+	struct seq_tally t = { 0 };
+	size_t used;
+	int i, c;
+
+	for (i = 0; i < trials; i++) {
+		c = seq_step(nb, r, k, sd, icc, factor, &used);
+		t.bad += c == 1;
+		t.good += c == 0;
+		t.runs += (double)used;
+	}
+	t.bad /= trials;
+	t.good /= trials;
+	t.runs /= trials;
+	return t;
+}
+
+static void seq_table(double sd, double icc, int trials)
+{
+	static const size_t cfg[][3] = {	/* baseline runs, runs a boot, boots */
+		{ 5, 5, 1 }, { 5, 5, 2 }, { 5, 5, 3 }, { 15, 5, 1 }, { 15, 15, 1 },
+		{ 15, 5, 3 }, { 15, 5, 4 }, { 20, 5, 4 }, { 20, 20, 1 },
+	};
+	struct seq_tally a, x;
+	size_t i;
+
+	printf("a bisect step, one boot's baseline, boots of R runs while 125 (ICC %.2f):\n", icc);
+	printf("  %5s %3s %5s  %8s %8s %8s %6s  %8s %8s %8s %6s\n", "base", "R", "boots",
+	       "A/A bad", "A/A good", "A/A 125", "runs", "x1.5 bad", "x1.5 good", "x1.5 125", "runs");
+	for (i = 0; i < sizeof(cfg) / sizeof(cfg[0]); i++) {
+		a = seq_trials(cfg[i][0], cfg[i][1], cfg[i][2], sd, icc, 1, trials);
+		x = seq_trials(cfg[i][0], cfg[i][1], cfg[i][2], sd, icc, 1.5, trials);
+		printf("  %5zu %3zu %5zu  %7.1f%% %7.1f%% %7.1f%% %6.1f  %7.1f%% %8.1f%% %7.1f%% %6.1f\n",
+		       cfg[i][0], cfg[i][1], cfg[i][2], a.bad * 100, a.good * 100,
+		       (1 - a.bad - a.good) * 100, a.runs, x.bad * 100, x.good * 100,
+		       (1 - x.bad - x.good) * 100, x.runs);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int trials = argc > 1 ? atoi(argv[1]) : 2000;
@@ -115,5 +192,7 @@ int main(int argc, char **argv)
 			printf("  %4zu %9.1f%% %9.1f%%\n", ns[i], t.bad * 100, t.good * 100);
 		}
 	}
+	seq_table(sd, 0, trials);
+	seq_table(sd, icc, trials);
 	return 0;
 }

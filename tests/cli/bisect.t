@@ -90,4 +90,19 @@ check "compare shows the whole bisect" "$LATCTL compare $R/good.json $R/step-*.j
 	'good\.json -> .*/step-0[2-9]-[0-9a-f]+\.json$'
 git -C "$T" bisect reset -q 2>/dev/null
 
+# A step check cannot decide boots again. At --regression 0% the good
+# commit against its own baseline is never shown within (its upper bound is
+# at or above 0) and seldom over (at 2.5% one-sided a look, when the boots
+# are alike; once in 70 at worst with 4+4 runs apart): 125 at each look, so
+# the step takes its 2 boots and says so. A look decided by chance retries.
+git -C "$T" checkout -q "$(commit 1)"
+retry "a look was decided (A/A at --regression 0%, by chance)" "rm -rf $TMPD/seq" \
+	check "an undecided step boots again: look 2 of 2, then 125 with its boots said" \
+	"cd $T && $STEP --results $TMPD/seq --repeat 4 --baseline $R/good.json --metric faults/iter --regression 0% --max-boots 2 -- ${WL[*]}" 125 \
+	'booting again, look 2 of 2'
+check "... its line in steps.log: both boots' runs judged together, the cap named" "cat $TMPD/seq/steps.log" 0 \
+	'^[0-9a-f]+ 125 .*\(\+1 more, their runs together\).*n=4\+8\).*undecided after 2 boots \(--max-boots 2\).*8 runs in 2 boot\(s\)$'
+check_err "--max-boots fewer than --boots: refused" "cd $T && $STEP --boots 3 --max-boots 2 --baseline $R/good.json -- grow" 125 \
+	'--max-boots 2 is fewer than --boots 3'
+
 done_testing

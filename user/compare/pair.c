@@ -97,6 +97,12 @@ int lat_pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
 	return pair_values(b, nb, w, nw, verdict, LAT_PAIR_BOUND_CONF, out);
 }
 
+int lat_pair_values_conf(double *b, size_t nb, double *w, size_t nw, int verdict,
+			 double bound_conf, struct lat_pair *out)
+{
+	return pair_values(b, nb, w, nw, verdict, bound_conf, out);
+}
+
 int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metric *m,
 		     struct lat_pair *out)
 {

@@ -45,6 +45,10 @@ int lat_pair_compute(const cJSON *base, const cJSON *new, const struct lat_metri
  * benchmark of the verdicts. 0 or -ENOMEM. */
 int lat_pair_values(double *b, size_t nb, double *w, size_t nw, int verdict,
 		    struct lat_pair *out);
+/* The same with bound_lo, bound_hi of the two-sided bound_conf interval
+ * (check --looks; the benchmark of the sequential rule). */
+int lat_pair_values_conf(double *b, size_t nb, double *w, size_t nw, int verdict,
+			 double bound_conf, struct lat_pair *out);
 
 /* The pair of two sides of one or more documents each: one document's runs
  * are its units, several documents' medians are (each an invocation); a
