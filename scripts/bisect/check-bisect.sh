@@ -13,8 +13,12 @@
 # trimmed to the test bed, one boot per step, grow --no-thp --repeat 5,
 # judged on the time of a 4 KiB fault, fault:p50) must name c3 as the first
 # bad commit, skip c4 (125) without judging it, and, run again for an
-# improvement over c8..c11 (terms slow/fast), name c9. Not part of make
-# check: a cold build takes most of an hour (tests/BENCHMARKS.md).
+# improvement over c8..c11 (terms slow/fast), name c9. One more step builds
+# c1 with --tinyconfig (tinyconfig + bisect-kernel.config: no function
+# tracer), boots it with latmon and records a run, in which latmon's
+# alloc-zero source is unavailable with its reason and the others load.
+# Not part of make check: a cold build takes most of an hour
+# (tests/BENCHMARKS.md).
 #
 #   scripts/bisect/check-bisect.sh [WORKDIR]     (default build/bisect)
 set -u
@@ -71,6 +75,22 @@ make_history() {
 	[ "${#C[@]}" = 11 ]
 }
 c() { echo "${C[$1 - 1]}"; }
+# The sources of latmon in result $1 as "name=state" lines, and the reason
+# of alloc-zero.
+sources_of() {
+	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>);
+		my $r = $d->{repeat} ? $d->{repeat}{per_run}[0] : $d;
+		for (@{$r->{latmon}{sources} // []}) { print "$_->{name}=$_->{state}\n";
+			print "reason=$_->{reason}\n" if $_->{name} eq "alloc-zero" }' "$1"
+}
+# alloc-zero unavailable for the function tracer, fault loaded, in result $1.
+tiny_sources_ok() {
+	local s
+	s=$(sources_of "$1") || return 1
+	printf '%s\n' "$s" | sed 's/^/#   /'
+	grep -qx 'alloc-zero=unavailable' <<<"$s" && grep -q '^reason=.*no CONFIG_DYNAMIC_FTRACE' <<<"$s" &&
+		grep -Eqx 'fault=(attached|available)' <<<"$s"
+}
 short() { git -C "$L" rev-parse --short=12 "$(c "$1")"; }
 
 main() {
@@ -116,6 +136,15 @@ main() {
 	ok "git bisect run --improvement ends (exit $rc)" [ "$rc" = 0 ]
 	ok "the first fast commit is c9, the planted fix" grep -q "^$(c 9) is the first fast commit" "$W/improvement.txt"
 	git -C "$L" bisect reset -q >/dev/null 2>&1
+
+	git -C "$L" checkout -q "$(c 1)"
+	t=$SECONDS
+	rm -rf "$W/tiny-step"
+	ok "--tinyconfig: c1 built without the function tracer, latmon loaded, a run recorded" \
+		"$STEP" --tree "$L" --tinyconfig --build "$W/tiny" --results "$W/tiny-step" --repeat 1 \
+		--record "$W/tiny.json" -- "${WL[@]}"
+	echo "# tinyconfig step: $((SECONDS - t)) s"
+	ok "... its alloc-zero unavailable with the reason, the fault source loaded" tiny_sources_ok "$W/tiny.json"
 	echo "# check-bisect: $((SECONDS - t0)) s in all"
 	echo "1..$n"
 	[ "$failed" = 0 ]
