@@ -102,6 +102,11 @@ retry "a look was decided (A/A at --regression 0%, by chance)" "rm -rf $TMPD/seq
 	'booting again, look 2 of 2'
 check "... its line in steps.log: both boots' runs judged together, the cap named" "cat $TMPD/seq/steps.log" 0 \
 	'^[0-9a-f]+ 125 .*\(\+1 more, their runs together\).*n=4\+8\).*undecided after 2 boots \(--max-boots 2\).*8 runs in 2 boot\(s\)$'
+# Without --metric a step judges fault:p50 (the good commit against its
+# own baseline: good or undecided, never bad; one boot)
+check "without --metric a step is judged on fault:p50" \
+	"cd $T && $STEP --results $TMPD/dflt --repeat 4 --baseline $R/good.json --regression 50% --max-boots 1 -- ${WL[*]} 2>&1; echo rc=\$?" 0 \
+	'check: latctl check: (good|cannot tell \(125\)): .*: fault:p50 '
 check_err "--max-boots fewer than --boots: refused" "cd $T && $STEP --boots 3 --max-boots 2 --baseline $R/good.json -- grow" 125 \
 	'--max-boots 2 is fewer than --boots 3'
 
