@@ -10,6 +10,8 @@ check "percentile table has every column" "$L run grow --iters 20000" 0 \
 check "tail ratios are shown" "$L run grow --iters 20000" 0 'tail: p99/p50 = [0-9.]+x +p99\.9/p50'
 check "clock pair cost is shown" "$L run grow --iters 20000" 0 'one pair of TSC reads costs [0-9]+ ns'
 check "counters are shown" "$L run grow --iters 20000" 0 'minor page faults [0-9]+, major [0-9]+'
+check "the loop's compaction counters are shown (system-wide deltas)" "$L run grow --iters 20000" 0 \
+	'^compaction during the loop: compact_stall \+[0-9]+, compact_success \+[0-9]+, compact_fail \+[0-9]+ \(whole system'
 check "histogram has log2 buckets" "$L run grow --iters 20000" 0 '\[ +16, +31\] +[0-9]+ +#+'
 check "grow reallocates 14 times for 20000 pushes (4 to 32768)" "$L run grow --iters 20000" 0 \
 	'grow: 14 reallocations'

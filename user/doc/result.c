@@ -210,6 +210,9 @@ cJSON *lat_result_counters(const struct lat_counters *d, long long migr_within,
 	add_count(o, "anon_huge_pages_kb", d->anon_huge_kb);
 	add_count(o, "thp_fault_alloc", d->thp_fault_alloc);
 	add_count(o, "thp_fault_fallback", d->thp_fault_fallback);
+	add_count(o, "compact_stall", d->compact_stall);
+	add_count(o, "compact_success", d->compact_success);
+	add_count(o, "compact_fail", d->compact_fail);
 	add_count(o, "free_2m_blocks_before", free_2m_blocks);
 	return o;
 }

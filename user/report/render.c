@@ -147,6 +147,21 @@ static const struct {
 	{ " (whole system)\nfree blocks of 2 MiB or more before the run: ", "free_2m_blocks_before", "" },
 };
 
+/* The loop's compaction counters, in results that have them (not those
+ * of a latctl before them). */
+static void render_compaction(FILE *out, struct lat_rd *r, const cJSON *c)
+{
+	if (!cJSON_GetObjectItemCaseSensitive(c, "compact_stall"))
+		return;
+	fputs("compaction during the loop: compact_stall ", out);
+	put_count(out, r, c, "compact_stall", "+");
+	fputs(", compact_success ", out);
+	put_count(out, r, c, "compact_success", "+");
+	fputs(", compact_fail ", out);
+	put_count(out, r, c, "compact_fail", "+");
+	fputs(" (whole system: direct compaction entered, and how it ended)\n", out);
+}
+
 static void render_counters(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
 	const cJSON *c = lat_rd_obj(r, doc, "counters");
@@ -157,6 +172,7 @@ static void render_counters(FILE *out, struct lat_rd *r, const cJSON *doc)
 		put_count(out, r, c, counter_text[i].key, counter_text[i].sign);
 	}
 	fputc('\n', out);
+	render_compaction(out, r, c);
 }
 
 /* The workload's extras by print_extras (or its head lines, head). */

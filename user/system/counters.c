@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Page faults, context switches, THP counters and free 2 MiB blocks. */
+/* Page faults, context switches, THP and compaction counters, free 2 MiB
+ * blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,9 @@ void lat_counters_read(struct lat_counters *c)
 	c->anon_huge_kb = file_field("/proc/self/smaps_rollup", "AnonHugePages");
 	c->thp_fault_alloc = file_field("/proc/vmstat", "thp_fault_alloc");
 	c->thp_fault_fallback = file_field("/proc/vmstat", "thp_fault_fallback");
+	c->compact_stall = file_field("/proc/vmstat", "compact_stall");
+	c->compact_success = file_field("/proc/vmstat", "compact_success");
+	c->compact_fail = file_field("/proc/vmstat", "compact_fail");
 }
 
 static long long diff(long long before, long long after)
@@ -61,6 +65,9 @@ void lat_counters_delta(const struct lat_counters *before,
 	delta->thp_fault_alloc = diff(before->thp_fault_alloc, after->thp_fault_alloc);
 	delta->thp_fault_fallback = diff(before->thp_fault_fallback,
 					 after->thp_fault_fallback);
+	delta->compact_stall = diff(before->compact_stall, after->compact_stall);
+	delta->compact_success = diff(before->compact_success, after->compact_success);
+	delta->compact_fail = diff(before->compact_fail, after->compact_fail);
 }
 
 /* Lowest buddy order whose blocks are at least 2 MiB (9 with 4 KiB pages). */

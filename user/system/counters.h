@@ -10,6 +10,9 @@ struct lat_counters {
 	long long anon_huge_kb;		/* AnonHugePages, /proc/self/smaps_rollup */
 	long long thp_fault_alloc;	/* /proc/vmstat, system-wide */
 	long long thp_fault_fallback;
+	long long compact_stall;	/* /proc/vmstat, system-wide: direct */
+	long long compact_success;	/* compaction entered, and its outcomes */
+	long long compact_fail;
 };
 
 void lat_counters_read(struct lat_counters *c);
