@@ -12,6 +12,8 @@ check "clock pair cost is shown" "$L run grow --iters 20000" 0 'one pair of TSC 
 check "counters are shown" "$L run grow --iters 20000" 0 'minor page faults [0-9]+, major [0-9]+'
 check "the loop's compaction counters are shown (system-wide deltas)" "$L run grow --iters 20000" 0 \
 	'^compaction during the loop: compact_stall \+[0-9]+, compact_success \+[0-9]+, compact_fail \+[0-9]+ \(whole system'
+check "the head says what machine ran it and its clock source" "$L run grow --iters 20000" 0 \
+	'^machine: (bare metal \(no hypervisor bit in CPUID\)|.* guest.*), clock source [a-z0-9_-]+$'
 check "histogram has log2 buckets" "$L run grow --iters 20000" 0 '\[ +16, +31\] +[0-9]+ +#+'
 check "grow reallocates 14 times for 20000 pushes (4 to 32768)" "$L run grow --iters 20000" 0 \
 	'grow: 14 reallocations'

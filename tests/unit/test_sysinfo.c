@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The readers behind `latctl doctor`: sysfs choice files and kernel configs
- * (plain and gzip, as /proc/config.gz), against files written here. */
+ * (plain and gzip, as /proc/config.gz), against files written here; the
+ * machine's kind from its hypervisor's CPUID signature. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
+#include "system/machine.h"
 #include "system/sysinfo.h"
 
 static char path[] = "/tmp/latctl-sysinfo.XXXXXX";
@@ -98,6 +100,20 @@ static void first_line(void **state)
 	assert_int_equal(lat_sys_line(path, buf, sizeof(buf)), -EIO);
 }
 
+/* The hypervisors of CPUID leaf 0x40000000, and what this machine is. */
+static void machine_kinds(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	assert_string_equal(lat_machine_vendor_kind("KVMKVMKVM"), "KVM guest");
+	assert_non_null(strstr(lat_machine_vendor_kind("TCGTCGTCGTCG"), "emulated"));
+	assert_string_equal(lat_machine_vendor_kind("Microsoft Hv"), "Hyper-V guest");
+	assert_null(lat_machine_vendor_kind("KVMKVM"));
+	lat_machine_kind(buf, sizeof(buf));
+	assert_true(strstr(buf, "guest") || strstr(buf, "bare metal") || strstr(buf, "unknown"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -105,6 +121,7 @@ int main(void)
 		cmocka_unit_test(kconfig_plain),
 		cmocka_unit_test(kconfig_gzip),
 		cmocka_unit_test(first_line),
+		cmocka_unit_test(machine_kinds),
 	};
 	int fd = mkstemp(path), ret;
 

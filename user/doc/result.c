@@ -11,6 +11,7 @@
 
 #include "lib/cleanup.h"
 #include "doc/outfile.h"
+#include "system/machine.h"
 #include "system/env_more.h"
 #include "doc/readfile.h"
 #include "doc/result.h"
@@ -134,6 +135,10 @@ cJSON *lat_result_environment(void)
 	uname(&u);
 	cJSON_AddStringToObject(env, "kernel_release", u.release);
 	cJSON_AddStringToObject(env, "cpu_model", cpu_model(buf, sizeof(buf)));
+	lat_machine_kind(buf, sizeof(buf));
+	cJSON_AddStringToObject(env, "machine", buf);
+	add_string_or_null(env, "clocksource",
+			   lat_machine_clocksource(buf, sizeof(buf)) ? NULL : buf);
 	cJSON_AddNumberToObject(env, "online_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
 	cJSON_AddNumberToObject(env, "tsc_hz", lat_tsc_hz());
 	cJSON_AddStringToObject(env, "tsc_hz_source", lat_tsc_hz_source());

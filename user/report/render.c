@@ -42,6 +42,16 @@ static void plural(const char *unit, char *buf, size_t len)
 
 static void render_extras(FILE *out, struct lat_rd *r, const cJSON *doc, int head);
 
+/* "machine: KVM guest, clock source kvm-clock", in results that say it
+ * (not those of a latctl before it). */
+static void render_machine(FILE *out, struct lat_rd *r, const cJSON *env)
+{
+	if (!cJSON_GetObjectItemCaseSensitive(env, "machine"))
+		return;
+	fprintf(out, "machine: %s, clock source %s\n", lat_rd_str(r, env, "machine"),
+		lat_rd_opt_str(r, env, "clocksource"));
+}
+
 /* The command line, what was lost (the workload's head lines), where. */
 static void render_header(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
@@ -52,6 +62,7 @@ static void render_header(FILE *out, struct lat_rd *r, const cJSON *doc)
 	fprintf(out, "kernel %s on %s, %.0f CPUs online, started %s\n",
 		lat_rd_str(r, env, "kernel_release"), lat_rd_str(r, env, "cpu_model"),
 		lat_rd_num(r, env, "online_cpus"), lat_rd_str(r, doc, "start_time"));
+	render_machine(out, r, env);
 	fprintf(out, "TSC %.3f GHz (%s)\n", lat_rd_num(r, env, "tsc_hz") / 1e9,
 		lat_rd_str(r, env, "tsc_hz_source"));
 	fprintf(out, "THP enabled=%s defrag=%s; cpufreq governor: %s; isolated CPUs: %s\n",
