@@ -86,4 +86,15 @@ check "report: probe misses are shown as lost" "$L report $TMPD/miss.json" 0 \
 	'^probe misses \(system-wide\): fault 7, thp-clear 0, sched 0, irq 0 \(LOST before reaching latmon'
 check "report: no loss note when nothing was missed" "$L report $V | grep '^probe misses'" 0 \
 	'^probe misses \(system-wide\): fault 0, thp-clear 0, sched 0, irq 0$'
+# synthetic: the recorded result with its machine set; its unexplained
+# share is 2.1% of the slow time
+perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{environment}{machine} = $ARGV[0]; $d->{environment}{clocksource} = "tsc";
+	print encode_json($d)' "KVM guest" <"$V" >"$TMPD/guest.json"
+check "report: in a guest, what unexplained may hold is said" "$L report $TMPD/guest.json" 0 \
+	"^  This is a KVM guest: a guest does not see its hypervisor's time"
+check "... with its share" "$L report $TMPD/guest.json" 0 '^unexplained: 2\.1% of the slow time, when this kernel recorded nothing\.$'
+perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{environment}{machine} = $ARGV[0]; $d->{environment}{clocksource} = "tsc";
+	print encode_json($d)' "bare metal (no hypervisor bit in CPUID)" <"$V" >"$TMPD/metal.json"
+check "report: on bare metal no such note" "$L report $TMPD/metal.json" 0 '^machine: bare metal'
+ok "... (no line of it)" bash -c "! $L report $TMPD/metal.json | grep -q '^unexplained:'"
 done_testing

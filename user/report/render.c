@@ -315,6 +315,39 @@ static void render_fault_check(FILE *out, struct lat_rd *r, const cJSON *doc)
 }
 
 /* The cause table and the ten slowest, and latmon's own account. */
+/* The share of the slow time no recorded event explains, 0 without it. */
+static double unexplained_share(const cJSON *causes)
+{
+	const cJSON *row;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(causes, "causes")) {
+		const char *label = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "label"));
+
+		if (label && !strcmp(label, "unexplained"))
+			return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "share"));
+	}
+	return 0;
+}
+
+/* In a guest, what "unexplained" may hold that the guest cannot see. */
+static void render_guest_note(FILE *out, const cJSON *doc, const cJSON *causes)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+	const char *machine = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "machine"));
+	double share = unexplained_share(causes);
+	int len;
+
+	if (!machine || !strstr(machine, "guest") || !(share > 0))
+		return;
+	/* "QEMU TCG guest (an emulated CPU...)": the name before the comment */
+	for (len = (int)strcspn(machine, "("); len > 0 && machine[len - 1] == ' '; len--)
+		;
+	fprintf(out, "unexplained: %.1f%% of the slow time, when this kernel recorded nothing.\n"
+		"  This is a %.*s: a guest does not see its hypervisor's time (another\n"
+		"  guest running, the hypervisor's own fault on a page this guest touched).\n",
+		100 * share, len, machine);
+}
+
 static void render_causes(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
 	const cJSON *lm = lat_rd_obj(r, doc, "latmon");
@@ -336,6 +369,7 @@ static void render_causes(FILE *out, struct lat_rd *r, const cJSON *doc)
 		render_sources(out, r, lm);
 	}
 	lat_render_causes(out, r, causes, iters, est);
+	render_guest_note(out, doc, causes);
 	if (!strcmp(backend, "bpf")) {
 		lat_bpf_render(out, r, be);
 		render_fault_check(out, r, doc);
