@@ -248,6 +248,11 @@ check "check --pool: the same kernel's invocations: never bad" \
 check_err "check --pool: two invocations a side are too few units: 125" \
 	"$C check --baseline $TMPD/g1.json --baseline $TMPD/g2.json --pool $TMPD/n1.json $TMPD/n2.json" 125 \
 	'too few runs: the baseline has 2, .* has 2; .*or 4 invocations\)'
+edit "$TMPD/tol_base.json" "$TMPD/tol_two.json" 'splice @{$d->{repeat}{per_run}}, 2'
+check "compare --json: too few runs for an interval: its bounds are null, not -100%" \
+	"$C compare --json - $TMPD/tol_base.json $TMPD/tol_two.json | perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<STDIN>);
+		my (\$m) = grep { \$_->{metric} eq \"p99.9\" } @{\$d->{comparisons}[0]{metrics}};
+		print defined \$m->{change_lo_pct} ? \"lo \$m->{change_lo_pct}\" : \"lo null\", \"\\n\"'" 0 '^lo null$'
 edit "$B" "$TMPD/noexit.json" 'delete $d->{exit_code}'
 check_err "check: a result without its exit code: 125, said (not 'exit code -nan')" \
 	"$C check --max p99.9=1s $TMPD/noexit.json" 125 'noexit\.json: the result has no exit code'

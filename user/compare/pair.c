@@ -145,7 +145,9 @@ cJSON *lat_pair_json(const struct lat_pair *p)
 	cJSON_AddItemToObject(o, "new", interval_json(&p->new));
 	cJSON_AddItemToObject(o, "change_pct", isnan(p->change_pct) ? cJSON_CreateNull() :
 			      cJSON_CreateNumber(p->change_pct));
-	cJSON_AddItemToObject(o, "change_lo_pct", finite_or_null(p->change_lo));
+	/* a ratio's unbounded lower end is -100% (a ratio of 0): no bound */
+	cJSON_AddItemToObject(o, "change_lo_pct", p->ratio && p->change_lo <= -100 ?
+			      cJSON_CreateNull() : finite_or_null(p->change_lo));
 	cJSON_AddItemToObject(o, "change_hi_pct", finite_or_null(p->change_hi));
 	cJSON_AddNumberToObject(o, "p", p->p);
 	cJSON_AddBoolToObject(o, "verdict", p->verdict);
