@@ -322,9 +322,9 @@ looks() {
 	fi
 }
 
-# check on every boot so far: one result alone; several against several
-# baselines as units (--pool), against one baseline as its runs are
-# (--runs-together). The verdict's line in LINE, its code returned.
+# check on every boot so far: one result alone; several as units (--pool),
+# or against one baseline file as its runs are (--runs-together). The
+# verdict's line in LINE, its code returned.
 judge() {
 	local rc=0 how=()
 	if [ "$IMPROVE" = 1 ]; then
@@ -332,10 +332,11 @@ judge() {
 		return "$rc"
 	fi
 	if [ ${#STEPS[@]} -gt 1 ]; then
-		how=(--runs-together)
-		[ ${#BASELINES[@]} -gt 1 ] && how=(--pool)
+		how=(--pool)
+		[ ${#BASELINES[@]} = 1 ] && how=(--runs-together)
 	fi
-	LINE=$("$LATCTL" check "${CHECK[@]}" --looks "$(looks)" "${how[@]}" "${STEPS[@]}" 2>&1) || rc=$?
+	[ "$(looks)" -gt 1 ] && how+=(--looks "$(looks)")
+	LINE=$("$LATCTL" check "${CHECK[@]}" "${how[@]}" "${STEPS[@]}" 2>&1) || rc=$?
 	return "$rc"
 }
 
