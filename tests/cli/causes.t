@@ -92,6 +92,7 @@ perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{environment}{ma
 	print encode_json($d)' "KVM guest" <"$V" >"$TMPD/guest.json"
 check "report: in a guest, what unexplained may hold is said" "$L report $TMPD/guest.json" 0 \
 	"^  This is a KVM guest: a guest does not see its hypervisor's time"
+# synthetic: guest.json above, its unexplained share made 2.1% by the corpus
 check "... with its share" "$L report $TMPD/guest.json" 0 '^unexplained: 2\.1% of the slow time, when this kernel recorded nothing\.$'
 perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{environment}{machine} = $ARGV[0]; $d->{environment}{clocksource} = "tsc";
 	print encode_json($d)' "bare metal (no hypervisor bit in CPUID)" <"$V" >"$TMPD/metal.json"
