@@ -89,21 +89,28 @@ static int is_root(const struct proc *p)
 	return p->pid == command.pid || (p->ppid == getpid() && p->start >= command.start);
 }
 
-/* 1 when v[i] or one of its ancestors is a root of the command's tree. */
+static int by_pid(const void *a, const void *b)
+{
+	pid_t x = ((const struct proc *)a)->pid, y = ((const struct proc *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+/* 1 when v[i] or one of its ancestors is a root of the command's tree;
+ * v is sorted by pid. */
 static int in_tree(const struct proc *v, size_t n, size_t i)
 {
-	size_t depth, j;
+	const struct proc *p = &v[i];
+	struct proc key;
+	size_t depth;
 
-	for (depth = 0; depth <= n; depth++) {
-		if (v[i].pid == getpid())
+	for (depth = 0; p && depth <= n; depth++) {
+		if (p->pid == getpid())
 			return 0;
-		if (is_root(&v[i]))
+		if (is_root(p))
 			return 1;
-		for (j = 0; j < n && v[j].pid != v[i].ppid; j++)
-			;
-		if (j == n)
-			return 0;
-		i = j;
+		key = (struct proc){ .pid = p->ppid };
+		p = bsearch(&key, v, n, sizeof(*v), by_pid);
 	}
 	return 0;
 }
@@ -121,6 +128,7 @@ static int each_of_tree(int sig)
 
 	if (!command.pid || list_procs(&v, &n))
 		return 0;
+	qsort(v, n, sizeof(*v), by_pid);
 	for (i = 0; i < n; i++) {
 		if (v[i].pid == command.pid || !in_tree(v, n, i))
 			continue;
