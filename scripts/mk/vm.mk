@@ -50,7 +50,10 @@ vm-kernels:
 vm-modules: vm-kernels
 	@for k in $(VM_KERNELS); do scripts/testbed/vm-module.sh $$k >/dev/null || exit 1; done
 
-vm-progs: $(VM_PROGS)
+# the guest's programs, the exec workload's test programs among them: a
+# long target (check-debug, check-lava) run alone from a fresh clone has
+# not built them through make check
+vm-progs: $(VM_PROGS) $(EXEC_PROGS)
 
 # lmtool names and prints records through the record-type descriptors
 VM_EV_SRCS := user/events/evtype.c $(wildcard user/events/ev_*.c) user/lib/json.c user/lib/rdoc.c user/events/syscalls.c
