@@ -122,6 +122,46 @@ check "too few runs: how many are needed" "$C compare $ONE $A" 0 \
 	'^only with at least 4 runs a side \(run --repeat 4\)$'
 check "too few runs: '?' instead of a change" "$C compare $ONE $A | grep -E '^p99\\.9'" 0 ' \? +- +1\+5$'
 
+# synthetic: invocations as units. Eight copies of A whose p99.9 runs are
+# 1000 + 3i ns or 1500 + 3i ns: each invocation's runs agree, invocations
+# differ by 50% (a drift between boots). One against one, the drift looks
+# like a change; four against four, alternating, it is no change at all.
+inv() {	# OUT BASE_NS
+	edit "$A" "$1" 'my $i = 0; $_->{summary}{p99_9_ns} = '"$2"' + 3 * $i++ for @{$d->{repeat}{per_run}}'
+}
+for k in 1 2 3 4; do
+	inv "$TMPD/inv_b$k.json" $((k % 2 ? 1000 : 1500))
+	inv "$TMPD/inv_n$k.json" $((k % 2 ? 1500 : 1000))
+	inv "$TMPD/inv_x$k.json" $((k % 2 ? 3000 : 4500))
+done
+IB="--baseline $TMPD/inv_b1.json --baseline $TMPD/inv_b2.json --baseline $TMPD/inv_b3.json --baseline $TMPD/inv_b4.json"
+IN="$TMPD/inv_n1.json $TMPD/inv_n2.json $TMPD/inv_n3.json $TMPD/inv_n4.json"
+IX="$TMPD/inv_x1.json $TMPD/inv_x2.json $TMPD/inv_x3.json $TMPD/inv_x4.json"
+# synthetic: the two files above, p99.9 only 1000+3i against 1500+3i
+check "one invocation a side: the drift between two is called a change" \
+	"$C compare $TMPD/inv_b1.json $TMPD/inv_n1.json | grep -E '^p99\\.9'" 0 ' \+49\.[0-9]% +0\.008 +5\+5$'
+check "... and the table says a drift cannot be told from a change there" \
+	"$C compare $TMPD/inv_b1.json $TMPD/inv_n1.json" 0 '^  drift between invocations cannot be told from a change here; 4$'
+check "four invocations a side, pooled: the same drift is no change" \
+	"$C compare $IB --pool $IN | grep -E '^p99\\.9'" 0 ' ~ +1\.000 +4\+4$'
+check "... the units and the ICC of the primary metric are said" \
+	"$C compare $IB --pool $IN" 0 '^  ICC of p99\.9 within an invocation: base 1\.00, new 1\.00$'
+# synthetic: 4+4 invocation medians, every new one above every base one
+check "... a real change over invocations is significant" \
+	"$C compare $IB --pool $IX | grep -E '^p99\\.9'" 0 ' \+[0-9.]+% +0\.029 +4\+4$'
+check "... the JSON counts invocations as units, with their ICC" \
+	"$C compare --json - $IB --pool $IN | perl -MJSON::PP -e 'local \$/; my \$c = decode_json(<STDIN>)->{comparisons}[0];
+	printf \"%s %d %d %d %.2f %d\n\", \$c->{unit}, \$c->{units_base}, \$c->{invocations_new}, \$c->{runs_new}, \$c->{icc_base}, scalar @{\$c->{new_files}}'" \
+	0 '^invocation 4 4 20 1\.00 4$'
+check "without --pool, each file is compared with the base side, said mixed" \
+	"$C compare $IB $TMPD/inv_n1.json $TMPD/inv_n2.json" 0 '^  mixed units: the new side is one invocation'"'"'s runs, whose spread lacks$'
+check "... a head line per comparison names both sides" \
+	"$C compare $IB $TMPD/inv_n1.json $TMPD/inv_n2.json | grep -c 'inv_b1.json (+3 more) -> '" 0 '^2$'
+check_err "--pool without --baseline is refused" "$C compare --pool $IN" 2 '^latctl compare: --pool needs the base side as --baseline files$'
+check_err "a file on both sides is refused: its runs would count twice" \
+	"$C compare $IB --pool $TMPD/inv_n1.json $TMPD/inv_b2.json" 2 'inv_b2\.json and .*inv_b2\.json are one file, given twice: its runs would count twice$'
+check_err "--baseline needs a file to compare with it" "$C compare $IB" 2 '^latctl compare: give 1 to 60 results to compare with the --baseline files$'
+
 # B with a THP mode other than A's (another run on the box may have changed
 # the mode between the two) and a microcode no machine has: two rows differ.
 athp=$(perl -MJSON::PP -e 'local $/; print decode_json(<STDIN>)->{environment}{thp_enabled}' < "$A")

@@ -99,23 +99,38 @@ static void assert_fits(const char *text)
 	}
 }
 
-static void check_pair(double base_scale, double new_scale, size_t runs, const char *primary)
+/* base -> new of nb and nn documents a side, each of runs runs: the text
+ * fits, and a side of several documents is said to be of invocations. */
+static void check_sides(double base_scale, double new_scale, size_t runs, size_t nb, size_t nn,
+			const char *primary)
 {
-	cJSON *base = make_doc(base_scale, runs), *new = make_doc(new_scale, runs);
+	cJSON *docs[8];
+	const cJSON *cdocs[8];
+	struct lat_side base = { cdocs, nb }, new = { cdocs + nb, nn };
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, i;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(lat_compare_print(f, base, new, primary), 0);
+	for (i = 0; i < nb + nn; i++)
+		cdocs[i] = docs[i] =
+			make_doc(i < nb ? base_scale : new_scale * (1 + 0.01 * i), runs);
+	assert_int_equal(lat_compare_print(f, &base, &new, primary), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "the change explained by causes"));
 	if (getenv("TABLE_WIDTH_SHOW"))
 		fputs(buf, stderr);
 	assert_fits(buf);
+	assert_true((strstr(buf, "  units: base ") != NULL) == (nb > 1 || nn > 1));
+	assert_true((strstr(buf, "mixed units") != NULL) == ((nb > 1) != (nn > 1)));
 	free(buf);
-	cJSON_Delete(base);
-	cJSON_Delete(new);
+	for (i = 0; i < nb + nn; i++)
+		cJSON_Delete(docs[i]);
+}
+
+static void check_pair(double base_scale, double new_scale, size_t runs, const char *primary)
+{
+	check_sides(base_scale, new_scale, runs, 1, 1, primary);
 }
 
 static void test_extremes_fit(void **state)
@@ -126,6 +141,17 @@ static void test_extremes_fit(void **state)
 	check_pair(1e6, 1e-6, 8, "p50");
 	check_pair(1e-9, 1e200, 3, NULL);
 	check_pair(1, 1e-3, 1, NULL);
+}
+
+/* Sides of several invocations: the units and ICC lines fit too, with a
+ * long primary metric's name. */
+static void test_invocations_fit(void **state)
+{
+	(void)state;
+	check_sides(1, 1e6, 3, 4, 4, "share:unattributed");
+	check_sides(1e-9, 1e200, 2, 4, 1, NULL);
+	check_sides(1, 2, 5, 1, 4, "own:thp-zero~");
+	check_sides(1, 1, 1, 2, 2, NULL);
 }
 
 static void test_formatters_bounded(void **state)
@@ -167,6 +193,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_formatters_bounded),
 		cmocka_unit_test(test_extremes_fit),
+		cmocka_unit_test(test_invocations_fit),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

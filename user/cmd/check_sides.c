@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compare/envdiff.h"
@@ -104,25 +103,18 @@ static int load(struct check_opts *o, const char *path, cJSON **doc, int baselin
 int check_given_twice(struct check_opts *o, const struct side *base, const struct side *new)
 {
 	const char *paths[2 * MAX_SIDE];
-	struct stat st[2 * MAX_SIDE];
 	size_t n = 0, i, j;
 
 	for (i = 0; i < base->n; i++)
 		paths[n++] = base->path[i];
 	for (i = 0; i < new->n; i++)
 		paths[n++] = new->path[i];
-	for (i = 0; i < n; i++)
-		if (stat(paths[i], &st[i]))
-			return 0;
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++)
-			if (st[i].st_dev == st[j].st_dev && st[i].st_ino == st[j].st_ino) {
-				snprintf(o->why, sizeof(o->why), "%s and %s are one file, given twice%s: its runs would count twice",
-					 paths[i], paths[j], i < base->n && j >= base->n ?
-					 " (as --baseline and as a result)" : "");
-				return 1;
-			}
-	return 0;
+	if (!lat_paths_twice(paths, n, &i, &j))
+		return 0;
+	snprintf(o->why, sizeof(o->why),
+		 "%s and %s are one file, given twice%s: its runs would count twice", paths[i],
+		 paths[j], i < base->n && j >= base->n ? " (as --baseline and as a result)" : "");
+	return 1;
 }
 
 /* The files of a side, loaded; -1 with o->why at the first that fails. */

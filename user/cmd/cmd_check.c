@@ -428,15 +428,6 @@ static const char *unit_of(const struct side *sd)
 	return sd->n > 1 ? "invocations, " : "runs, ";
 }
 
-/* "base 0.31", or "base -" where there is no ICC (one run per invocation). */
-static void icc_text(char *buf, size_t len, const char *side, double icc)
-{
-	if (isnan(icc))
-		snprintf(buf, len, "%s -", side);
-	else
-		snprintf(buf, len, "%s %.2f", side, icc);
-}
-
 static const char mixed_note[] =
 	"; mixed units: the side of one file has the runs of one invocation, "
 	"whose spread lacks the drift between invocations (give each side several files)";
@@ -454,8 +445,8 @@ static void units_note(struct check_opts *o, const struct side *bs, const struct
 
 	if (bs->n == 1 && ns->n == 1)
 		return;
-	icc_text(bicc, sizeof(bicc), "base", ib);
-	icc_text(nicc, sizeof(nicc), "new", in);
+	lat_icc_fmt(bicc, sizeof(bicc), "base", ib);
+	lat_icc_fmt(nicc, sizeof(nicc), "new", in);
 	snprintf(o->why + len, sizeof(o->why) - len,
 		 " [units: %sbase %zu, %snew %zu; ICC of the runs in one invocation: %s, %s%s]",
 		 unit_of(bs), lat_side_units((const cJSON *const *)bs->doc, bs->n),

@@ -11,8 +11,9 @@
 /*
  * The change in slow time explained by causes, one decomposition that adds
  * up: per run, a cause's slow time and its slow iterations (where it is
- * primary) per million iterations; the means over the runs on each side
- * (means add up: the causes' times sum to the slow time of every run, so
+ * primary) per million iterations; the means over the units on each side
+ * (its runs, or its invocations' means when it pools several results;
+ * means add up: the causes' times sum to the slow time of every run, so
  * their changes sum to the change of the whole); each cause's change in
  * points, % of the base's slow time per million iterations, with the 95%
  * distribution-free interval of the difference (Hodges-Lehmann on the
@@ -69,20 +70,52 @@ static double runs_values(const cJSON *doc, const char *label, int what, double 
 	return *k ? sum / (double)*k : 0;
 }
 
+/* A side's units into v: each run's value of one document, else each
+ * document's mean over its runs (an invocation is the unit); their mean. */
+static double side_values(const struct lat_side *sd, const char *label, int what, double *v,
+			  size_t *k)
+{
+	double sum = 0, *one;
+	size_t i, c;
+
+	if (sd->n == 1)
+		return runs_values(sd->doc[0], label, what, v, k);
+	*k = 0;
+	for (i = 0; i < sd->n; i++) {
+		one = v + *k; /* scratch past the units so far */
+		v[*k] = runs_values(sd->doc[i], label, what, one, &c);
+		if (c) {
+			sum += v[*k];
+			(*k)++;
+		}
+	}
+	return *k ? sum / (double)*k : 0;
+}
+
+/* The runs of a side, for the scratch of side_values. */
+static size_t side_runs(const struct lat_side *sd)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < sd->n; i++)
+		n += lat_runs_count(sd->doc[i]);
+	return n;
+}
+
 /* One cause on both sides; tot: the base's mean slow time; conf: the
  * corrected confidence its significance is judged at (0: not judged, the
  * primary metric did not change). */
-static void cause_sum_of(const cJSON *base, const cJSON *new, const char *label, double tot,
-			 double conf, double *vb, double *vn, struct cause_sum *s)
+static void cause_sum_of(const struct lat_side *base, const struct lat_side *new, const char *label,
+			 double tot, double conf, double *vb, double *vn, struct cause_sum *s)
 {
 	struct lat_shift sh, shc;
 	size_t kb, kn;
 
 	s->label = label;
-	s->count[0] = runs_values(base, label, 1, vb, &kb);
-	s->count[1] = runs_values(new, label, 1, vn, &kn);
-	s->t[0] = runs_values(base, label, 0, vb, &kb);
-	s->t[1] = runs_values(new, label, 0, vn, &kn);
+	s->count[0] = side_values(base, label, 1, vb, &kb);
+	s->count[1] = side_values(new, label, 1, vn, &kn);
+	s->t[0] = side_values(base, label, 0, vb, &kb);
+	s->t[1] = side_values(new, label, 0, vn, &kn);
 	s->points = tot > 0 ? (s->t[1] - s->t[0]) / tot * 100 : 0;
 	s->lo = -INFINITY;
 	s->hi = INFINITY;
@@ -106,21 +139,23 @@ static int cmp_points(const void *a, const void *b)
 /* Every cause's sums, largest change first; labels holds the strings the
  * sums point to; tot: the whole slow time per million iterations on each
  * side. The number of causes. */
-static size_t cause_sums(const cJSON *base, const cJSON *new, int gate, cJSON *labels,
-			 struct cause_sum **out, double tot[2])
+static size_t cause_sums(const struct lat_side *base, const struct lat_side *new, int gate,
+			 cJSON *labels, struct cause_sum **out, double tot[2])
 {
 	double conf;
-	size_t nb = lat_runs_count(base), nn = lat_runs_count(new), n = 0, k;
+	size_t nb = side_runs(base) + 1, nn = side_runs(new) + 1, n = 0, k;
 	double *vb = malloc(nb * sizeof(*vb)), *vn = malloc(nn * sizeof(*vn));
 	struct cause_sum *s = NULL;
 	cJSON *l, *list = NULL;
 
 	*out = NULL;
 	if (vb && vn) {
-		tot[0] = runs_values(base, NULL, 0, vb, &k);
-		tot[1] = runs_values(new, NULL, 0, vn, &k);
-		lat_runs_cause_labels(base, labels);
-		lat_runs_cause_labels(new, labels);
+		tot[0] = side_values(base, NULL, 0, vb, &k);
+		tot[1] = side_values(new, NULL, 0, vn, &k);
+		for (k = 0; k < base->n; k++)
+			lat_runs_cause_labels(base->doc[k], labels);
+		for (k = 0; k < new->n; k++)
+			lat_runs_cause_labels(new->doc[k], labels);
 		s = calloc((size_t)cJSON_GetArraySize(labels) + 1, sizeof(*s));
 		list = s ? labels : NULL;
 	}
@@ -159,22 +194,24 @@ static void explain_line(FILE *out, const struct cause_sum *s)
 		fprintf(out, "%s\n%*s%s..%s\n", line, n - 6, "", lo, hi);
 }
 
-/* The median of the runs' slow thresholds of doc, in ns. */
-static double threshold_of(const cJSON *doc)
+/* The median of the slow thresholds of a side's runs, in ns. */
+static double threshold_of(const struct lat_side *sd)
 {
-	struct lat_metric m = { "threshold", LAT_METRIC_SUMMARY, "slow_threshold_ns", "ns", 0 };
 	struct lat_interval iv;
 	double *v = NULL;
-	size_t n = 0, i, k = lat_runs_count(doc);
+	size_t n = 0, i, d, k = side_runs(sd);
 
 	v = malloc((k ? k : 1) * sizeof(*v));
-	for (i = 0; v && i < k; i++) {
-		const cJSON *c = cJSON_GetObjectItemCaseSensitive(lat_run_at(doc, i), "causes");
-		double t = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, m.key));
+	for (d = 0; v && d < sd->n; d++)
+		for (i = 0; i < lat_runs_count(sd->doc[d]); i++) {
+			const cJSON *c = cJSON_GetObjectItemCaseSensitive(lat_run_at(sd->doc[d], i),
+									  "causes");
+			double t = cJSON_GetNumberValue(
+				cJSON_GetObjectItemCaseSensitive(c, "slow_threshold_ns"));
 
-		if (!isnan(t))
-			v[n++] = t;
-	}
+			if (!isnan(t))
+				v[n++] = t;
+		}
 	iv.median = NAN;
 	if (n)
 		lat_median_interval(v, n, &iv);
@@ -184,7 +221,8 @@ static double threshold_of(const cJSON *doc)
 
 /* How much of the change in slow time each cause accounts for; gate: the
  * primary metric changed significantly. */
-void lat_compare_explain(FILE *out, const cJSON *base, const cJSON *new, int gate)
+void lat_compare_explain(FILE *out, const struct lat_side *base, const struct lat_side *new,
+			 int gate)
 {
 	cJSON *labels = cJSON_CreateArray();
 	struct cause_sum *s;
@@ -205,17 +243,20 @@ void lat_compare_explain(FILE *out, const cJSON *base, const cJSON *new, int gat
 	lat_pair_fmt(t0, sizeof(t0), threshold_of(base), "ns");
 	lat_pair_fmt(t1, sizeof(t1), threshold_of(new), "ns");
 	lat_fmt_change(ch, sizeof(ch), sum, "", 9);
-	fprintf(out, "  points: the cause's change in %% of the base's slow time (sum %s);\n"
-		"  means over the runs; ~: not significant (%s); slow per 1M: iterations\n"
+	fprintf(out,
+		"  points: the cause's change in %% of the base's slow time (sum %s);\n"
+		"  means over the %s; ~: not significant (%s); slow per 1M: iterations\n"
 		"  where it is the primary cause. Slow is each run's own --slow: median\n"
 		"  %s base, %s new (an absolute --slow on both sides: one set)\n",
-		ch, gate ? "its interval, corrected over\n  the causes by Bonferroni, holds 0" :
-		"the primary metric did not\n  change, so no cause is called significant", t0, t1);
+		ch, base->n > 1 || new->n > 1 ? "units" : "runs",
+		gate ? "its interval, corrected over\n  the causes by Bonferroni, holds 0" :
+		       "the primary metric did not\n  change, so no cause is called significant",
+		t0, t1);
 	free(s);
 	cJSON_Delete(labels);
 }
 
-cJSON *lat_compare_causes_json(const cJSON *base, const cJSON *new, int gate)
+cJSON *lat_compare_causes_json(const struct lat_side *base, const struct lat_side *new, int gate)
 {
 	cJSON *labels = cJSON_CreateArray(), *a = cJSON_CreateArray(), *o;
 	struct cause_sum *s;

@@ -31,7 +31,8 @@ struct rows {
 	size_t n, cap;
 };
 
-static int add_row(struct rows *r, const cJSON *base, const cJSON *new, const struct lat_metric *m)
+static int add_row(struct rows *r, const struct lat_side *base, const struct lat_side *new,
+		   const struct lat_metric *m)
 {
 	struct row *x;
 
@@ -46,14 +47,14 @@ static int add_row(struct rows *r, const cJSON *base, const cJSON *new, const st
 	snprintf(x->name, sizeof(x->name), "%s", m->name);
 	if (lat_metric_parse(x->name, &x->m, x->label, sizeof(x->label)))
 		x->m = *m;
-	if (lat_pair_compute(base, new, &x->m, &x->p))
+	if (lat_pair_sides(base->doc, base->n, new->doc, new->n, &x->m, &x->p))
 		return -ENOMEM;
 	r->n += x->p.present;
 	return 0;
 }
 
 /* Rows of the causes either side names: count:, share:, own: each. */
-static int cause_rows_of(struct rows *r, const cJSON *base, const cJSON *new)
+static int cause_rows_of(struct rows *r, const struct lat_side *base, const struct lat_side *new)
 {
 	cJSON *labels = cJSON_CreateArray(), *l;
 	char name[96], label[64];
@@ -61,8 +62,10 @@ static int cause_rows_of(struct rows *r, const cJSON *base, const cJSON *new)
 	size_t k;
 	int ret = 0;
 
-	lat_runs_cause_labels(base, labels);
-	lat_runs_cause_labels(new, labels);
+	for (k = 0; k < base->n; k++)
+		lat_runs_cause_labels(base->doc[k], labels);
+	for (k = 0; k < new->n; k++)
+		lat_runs_cause_labels(new->doc[k], labels);
 	cJSON_ArrayForEach(l, labels)
 		for (k = 0; k < N_CAUSE_ROWS && !ret; k++) {
 			snprintf(name, sizeof(name), "%s%s", cause_rows[k].prefix, l->valuestring);
@@ -112,7 +115,7 @@ static void holm(struct rows *r, const char *primary)
 	free(o);
 }
 
-int lat_compare_rows(const cJSON *base, const cJSON *new, const char *primary,
+int lat_compare_rows(const struct lat_side *base, const struct lat_side *new, const char *primary,
 		     lat_row_fn fn, void *arg)
 {
 	struct rows r = { NULL, 0, 0 };
@@ -249,47 +252,103 @@ static void primary_line(FILE *out, const struct text_ctx *c)
 	}
 }
 
-int lat_compare_print(FILE *out, const cJSON *base, const cJSON *new, const char *primary)
+/* The units' line when a side pools invocations: their counts and the
+ * ICC of the primary metric's runs within an invocation. */
+static void units_lines(FILE *out, const struct lat_side *base, const struct lat_side *new,
+			const char *primary)
+{
+	struct lat_metric m;
+	char label[64], ib[32], in[32];
+
+	if (lat_metric_parse(primary, &m, label, sizeof(label)))
+		return;
+	lat_icc_fmt(ib, sizeof(ib), "base", lat_side_icc(base->doc, base->n, &m));
+	lat_icc_fmt(in, sizeof(in), "new", lat_side_icc(new->doc, new->n, &m));
+	fprintf(out,
+		"  units: base %zu %s, new %zu %s (each its runs' median)\n"
+		"  ICC of %s within an invocation: %s, %s\n"
+		"  (1: an invocation's runs agree; 0: they vary as much as invocations do)\n",
+		lat_side_units(base->doc, base->n), base->n > 1 ? "invocations" : "runs",
+		lat_side_units(new->doc, new->n), new->n > 1 ? "invocations" : "runs", primary, ib,
+		in);
+	if ((base->n > 1) != (new->n > 1))
+		fprintf(out,
+			"  mixed units: the %s side is one invocation's runs, whose spread lacks\n"
+			"  the drift between invocations: give it several files\n",
+			base->n > 1 ? "new" : "base");
+}
+
+/* Whether a verdict is possible, and what the units of the sides are. */
+static void verdict_lines(FILE *out, const struct lat_side *base, const struct lat_side *new,
+			  const char *primary)
+{
+	size_t need = lat_pair_min_runs();
+	size_t ub = lat_side_units(base->doc, base->n), un = lat_side_units(new->doc, new->n);
+	int pooled = base->n > 1 || new->n > 1;
+
+	if (pooled)
+		units_lines(out, base, new, primary);
+	if ((ub < need || un < need) && !pooled)
+		fprintf(out,
+			"no verdict: base has %zu run%s, new %zu; a difference can be significant\n"
+			"only with at least %zu runs a side (run --repeat %zu)\n",
+			ub, ub == 1 ? "" : "s", un, need, need);
+	else if (ub < need || un < need)
+		fprintf(out,
+			"no verdict: base has %zu unit%s, new %zu; a difference can be significant\n"
+			"only with at least %zu units a side (give more result files)\n",
+			ub, ub == 1 ? "" : "s", un, need);
+	else if (!pooled)
+		fprintf(out,
+			"  each side is one invocation: its runs share a process and a boot, so a\n"
+			"  drift between invocations cannot be told from a change here; %zu\n"
+			"  invocations a side can (--baseline A1.json ... --pool B1.json ...)\n",
+			need);
+}
+
+int lat_compare_print(FILE *out, const struct lat_side *base, const struct lat_side *new,
+		      const char *primary)
 {
 	struct text_ctx c = { .out = out, .min_conf = 1 };
-	size_t need = lat_pair_min_runs(), nb = lat_runs_count(base), nw = lat_runs_count(new);
 
+	primary = primary ? primary : LAT_COMPARE_PRIMARY;
 	fprintf(out, "%-12s %16s %16s %9s %7s %7s\n", "metric", "base", "new", "change", "p", "n");
 	if (lat_compare_rows(base, new, primary, text_row, &c))
 		return -ENOMEM;
-	fputs("  base, new: median of the runs ± the larger half of its interval\n"
-	      "  (in % of the median; in percentage points, pt, for shares);\n"
-	      "  change: Hodges-Lehmann estimate; ~: not significant (Mann-Whitney U,\n"
-	      "  exact for small samples, and the change's 95% interval clear of ±1%)\n", out);
+	fprintf(out,
+		"  base, new: median of the %s ± the larger half of its interval\n"
+		"  (in %% of the median; in percentage points, pt, for shares);\n"
+		"  change: Hodges-Lehmann estimate; ~: not significant (Mann-Whitney U,\n"
+		"  exact for small samples, and the change's 95%% interval clear of ±1%%)\n",
+		base->n > 1 || new->n > 1 ? "units" : "runs");
 	primary_line(out, &c);
 	if (c.corrected && c.primary.significant)
-		fprintf(out, "  the other %zu rows are Holm-corrected over them: the smallest p must\n"
-			"  be below %.4f (at 5 runs a side no p goes below 0.008)\n",
+		fprintf(out,
+			"  the other %zu rows are Holm-corrected over them: the smallest p must\n"
+			"  be below %.4f (at 5 units a side no p goes below 0.008)\n",
 			c.corrected, LAT_SIGNIF_ALPHA / (double)c.corrected);
 	else if (c.corrected)
 		fprintf(out, "  the other %zu rows are exploratory: they are tested only when the\n"
 			"  primary metric changed (--metric picks another)\n", c.corrected);
 	if (c.min_conf < LAT_SIGNIF_CONFIDENCE)
-		fprintf(out, "  with fewer than 6 runs a side a median's interval is its runs' [min, max],\n"
-			"  which holds it with %.1f%% confidence, not 95%%\n", c.min_conf * 100);
-	if (nb < need || nw < need)
-		fprintf(out, "no verdict: base has %zu run%s, new %zu; a difference can be significant\n"
-			"only with at least %zu runs a side (run --repeat %zu)\n",
-			nb, nb == 1 ? "" : "s", nw, need, need);
-	else
-		fprintf(out, "  each side is one invocation: its runs share a process and a boot, so a\n"
-			"  drift between invocations cannot be told from a change here; %zu\n"
-			"  invocations a side can (latctl check --pool, each its own unit)\n", need);
+		fprintf(out,
+			"  with fewer than 6 units a side a median's interval is their [min, max],\n"
+			"  which holds it with %.1f%% confidence, not 95%%\n",
+			c.min_conf * 100);
+	verdict_lines(out, base, new, primary);
 	lat_compare_explain(out, base, new, c.primary_name && c.primary.significant);
 	return 0;
 }
 
 /* ---- the 0-day style ---------------------------------------------------- */
 
-static void mean_sd(const cJSON *doc, const struct lat_metric *m, double *mean, double *sd)
+/* Mean and standard deviation of a side's units. */
+static void mean_sd(const struct lat_side *side, const struct lat_metric *m, double *mean,
+		    double *sd)
 {
-	double *v, s = 0, q = 0;
-	size_t n = lat_metric_values(doc, m, &v), i;
+	double s = 0, q = 0;
+	size_t n = 0, i;
+	double *v = lat_side_values(side->doc, side->n, m, &n);
 
 	for (i = 0; i < n; i++)
 		s += v[i];
@@ -302,7 +361,7 @@ static void mean_sd(const cJSON *doc, const struct lat_metric *m, double *mean, 
 
 struct lkp_ctx {
 	FILE *out;
-	const cJSON *base, *new;
+	const struct lat_side *base, *new;
 	char prefix[64];
 };
 
@@ -342,10 +401,11 @@ static void lkp_row(void *arg, const struct lat_metric *m, const struct lat_pair
 	lkp_name(c->out, c->prefix, m);
 }
 
-int lat_compare_print_lkp(FILE *out, const cJSON *base, const cJSON *new, const char *primary)
+int lat_compare_print_lkp(FILE *out, const struct lat_side *base, const struct lat_side *new,
+			  const char *primary)
 {
 	struct lkp_ctx c = { out, base, new, "" };
-	const cJSON *run = cJSON_GetObjectItemCaseSensitive(base, "run");
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(base->doc[0], "run");
 	const char *wl = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "workload"));
 	const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "mode"));
 
@@ -376,18 +436,54 @@ static void json_row(void *arg, const struct lat_metric *m, const struct lat_pai
 	c->gate |= p->primary && p->significant;
 }
 
-cJSON *lat_compare_json(const cJSON *base, const cJSON *new, const char *primary)
+/* A number, or null where it is not finite. */
+static cJSON *number_or_null(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+/* Each side's runs, units and the ICC of the primary metric. */
+static void units_json(cJSON *o, const struct lat_side *base, const struct lat_side *new,
+		       const char *primary)
+{
+	const struct lat_side *sides[2] = { base, new };
+	static const char *const names[2] = { "base", "new" };
+	char key[32], label[64];
+	struct lat_metric m;
+	size_t runs, i, k;
+	int known = !lat_metric_parse(primary, &m, label, sizeof(label));
+
+	for (k = 0; k < 2; k++) {
+		for (runs = 0, i = 0; i < sides[k]->n; i++)
+			runs += lat_runs_count(sides[k]->doc[i]);
+		snprintf(key, sizeof(key), "runs_%s", names[k]);
+		cJSON_AddNumberToObject(o, key, (double)runs);
+		snprintf(key, sizeof(key), "invocations_%s", names[k]);
+		cJSON_AddNumberToObject(o, key, (double)sides[k]->n);
+		snprintf(key, sizeof(key), "units_%s", names[k]);
+		cJSON_AddNumberToObject(o, key, (double)lat_side_units(sides[k]->doc, sides[k]->n));
+		snprintf(key, sizeof(key), "icc_%s", names[k]);
+		cJSON_AddItemToObject(
+			o, key,
+			number_or_null(known ? lat_side_icc(sides[k]->doc, sides[k]->n, &m) : NAN));
+	}
+}
+
+cJSON *lat_compare_json(const struct lat_side *base, const struct lat_side *new,
+			const char *primary)
 {
 	cJSON *o = cJSON_CreateObject();
 	struct json_ctx c = { cJSON_AddArrayToObject(o, "metrics"), 0 };
 	size_t need = lat_pair_min_runs();
 
+	primary = primary ? primary : LAT_COMPARE_PRIMARY;
 	lat_compare_rows(base, new, primary, json_row, &c);
 	cJSON_AddItemToObject(o, "causes", lat_compare_causes_json(base, new, c.gate));
-	cJSON_AddNumberToObject(o, "runs_base", (double)lat_runs_count(base));
-	cJSON_AddNumberToObject(o, "runs_new", (double)lat_runs_count(new));
+	units_json(o, base, new, primary);
+	cJSON_AddStringToObject(o, "unit", base->n > 1 || new->n > 1 ? "invocation" : "run");
 	cJSON_AddNumberToObject(o, "runs_needed", (double)need);
-	cJSON_AddBoolToObject(o, "verdict", lat_runs_count(base) >= need &&
-			      lat_runs_count(new) >= need);
+	cJSON_AddBoolToObject(o, "verdict",
+			      lat_side_units(base->doc, base->n) >= need &&
+				      lat_side_units(new->doc, new->n) >= need);
 	return o;
 }

@@ -160,8 +160,7 @@ cJSON *lat_pair_json(const struct lat_pair *p)
 /* The values of m on one side: each run's when it is one document, else
  * each document's median over its runs (its invocation is the unit: runs
  * of one invocation share its machine state). NULL without memory. */
-static double *side_values(const cJSON *const *docs, size_t n, const struct lat_metric *m,
-			   size_t *k)
+double *lat_side_values(const cJSON *const *docs, size_t n, const struct lat_metric *m, size_t *k)
 {
 	struct lat_interval iv;
 	double *v, *one;
@@ -196,7 +195,7 @@ int lat_pair_sides_conf(const cJSON *const *base, size_t nb, const cJSON *const 
 			const struct lat_metric *m, double bound_conf, struct lat_pair *out)
 {
 	size_t kb = 0, kn = 0, need = lat_pair_min_runs();
-	double *b = side_values(base, nb, m, &kb), *w = side_values(new, nn, m, &kn);
+	double *b = lat_side_values(base, nb, m, &kb), *w = lat_side_values(new, nn, m, &kn);
 	int ret = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
@@ -206,6 +205,14 @@ int lat_pair_sides_conf(const cJSON *const *base, size_t nb, const cJSON *const 
 	free(b);
 	free(w);
 	return ret;
+}
+
+void lat_icc_fmt(char *buf, size_t len, const char *side, double icc)
+{
+	if (isnan(icc))
+		snprintf(buf, len, "%s -", side);
+	else
+		snprintf(buf, len, "%s %.2f", side, icc);
 }
 
 /* One document's runs of m on logs: their count, mean and sum of squared

@@ -60,11 +60,24 @@ int lat_pair_sides(const cJSON *const *base, size_t nb, const cJSON *const *new,
 int lat_pair_sides_conf(const cJSON *const *base, size_t nb, const cJSON *const *new, size_t nn,
 			const struct lat_metric *m, double bound_conf, struct lat_pair *out);
 size_t lat_side_units(const cJSON *const *docs, size_t n);
+/* The values of m that are a side's units: each run's of one document,
+ * else each document's median over its runs. NULL without memory. */
+double *lat_side_values(const cJSON *const *docs, size_t n, const struct lat_metric *m, size_t *k);
+
+/* One side of a comparison: one result (its runs the units), or several
+ * invocations of one configuration (each a unit). */
+struct lat_side {
+	const cJSON *const *doc;
+	size_t n;
+};
 /* The intra-class correlation of m's runs within the documents (one-way
  * ICC(1) on logs): how much runs of one invocation agree beyond chance;
  * NAN when it cannot be told (fewer than 2 documents of 2 runs, a value
  * not positive). */
 double lat_side_icc(const cJSON *const *docs, size_t n, const struct lat_metric *m);
+
+/* "base 0.31" of an ICC, or "base -" where there is none. */
+void lat_icc_fmt(char *buf, size_t len, const char *side, double icc);
 
 /* Significance at alpha: p < alpha and the interval clear of the noise. */
 int lat_pair_significant(const struct lat_pair *p, double alpha);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/rdoc.h"
 #include "events/iter.h"
@@ -294,4 +295,24 @@ double lat_run_lost(const cJSON *run)
 		n += cJSON_IsNumber(v) ? v->valuedouble : 0;
 	}
 	return n;
+}
+
+int lat_paths_twice(const char *const *paths, size_t n, size_t *i, size_t *j)
+{
+	struct stat *st = calloc(n ? n : 1, sizeof(*st));
+	size_t a, b;
+
+	for (a = 0; st && a < n; a++)
+		if (stat(paths[a], &st[a]))
+			st[a].st_ino = 0; /* a missing file: said when it is read */
+	for (a = 0; st && a < n; a++)
+		for (b = a + 1; st[a].st_ino && b < n; b++)
+			if (st[a].st_dev == st[b].st_dev && st[a].st_ino == st[b].st_ino) {
+				*i = a;
+				*j = b;
+				free(st);
+				return 1;
+			}
+	free(st);
+	return 0;
 }

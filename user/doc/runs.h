@@ -78,4 +78,8 @@ int lat_runs_check(const cJSON *doc, const char *path);
  * report's reader: lat_runs_load (report/render.h). */
 int lat_runs_read(const char *path, cJSON **doc);
 
+/* 1 with *i < *j when paths[*i] and paths[*j] name one file (a file given
+ * twice would have its runs count as independent twice); else 0. */
+int lat_paths_twice(const char *const *paths, size_t n, size_t *i, size_t *j);
+
 #endif /* LATCTL_RUNS_H */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "compare/compare.h"
+#include "compare/pair.h"
 #include "lib/latctl.h"
 #include "plot/plot.h"
 #include "plot/plot_int.h"
@@ -42,7 +43,8 @@ static int job_of_pair(struct job *j, const char *const in[2])
 	for (i = 0; i < 2; i++)
 		if (lat_runs_load(in[i], &j->docs[i]))
 			return -EINVAL;
-	j->cmp = lat_compare_json(j->docs[0], j->docs[1], NULL);
+	j->cmp = lat_compare_json(&(struct lat_side){ (const cJSON *const *)&j->docs[0], 1 },
+				  &(struct lat_side){ (const cJSON *const *)&j->docs[1], 1 }, NULL);
 	if (!j->cmp)
 		return -ENOMEM;
 	cJSON_AddStringToObject(j->cmp, "base", in[0]);
