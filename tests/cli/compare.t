@@ -244,6 +244,11 @@ edit "$A" "$TMPD/wide.json" 'my $i = 0; $_->{summary}{p99_9_ns} = (1000 + $i) * 
 check_err "check: runs spread too widely: 125, said so, not 'the change sits at the limit'" \
 	"$C check --baseline $TMPD/mid_base.json $TMPD/wide.json" 125 \
 	'neither shown within nor over --regression 10%; the runs spread too widely: over 1000 runs a side'
+# synthetic: a baseline whose p99.9 is 0 in every run: a rise from 0 has
+# no ratio, and the line says "from 0", not "+0.0%"
+edit "$A" "$TMPD/zero_base.json" '$_->{summary}{p99_9_ns} = 0 for @{$d->{repeat}{per_run}}'
+check "check: a rise from 0 is bad and said to be from 0" \
+	"$C check --baseline $TMPD/zero_base.json $TMPD/mid_base.json" 1 '0ns -> [0-9.]+us \(from 0, at least \+inf%'
 # synthetic: tol_base.json and tol_new.json below, 1000..1004 against
 # 3000..3004 ns; at one of K looks each bound is at 5%/K (Bonferroni)
 edit "$A" "$TMPD/tol_base.json" 'my $i = 0; $_->{summary}{p99_9_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'

@@ -404,8 +404,11 @@ static int check_one(struct check_opts *o, const struct side *bs, const struct s
 	conf_text(gconf, sizeof(gconf), k, o->looks, 0);
 	lat_pair_fmt(b, sizeof(b), p.base.median, m->unit);
 	lat_pair_fmt(w, sizeof(w), p.new.median, m->unit);
-	snprintf(head, sizeof(head), "%s: %s %s -> %s (%s%+.1f%%", path, m->name, b, w,
-		 m->lower_worse ? "worse by " : "", isfinite(est) ? est : 0);
+	if (isfinite(est))
+		snprintf(head, sizeof(head), "%s: %s %s -> %s (%s%+.1f%%", path, m->name, b, w,
+			 m->lower_worse ? "worse by " : "", est);
+	else /* a change from 0 has no finite ratio */
+		snprintf(head, sizeof(head), "%s: %s %s -> %s (from 0", path, m->name, b, w);
 	if (lo > o->regression) {
 		snprintf(o->why, sizeof(o->why), "%s, at least %+.1f%% %s, p=%.3f, n=%zu+%zu) over --regression %g%%",
 			 head, lo, conf, p.p, p.base.n, p.new.n, o->regression);
