@@ -10,10 +10,12 @@
 #   c5  it builds again
 #   c6  a README change
 # git bisect run with scripts/bisect/bisect-step.sh (Debian's configuration
-# trimmed to the test bed, one boot per step, grow --no-thp --repeat 5,
-# judged on the time of a 4 KiB fault, fault:p50) must name c3 as the first
-# bad commit, skip c4 (125) without judging it, and, run again for an
-# improvement over c8..c11 (terms slow/fast), name c9. One more step builds
+# trimmed to the test bed), as the README prints it (--baseline good.json
+# -- grow --no-thp: the defaults judge the time of a 4 KiB fault, fault:p50,
+# on 5 runs a boot, up to 3 boots), must name c3 as the first bad commit
+# and skip c4 (125) without judging it, in each of BISECT_ROUNDS rounds
+# (default 3, each with its own baseline); run again for an improvement
+# over c8..c11 (terms slow/fast, --repeat 5 of 2 M pushes), name c9. One more step builds
 # c1 with --tinyconfig (tinyconfig + bisect-kernel.config: no function
 # tracer), boots it with latmon and records a run, in which latmon's
 # alloc-zero source is unavailable with its reason and the others load.
@@ -28,6 +30,12 @@ STEP=$ROOT/scripts/bisect/bisect-step.sh
 W=${1:-$ROOT/build/bisect}
 WL=(grow --no-thp --iters 2000000)
 JUDGE=(--metric fault:p50 --repeat 5)
+# The README's recipe: bisect-step.sh --record / --baseline good.json --
+# grow --no-thp, its defaults deciding (fault:p50, 5 runs, up to 3 boots),
+# BISECT_ROUNDS times (default 3: it must end on the planted commit each).
+README_WL=(grow --no-thp)
+ROUNDS=${BISECT_ROUNDS:-3}
+found=0
 export GIT_AUTHOR_NAME=latctl GIT_AUTHOR_EMAIL=latctl@example.org
 export GIT_COMMITTER_NAME=latctl GIT_COMMITTER_EMAIL=latctl@example.org
 # reproducible kernels: the same commit builds the same image
@@ -93,6 +101,43 @@ tiny_sources_ok() {
 }
 short() { git -C "$L" rev-parse --short=12 "$(c "$1")"; }
 
+# "verdict runs boots" of each judged step of a round's steps.log, for the
+# table of runs and boots per step (tests/BENCHMARKS.md).
+step_costs() {
+	sed -nE 's/^([0-9a-f]+) ([01]) .*, ([0-9]+) runs in ([0-9]+) boot\(s\)$/\1 \2: \3 runs, \4 boot(s)/p' "$1"
+}
+
+# Round $1 of the regression bisect, run as the README prints it: the
+# baseline recorded on c1, then git bisect run with --baseline and the
+# workload alone (default metric, runs and boots); only where the tree,
+# build and results live is given.
+regression_round() {
+	local k=$1 R=$W/regression-$1 t rc
+	rm -rf "$R"
+	git -C "$L" checkout -q "$(c 1)"
+	t=$SECONDS
+	ok "round $k: c1 (good): the baseline recorded" "$STEP" --tree "$L" --build "$W/build" \
+		--results "$R" --record "$W/good-$k.json" -- "${README_WL[@]}"
+	echo "# round $k: baseline step (build, boot, runs): $((SECONDS - t)) s"
+	t=$SECONDS
+	(cd "$L" && git bisect start "$(c 8)" "$(c 1)" >/dev/null &&
+		git bisect run "$STEP" --build "$W/build" --results "$R" --baseline "$W/good-$k.json" \
+			-- "${README_WL[@]}") >"$R.txt" 2>&1
+	rc=$?
+	sed 's/^/# /' "$R.txt" | grep -E '^# (bisect-step|[0-9a-f]+ is the first)'
+	step_costs "$R/steps.log" | sed "s/^/# round $k: step /"
+	echo "# round $k: regression bisect: $((SECONDS - t)) s"
+	ok "round $k: git bisect run ends (exit $rc)" [ "$rc" = 0 ]
+	grep -q "^$(c 3) is the first bad commit" "$R.txt" && found=$((found + 1))
+	ok "round $k: the first bad commit is c3, the planted regression" \
+		grep -q "^$(c 3) is the first bad commit" "$R.txt"
+	ok "round $k: c4, which does not build, is skipped (125), not judged" \
+		bash -c "grep -q '^$(short 4) 125 build failed' '$R/steps.log' && ! grep -Eq '^$(short 4) [01] ' '$R/steps.log'"
+	ok "round $k: each judged step's line names the kernel, build and boot times, runs and boots" \
+		grep -Eq '^[0-9a-f]+ [01] .*; kernel 6\.12\.[0-9]+-bisect\+?, build [0-9]+ s, boot and runs [0-9]+ s, [0-9]+ runs in [0-9]+ boot' "$R/steps.log"
+	git -C "$L" bisect reset -q >/dev/null 2>&1
+}
+
 main() {
 	local base t0=$SECONDS t rc
 	L=$W/linux
@@ -101,27 +146,12 @@ main() {
 	base=$("$ROOT/scripts/bisect/linux-tree.sh") || { echo "Bail out! no Linux tree"; exit 1; }
 	make -s -C "$ROOT" user >/dev/null || { echo "Bail out! latctl does not build"; exit 1; }
 	ok "the planted history of 11 commits on $(git -C "$base" log --format=%s -1)" make_history "$base"
-	rm -rf "$W/regression" "$W/improvement"
+	rm -rf "$W"/regression* "$W/improvement"
 
-	git -C "$L" checkout -q "$(c 1)"
-	t=$SECONDS
-	ok "c1 (good): the baseline recorded" "$STEP" --tree "$L" --build "$W/build" --results "$W/regression" \
-		"${JUDGE[@]}" --record "$W/good.json" -- "${WL[@]}"
-	echo "# baseline step (build, boot, runs): $((SECONDS - t)) s"
-	t=$SECONDS
-	(cd "$L" && git bisect start "$(c 8)" "$(c 1)" >/dev/null &&
-		git bisect run "$STEP" --build "$W/build" --results "$W/regression" --baseline "$W/good.json" \
-			"${JUDGE[@]}" -- "${WL[@]}") >"$W/regression.txt" 2>&1
-	rc=$?
-	sed 's/^/# /' "$W/regression.txt" | grep -E '^# (bisect-step|[0-9a-f]+ is the first)'
-	echo "# regression bisect: $((SECONDS - t)) s"
-	ok "git bisect run ends (exit $rc)" [ "$rc" = 0 ]
-	ok "the first bad commit is c3, the planted regression" grep -q "^$(c 3) is the first bad commit" "$W/regression.txt"
-	ok "c4, which does not build, is skipped (125), not judged" \
-		bash -c "grep -q '^$(short 4) 125 build failed' '$W/regression/steps.log' && ! grep -Eq '^$(short 4) [01] ' '$W/regression/steps.log'"
-	ok "each judged step's line names the kernel, build and boot times" \
-		grep -Eq '^[0-9a-f]+ [01] .*; kernel 6\.12\.[0-9]+-bisect\+?, build [0-9]+ s, boot and runs [0-9]+ s, 5 runs' "$W/regression/steps.log"
-	git -C "$L" bisect reset -q >/dev/null 2>&1
+	for k in $(seq "$ROUNDS"); do
+		regression_round "$k"
+	done
+	echo "# the README's recipe ended on c3 in $found of $ROUNDS rounds"
 
 	git -C "$L" checkout -q "$(c 8)"
 	t=$SECONDS
