@@ -94,6 +94,17 @@ check "report: in a guest, what unexplained may hold is said" "$L report $TMPD/g
 	"^  This is a KVM guest: a guest does not see its hypervisor's time"
 # synthetic: guest.json above, its unexplained share made 2.1% by the corpus
 check "... with its share" "$L report $TMPD/guest.json" 0 '^unexplained: 2\.1% of the slow time, when this kernel recorded nothing\.$'
+# synthetic: guest.json with 30 ms, then 0 ms, of steal on CPU 1 in its loop
+for ms in 30 0; do
+	perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); @{$d->{counters}}{qw(steal_ms steal_cpu steal_tick_ms)} = ($ARGV[0] + 0, 1, 10);
+		print encode_json($d)' "$ms" <"$TMPD/guest.json" >"$TMPD/guest-steal-$ms.json"
+done
+check "report: a guest's steal during the loop is said beside unexplained" "$L report $TMPD/guest-steal-30.json" 0 \
+	'^  The kernel counted 30 ms of steal on CPU 1 during the loop: the$'
+check "... and its line among the counters" "$L report $TMPD/guest-steal-30.json" 0 \
+	'^steal during the loop: 30 ms on CPU 1 \(/proc/stat, in ticks of 10 ms:$'
+check "... and none counted, said so" "$L report $TMPD/guest-steal-0.json" 0 \
+	'^  No steal was counted on CPU 1 during the loop: the hypervisor did$'
 perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{environment}{machine} = $ARGV[0]; $d->{environment}{clocksource} = "tsc";
 	print encode_json($d)' "bare metal (no hypervisor bit in CPUID)" <"$V" >"$TMPD/metal.json"
 check "report: on bare metal no such note" "$L report $TMPD/metal.json" 0 '^machine: bare metal'

@@ -12,6 +12,23 @@ check "clock pair cost is shown" "$L run grow --iters 20000" 0 'one pair of TSC 
 check "counters are shown" "$L run grow --iters 20000" 0 'minor page faults [0-9]+, major [0-9]+'
 check "the loop's compaction counters are shown (system-wide deltas)" "$L run grow --iters 20000" 0 \
 	'^compaction during the loop: compact_stall \+[0-9]+, compact_success \+[0-9]+, compact_fail \+[0-9]+ \(whole system'
+check "the hypervisor's steal on the loop's CPU is shown (/proc/stat)" "$L run grow --iters 20000 --cpu 0" 0 \
+	'^steal during the loop: [0-9]+ ms on CPU 0 \(/proc/stat, in ticks of [0-9]+ ms:$'
+check "... on every CPU together when the loop is not pinned" "$L run grow --iters 20000" 0 \
+	'^steal during the loop: [0-9]+ ms on all CPUs together'
+# The loop's steal against /proc/stat read around the whole command: never
+# more than the command's own (its ticks hold the loop's), at most a tick
+# apart at either end. A margin of one tick: both read the same counter.
+steal_cpu0() { awk '$1 == "cpu0" { print $9 }' /proc/stat; }
+s0=$(steal_cpu0)
+$L run grow --iters 4000000 --cpu 0 --quiet --json "$TMPD/steal.json" >/dev/null
+s1=$(steal_cpu0)
+tick=$(perl -MPOSIX -e 'print 1000 / POSIX::sysconf(POSIX::_SC_CLK_TCK())')
+loop=$(perl -MJSON::PP -e 'local $/; print decode_json(<STDIN>)->{counters}{steal_ms}' <"$TMPD/steal.json")
+echo "# steal on CPU 0: the loop $loop ms, the command $(((s1 - s0) * tick)) ms (ticks of $tick ms)"
+[ "$loop" = 0 ] && echo "# no steal seen during the loop: the comparison holds trivially"
+ok "the loop's steal is within the command's, read from /proc/stat around it" \
+	perl -e 'exit !($ARGV[0] <= $ARGV[1] * $ARGV[2] + $ARGV[2])' "$loop" "$((s1 - s0))" "$tick"
 check "the head says what machine ran it and its clock source" "$L run grow --iters 20000" 0 \
 	'^machine: (bare metal \(no hypervisor bit in CPUID\)|.* guest.*), clock source [a-z0-9_-]+$'
 check "histogram has log2 buckets" "$L run grow --iters 20000" 0 '\[ +16, +31\] +[0-9]+ +#+'

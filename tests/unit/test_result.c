@@ -83,7 +83,7 @@ static cJSON *make_doc(void)
 {
 	char *argv[] = { "latctl", "run", "grow", "--json", "x y.json" };
 	double v[] = { 19.3, 20.1, 22.7, 1182.4, 315684.9, 19.9 };
-	struct lat_counters d = { 8162, 0, 0, 9, 8192, 4, -1, 3, 1, 2 };
+	struct lat_counters d = { 8162, 0, 0, 9, 8192, 4, -1, 3, 1, 2, 7, 1 };
 	struct lat_hist h = { { 0 } };
 	struct lat_summary s;
 	cJSON *doc = lat_result_new(5, argv), *run, *clock;
@@ -145,7 +145,7 @@ static char *saved_render(const cJSON *doc)
 
 static void round_trip(void **state)
 {
-	char *a, *b;
+	char *a, *b, steal[128];
 	cJSON *doc = make_doc();
 	int ret;
 
@@ -156,6 +156,10 @@ static void round_trip(void **state)
 	assert_non_null(strstr(a, "grow, mode grow: 6 pushes, pinned to CPU 1\n"));
 	assert_non_null(strstr(a, "thp_fault_fallback n/a"));
 	assert_non_null(strstr(a, "compaction during the loop: compact_stall +3, compact_success +1, compact_fail +2 (whole system"));
+	snprintf(steal, sizeof(steal),
+		 "steal during the loop: %.0f ms on CPU 1 (/proc/stat, in ticks of %.0f ms:",
+		 7000.0 / (double)sysconf(_SC_CLK_TCK), 1000.0 / (double)sysconf(_SC_CLK_TCK));
+	assert_non_null(strstr(a, steal));
 	assert_non_null(strstr(a, "0 inside an iteration, 2 between iterations"));
 	assert_non_null(strstr(a, "last reallocations: push 2097152 took 94672 ns (to 32 MiB)"));
 	assert_non_null(strstr(a, "slow pushes (slower than p99.9 = 1182 ns): 2, all listed"));

@@ -14,6 +14,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
+#include "system/counters.h"
 #include "system/machine.h"
 #include "system/sysinfo.h"
 
@@ -114,14 +115,39 @@ static void machine_kinds(void **state)
 	assert_true(strstr(buf, "guest") || strstr(buf, "bare metal") || strstr(buf, "unknown"));
 }
 
+/* /proc/stat's steal column: the line of one CPU (cpu1 is not cpu10), of
+ * all CPUs, and none on a kernel without the column. */
+static void stat_steal(void **state)
+{
+	static char text[] = "cpu  10 0 20 900 1 2 3 47 0 0\n"
+			     "cpu0 5 0 10 450 1 1 1 30 0 0\n"
+			     "cpu10 5 0 10 450 0 1 2 999 0 0\n"
+			     "cpu1 5 0 10 450 0 1 2 17 0 0\n"
+			     "intr 12345 0 0\n";
+	static char old[] = "cpu  10 0 20 900 1 2 3\ncpu0 10 0 20 900 1 2 3\n";
+	const int cpus[] = { -1, 0, 1, 10, 2 };
+	const long long want[] = { 47, 30, 17, 999, -1 };
+	FILE *f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		f = fmemopen(text, strlen(text), "r");
+		assert_non_null(f);
+		assert_int_equal(lat_stat_steal(f, cpus[i]), want[i]);
+		fclose(f);
+	}
+	f = fmemopen(old, strlen(old), "r");
+	assert_int_equal(lat_stat_steal(f, 0), -1);
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(selected_word),
-		cmocka_unit_test(kconfig_plain),
-		cmocka_unit_test(kconfig_gzip),
-		cmocka_unit_test(first_line),
-		cmocka_unit_test(machine_kinds),
+		cmocka_unit_test(selected_word), cmocka_unit_test(kconfig_plain),
+		cmocka_unit_test(kconfig_gzip),	 cmocka_unit_test(first_line),
+		cmocka_unit_test(machine_kinds), cmocka_unit_test(stat_steal),
 	};
 	int fd = mkstemp(path), ret;
 

@@ -414,11 +414,11 @@ static int measure(struct run_ctx *c)
 	if (lat_mm_env_enter())		/* --memcg: latctl's own memory stays outside */
 		return LAT_EXIT_FAIL;
 	c->tsc_before = lat_tsc(&cpu);
-	lat_counters_read(&c->before);	/* smaps_rollup: long with a large mapping */
+	lat_counters_read(&c->before, c->opts.cpu); /* smaps_rollup: long with a large mapping */
 	show_timing(run);		/* last: a Ctrl-C after it finds the loop running */
 	ret = run->ops->run(run);
 	c->interrupted = lat_stop_requested != 0;	/* later: the data is whole */
-	lat_counters_read(&c->after);
+	lat_counters_read(&c->after, c->opts.cpu);
 	c->tsc_after = lat_tsc(&cpu);
 	lat_mm_env_leave();
 	lat_progress_done();

@@ -201,6 +201,21 @@ static void add_count(cJSON *o, const char *key, long long v)
 		cJSON_AddNumberToObject(o, key, (double)v);
 }
 
+/* The hypervisor's time on the loop's CPU (or every CPU) in ms, in the
+ * ticks of /proc/stat: steal_ms, steal_cpu (null: every CPU), steal_tick_ms. */
+static void add_steal(cJSON *o, const struct lat_counters *d)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	double tick = hz > 0 ? 1000.0 / (double)hz : 10;
+
+	if (d->steal_ticks < 0)
+		cJSON_AddNullToObject(o, "steal_ms");
+	else
+		cJSON_AddNumberToObject(o, "steal_ms", (double)d->steal_ticks * tick);
+	add_count(o, "steal_cpu", d->steal_cpu);
+	cJSON_AddNumberToObject(o, "steal_tick_ms", tick);
+}
+
 cJSON *lat_result_counters(const struct lat_counters *d, long long migr_within,
 			   long long migr_between, long long free_2m_blocks)
 {
@@ -219,6 +234,7 @@ cJSON *lat_result_counters(const struct lat_counters *d, long long migr_within,
 	add_count(o, "compact_success", d->compact_success);
 	add_count(o, "compact_fail", d->compact_fail);
 	add_count(o, "free_2m_blocks_before", free_2m_blocks);
+	add_steal(o, d);
 	return o;
 }
 

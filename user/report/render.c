@@ -173,6 +173,38 @@ static void render_compaction(FILE *out, struct lat_rd *r, const cJSON *c)
 	fputs(" (whole system: direct compaction entered, and how it ended)\n", out);
 }
 
+/* "on CPU 1", or "on all CPUs together" where the loop was not pinned. */
+static void steal_where(char *buf, size_t len, const cJSON *c)
+{
+	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(c, "steal_cpu");
+
+	if (cJSON_IsNumber(cpu))
+		snprintf(buf, len, "on CPU %.0f", cpu->valuedouble);
+	else
+		snprintf(buf, len, "on all CPUs together");
+}
+
+/* The hypervisor's time during the loop, in results that have it. */
+static void render_steal(FILE *out, struct lat_rd *r, const cJSON *c)
+{
+	const cJSON *ms;
+	char where[48];
+
+	if (!cJSON_GetObjectItemCaseSensitive(c, "steal_ms"))
+		return; /* a result of a latctl before it */
+	ms = lat_rd_get(r, c, "steal_ms", cJSON_Number | cJSON_NULL);
+	lat_rd_get(r, c, "steal_cpu", cJSON_Number | cJSON_NULL);
+	steal_where(where, sizeof(where), c);
+	if (!cJSON_IsNumber(ms)) {
+		fputs("steal during the loop: n/a (no steal column in /proc/stat)\n", out);
+		return;
+	}
+	fprintf(out,
+		"steal during the loop: %.0f ms %s (/proc/stat, in ticks of %.0f ms:\n"
+		"  time the hypervisor ran something else on this machine's CPU)\n",
+		ms->valuedouble, where, lat_rd_num(r, c, "steal_tick_ms"));
+}
+
 static void render_counters(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
 	const cJSON *c = lat_rd_obj(r, doc, "counters");
@@ -184,6 +216,7 @@ static void render_counters(FILE *out, struct lat_rd *r, const cJSON *doc)
 	}
 	fputc('\n', out);
 	render_compaction(out, r, c);
+	render_steal(out, r, c);
 }
 
 /* The workload's extras by print_extras (or its head lines, head). */
@@ -330,6 +363,27 @@ static double unexplained_share(const cJSON *causes)
 }
 
 /* In a guest, what "unexplained" may hold that the guest cannot see. */
+/* What the steal time says of the guest's unexplained time. */
+static void render_guest_steal(FILE *out, const cJSON *c)
+{
+	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(c, "steal_ms");
+	char where[48];
+
+	if (!cJSON_IsNumber(ms))
+		return;
+	steal_where(where, sizeof(where), c);
+	if (ms->valuedouble > 0)
+		fprintf(out,
+			"  The kernel counted %.0f ms of steal %s during the loop: the\n"
+			"  hypervisor ran something else then (the steal line below).\n",
+			ms->valuedouble, where);
+	else
+		fprintf(out,
+			"  No steal was counted %s during the loop: the hypervisor did\n"
+			"  not take the CPU away for a whole tick; shorter exits are not counted.\n",
+			where);
+}
+
 static void render_guest_note(FILE *out, const cJSON *doc, const cJSON *causes)
 {
 	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
@@ -342,10 +396,12 @@ static void render_guest_note(FILE *out, const cJSON *doc, const cJSON *causes)
 	/* "QEMU TCG guest (an emulated CPU...)": the name before the comment */
 	for (len = (int)strcspn(machine, "("); len > 0 && machine[len - 1] == ' '; len--)
 		;
-	fprintf(out, "unexplained: %.1f%% of the slow time, when this kernel recorded nothing.\n"
+	fprintf(out,
+		"unexplained: %.1f%% of the slow time, when this kernel recorded nothing.\n"
 		"  This is a %.*s: a guest does not see its hypervisor's time (another\n"
 		"  guest running, the hypervisor's own fault on a page this guest touched).\n",
 		100 * share, len, machine);
+	render_guest_steal(out, cJSON_GetObjectItemCaseSensitive(doc, "counters"));
 }
 
 static void render_causes(FILE *out, struct lat_rd *r, const cJSON *doc)

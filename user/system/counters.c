@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Page faults, context switches, THP and compaction counters, free 2 MiB
- * blocks. */
+/* Page faults, context switches, THP and compaction counters, the
+ * hypervisor's steal time, free 2 MiB blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +30,40 @@ static long long file_field(const char *path, const char *key)
 	return v;
 }
 
-void lat_counters_read(struct lat_counters *c)
+long long lat_stat_steal(FILE *f, int cpu)
+{
+	char want[24], line[512];
+	long long v[8];
+	size_t n;
+
+	if (cpu < 0)
+		snprintf(want, sizeof(want), "cpu ");
+	else
+		snprintf(want, sizeof(want), "cpu%d ", cpu);
+	n = strlen(want);
+	while (fgets(line, sizeof(line), f))
+		/* user nice system idle iowait irq softirq steal */
+		if (!strncmp(line, want, n) &&
+		    sscanf(line + n, "%lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]) == 8)
+			return v[7];
+	return -1;
+}
+
+/* Steal time of cpu (-1: every CPU) now, in ticks; -1 without /proc/stat. */
+static long long steal_now(int cpu)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	long long v;
+
+	if (!f)
+		return -1;
+	v = lat_stat_steal(f, cpu);
+	fclose(f);
+	return v;
+}
+
+void lat_counters_read(struct lat_counters *c, int cpu)
 {
 	struct rusage self, kids;
 
@@ -46,6 +79,8 @@ void lat_counters_read(struct lat_counters *c)
 	c->compact_stall = file_field("/proc/vmstat", "compact_stall");
 	c->compact_success = file_field("/proc/vmstat", "compact_success");
 	c->compact_fail = file_field("/proc/vmstat", "compact_fail");
+	c->steal_cpu = cpu;
+	c->steal_ticks = steal_now(cpu);
 }
 
 static long long diff(long long before, long long after)
@@ -68,6 +103,8 @@ void lat_counters_delta(const struct lat_counters *before,
 	delta->compact_stall = diff(before->compact_stall, after->compact_stall);
 	delta->compact_success = diff(before->compact_success, after->compact_success);
 	delta->compact_fail = diff(before->compact_fail, after->compact_fail);
+	delta->steal_cpu = after->steal_cpu;
+	delta->steal_ticks = diff(before->steal_ticks, after->steal_ticks);
 }
 
 /* Lowest buddy order whose blocks are at least 2 MiB (9 with 4 KiB pages). */

@@ -3,6 +3,8 @@
 #ifndef LATCTL_COUNTERS_H
 #define LATCTL_COUNTERS_H
 
+#include <stdio.h>
+
 /* -1 in any field means "not available on this kernel". */
 struct lat_counters {
 	long long minflt, majflt;	/* getrusage, self + waited children */
@@ -13,9 +15,18 @@ struct lat_counters {
 	long long compact_stall;	/* /proc/vmstat, system-wide: direct */
 	long long compact_success;	/* compaction entered, and its outcomes */
 	long long compact_fail;
+	long long steal_ticks; /* /proc/stat: the hypervisor's time on
+					 * steal_cpu, or on every CPU (-1) */
+	int steal_cpu;
 };
 
-void lat_counters_read(struct lat_counters *c);
+/* The counters now; cpu: the CPU the loop is pinned to, whose steal time
+ * is read (-1: not pinned, every CPU's). */
+void lat_counters_read(struct lat_counters *c, int cpu);
+
+/* The steal column of /proc/stat's line of cpu (-1: the "cpu" line of all
+ * CPUs), in USER_HZ ticks, from f; -1 when it has none. */
+long long lat_stat_steal(FILE *f, int cpu);
 
 /* after - before for the event counters; AnonHugePages taken from after. */
 void lat_counters_delta(const struct lat_counters *before,
