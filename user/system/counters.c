@@ -9,25 +9,25 @@
 
 #include "system/counters.h"
 
-/* Value of the first line starting with key in a "key value" file, or -1. */
-static long long file_field(const char *path, const char *key)
+/* The values of keys in a "key value" file (v[i] -1 where it has none),
+ * in one pass. */
+static void file_fields(const char *path, const char *const *keys, long long *v, size_t n)
 {
-	size_t klen = strlen(key);
-	long long v = -1;
 	char line[512];
-	FILE *f;
+	size_t i, klen;
+	FILE *f = fopen(path, "r");
 
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && (line[klen] == ' ' || line[klen] == ':')) {
-			v = strtoll(line + klen + 1, NULL, 10);
-			break;
+	for (i = 0; i < n; i++)
+		v[i] = -1;
+	while (f && fgets(line, sizeof(line), f))
+		for (i = 0; i < n; i++) {
+			klen = strlen(keys[i]);
+			if (v[i] < 0 && !strncmp(line, keys[i], klen) &&
+			    (line[klen] == ' ' || line[klen] == ':'))
+				v[i] = strtoll(line + klen + 1, NULL, 10);
 		}
-	}
-	fclose(f);
-	return v;
+	if (f)
+		fclose(f);
 }
 
 long long lat_stat_steal(FILE *f, int cpu)
@@ -63,9 +63,16 @@ static long long steal_now(int cpu)
 	return v;
 }
 
+static const char *const vmstat_keys[] = {
+	"thp_fault_alloc", "thp_fault_fallback", "compact_stall", "compact_success", "compact_fail",
+};
+#define N_VMSTAT (sizeof(vmstat_keys) / sizeof(vmstat_keys[0]))
+
 void lat_counters_read(struct lat_counters *c, int cpu)
 {
+	static const char *const smaps_key = "AnonHugePages";
 	struct rusage self, kids;
+	long long v[N_VMSTAT];
 
 	getrusage(RUSAGE_SELF, &self);
 	getrusage(RUSAGE_CHILDREN, &kids);
@@ -73,12 +80,13 @@ void lat_counters_read(struct lat_counters *c, int cpu)
 	c->majflt = self.ru_majflt + kids.ru_majflt;
 	c->nvcsw = self.ru_nvcsw + kids.ru_nvcsw;
 	c->nivcsw = self.ru_nivcsw + kids.ru_nivcsw;
-	c->anon_huge_kb = file_field("/proc/self/smaps_rollup", "AnonHugePages");
-	c->thp_fault_alloc = file_field("/proc/vmstat", "thp_fault_alloc");
-	c->thp_fault_fallback = file_field("/proc/vmstat", "thp_fault_fallback");
-	c->compact_stall = file_field("/proc/vmstat", "compact_stall");
-	c->compact_success = file_field("/proc/vmstat", "compact_success");
-	c->compact_fail = file_field("/proc/vmstat", "compact_fail");
+	file_fields("/proc/self/smaps_rollup", &smaps_key, &c->anon_huge_kb, 1);
+	file_fields("/proc/vmstat", vmstat_keys, v, N_VMSTAT);
+	c->thp_fault_alloc = v[0];
+	c->thp_fault_fallback = v[1];
+	c->compact_stall = v[2];
+	c->compact_success = v[3];
+	c->compact_fail = v[4];
 	c->steal_cpu = cpu;
 	c->steal_ticks = steal_now(cpu);
 }
