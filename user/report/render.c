@@ -173,17 +173,6 @@ static void render_compaction(FILE *out, struct lat_rd *r, const cJSON *c)
 	fputs(" (whole system: direct compaction entered, and how it ended)\n", out);
 }
 
-/* "on CPU 1", or "on all CPUs together" where the loop was not pinned. */
-static void steal_where(char *buf, size_t len, const cJSON *c)
-{
-	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(c, "steal_cpu");
-
-	if (cJSON_IsNumber(cpu))
-		snprintf(buf, len, "on CPU %.0f", cpu->valuedouble);
-	else
-		snprintf(buf, len, "on all CPUs together");
-}
-
 /* The hypervisor's time during the loop, in results that have it. */
 static void render_steal(FILE *out, struct lat_rd *r, const cJSON *c)
 {
@@ -194,7 +183,7 @@ static void render_steal(FILE *out, struct lat_rd *r, const cJSON *c)
 		return; /* a result of a latctl before it */
 	ms = lat_rd_get(r, c, "steal_ms", cJSON_Number | cJSON_NULL);
 	lat_rd_get(r, c, "steal_cpu", cJSON_Number | cJSON_NULL);
-	steal_where(where, sizeof(where), c);
+	lat_steal_where(where, sizeof(where), c);
 	if (!cJSON_IsNumber(ms)) {
 		fputs("steal during the loop: n/a (no steal column in /proc/stat)\n", out);
 		return;
@@ -348,62 +337,6 @@ static void render_fault_check(FILE *out, struct lat_rd *r, const cJSON *doc)
 }
 
 /* The cause table and the ten slowest, and latmon's own account. */
-/* The share of the slow time no recorded event explains, 0 without it. */
-static double unexplained_share(const cJSON *causes)
-{
-	const cJSON *row;
-
-	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(causes, "causes")) {
-		const char *label = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "label"));
-
-		if (label && !strcmp(label, "unexplained"))
-			return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "share"));
-	}
-	return 0;
-}
-
-/* In a guest, what "unexplained" may hold that the guest cannot see. */
-/* What the steal time says of the guest's unexplained time. */
-static void render_guest_steal(FILE *out, const cJSON *c)
-{
-	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(c, "steal_ms");
-	char where[48];
-
-	if (!cJSON_IsNumber(ms))
-		return;
-	steal_where(where, sizeof(where), c);
-	if (ms->valuedouble > 0)
-		fprintf(out,
-			"  The kernel counted %.0f ms of steal %s during the loop: the\n"
-			"  hypervisor ran something else then (the steal line below).\n",
-			ms->valuedouble, where);
-	else
-		fprintf(out,
-			"  No steal was counted %s during the loop: the hypervisor did\n"
-			"  not take the CPU away for a whole tick; shorter exits are not counted.\n",
-			where);
-}
-
-static void render_guest_note(FILE *out, const cJSON *doc, const cJSON *causes)
-{
-	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
-	const char *machine = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "machine"));
-	double share = unexplained_share(causes);
-	int len;
-
-	if (!machine || !strstr(machine, "guest") || !(share > 0))
-		return;
-	/* "QEMU TCG guest (an emulated CPU...)": the name before the comment */
-	for (len = (int)strcspn(machine, "("); len > 0 && machine[len - 1] == ' '; len--)
-		;
-	fprintf(out,
-		"unexplained: %.1f%% of the slow time, when this kernel recorded nothing.\n"
-		"  This is a %.*s: a guest does not see its hypervisor's time (another\n"
-		"  guest running, the hypervisor's own fault on a page this guest touched).\n",
-		100 * share, len, machine);
-	render_guest_steal(out, cJSON_GetObjectItemCaseSensitive(doc, "counters"));
-}
-
 static void render_causes(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
 	const cJSON *lm = lat_rd_obj(r, doc, "latmon");
@@ -425,7 +358,7 @@ static void render_causes(FILE *out, struct lat_rd *r, const cJSON *doc)
 		render_sources(out, r, lm);
 	}
 	lat_render_causes(out, r, causes, iters, est);
-	render_guest_note(out, doc, causes);
+	lat_unexplained_render(out, doc, causes);
 	if (!strcmp(backend, "bpf")) {
 		lat_bpf_render(out, r, be);
 		render_fault_check(out, r, doc);

@@ -45,6 +45,13 @@ void lat_hist_render_pooled(FILE *out, const cJSON *doc, struct lat_rd *rd);
  * was read and lost, the clock, the estimates). */
 void lat_bpf_render(FILE *out, struct lat_rd *r, const cJSON *backend);
 
+/* Under the cause table, when some slow time is unexplained: what the
+ * backend watched and did not see then, what it did not watch, and in a
+ * guest the hypervisor's time and the loop's steal (render_unexplained.c). */
+void lat_unexplained_render(FILE *out, const cJSON *doc, const cJSON *causes);
+/* "on CPU 1", or "on all CPUs together" of the counters' steal_cpu. */
+void lat_steal_where(char *buf, size_t len, const cJSON *counters);
+
 /* render_procs.c: what latmon followed (the "threads" of the "latmon"
  * object), and each measured stream's own fault events ("stream_faults" of
  * "causes") when the streams are other processes. */

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What "unexplained" may hold, under the cause table: what the backend
+ * watched and did not see then (so it is ruled out), what it did not
+ * watch, and in a guest the hypervisor's time the guest cannot see,
+ * with the steal time the kernel counted during the loop.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "report/render.h"
+
+#define LIST_LEN 512
+
+/* What a latmon source watches, in the words of the note. */
+static const struct {
+	const char *source, *what;
+} source_words[] = {
+	{ "fault", "faults" },
+	{ "thp-clear", "huge-page zeroing" },
+	{ "alloc-zero", "zeroing in the allocator" },
+	{ "sched", "scheduling" },
+	{ "irq", "interrupts and NMIs" },
+	{ "compaction", "compaction" },
+	{ "reclaim", "reclaim" },
+	{ "syscall", "system calls" },
+	{ "wait", "lock waits" },
+	{ "tlb", "TLB flushes" },
+};
+
+static const char *words_of(const char *source)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(source_words) / sizeof(source_words[0]); i++)
+		if (!strcmp(source_words[i].source, source))
+			return source_words[i].what;
+	return source;
+}
+
+static void append(char *list, const char *what)
+{
+	size_t n = strlen(list);
+
+	snprintf(list + n, LIST_LEN - n, "%s%s", n ? ", " : "", what);
+}
+
+/* latmon's sources that recorded during the run, and the others. */
+static void latmon_lists(const cJSON *doc, char *on, char *off)
+{
+	const cJSON *lm = cJSON_GetObjectItemCaseSensitive(doc, "latmon"), *s;
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(lm, "sources")) {
+		const char *name =
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "name"));
+
+		if (name)
+			append(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "started")) ? on :
+											      off,
+			       words_of(name));
+	}
+}
+
+/* The BPF backend's records (user/backend/bpf/README.md) and what only
+ * latmon's sources record. */
+static void bpf_lists(char *on, char *off)
+{
+	append(on, "faults, huge-page zeroing, scheduling, interrupts and NMIs, migrations");
+	append(off, "compaction, reclaim, lock waits, TLB flushes (latmon's sources)");
+}
+
+/* "Watched then and not seen: ...; not watched: ...", wrapped to 80
+ * columns under a two-space indent. */
+static void print_wrapped(FILE *out, const char *text)
+{
+	const char *p = text, *sp;
+	int col = 0, w;
+
+	fputs("  ", out);
+	col = 2;
+	while (*p) {
+		sp = strchr(p, ' ');
+		w = sp ? (int)(sp - p) : (int)strlen(p);
+		if (col > 2 && col + 1 + w > 78) {
+			fputs("\n  ", out);
+			col = 2;
+		} else if (col > 2) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", w, p);
+		col += w;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
+
+static void render_watched(FILE *out, const cJSON *doc, int guest)
+{
+	const cJSON *be = cJSON_GetObjectItemCaseSensitive(doc, "backend");
+	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(be, "name"));
+	char on[LIST_LEN] = "", off[LIST_LEN] = "", text[3 * LIST_LEN];
+
+	if (name && !strcmp(name, "bpf"))
+		bpf_lists(on, off);
+	else
+		latmon_lists(doc, on, off);
+	append(off, guest ? "the hypervisor's time inside an iteration" :
+			    "SMIs (firmware time) inside an iteration");
+	snprintf(text, sizeof(text), "Watched then, and not seen: %s. Not watched: %s.",
+		 *on ? on : "nothing", off);
+	print_wrapped(out, text);
+}
+
+void lat_steal_where(char *buf, size_t len, const cJSON *counters)
+{
+	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(counters, "steal_cpu");
+
+	if (cJSON_IsNumber(cpu))
+		snprintf(buf, len, "on CPU %.0f", cpu->valuedouble);
+	else
+		snprintf(buf, len, "on all CPUs together");
+}
+
+/* What the steal time says of the guest's unexplained time. */
+static void render_guest_steal(FILE *out, const cJSON *c)
+{
+	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(c, "steal_ms");
+	char where[48];
+
+	if (!cJSON_IsNumber(ms))
+		return;
+	lat_steal_where(where, sizeof(where), c);
+	if (ms->valuedouble > 0)
+		fprintf(out,
+			"  The kernel counted %.0f ms of steal %s during the loop: the\n"
+			"  hypervisor ran something else then (the steal line below).\n",
+			ms->valuedouble, where);
+	else
+		fprintf(out,
+			"  No steal was counted %s during the loop: the hypervisor did\n"
+			"  not take the CPU away for a whole tick; shorter exits are not counted.\n",
+			where);
+}
+
+/* The share of the slow time no recorded event explains, 0 without it. */
+static double unexplained_share(const cJSON *causes)
+{
+	const cJSON *row;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(causes, "causes")) {
+		const char *label =
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "label"));
+
+		if (label && !strcmp(label, "unexplained"))
+			return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "share"));
+	}
+	return 0;
+}
+
+void lat_unexplained_render(FILE *out, const cJSON *doc, const cJSON *causes)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+	const char *machine =
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "machine"));
+	double share = unexplained_share(causes);
+	int len, guest = machine && strstr(machine, "guest");
+
+	if (!(share > 0))
+		return;
+	fprintf(out, "unexplained: %.1f%% of the slow time, when this kernel recorded nothing.\n",
+		100 * share);
+	render_watched(out, doc, guest);
+	if (!guest)
+		return;
+	/* "QEMU TCG guest (an emulated CPU...)": the name before the comment */
+	for (len = (int)strcspn(machine, "("); len > 0 && machine[len - 1] == ' '; len--)
+		;
+	fprintf(out,
+		"  This is a %.*s: a guest does not see its hypervisor's time (another\n"
+		"  guest running, the hypervisor's own fault on a page this guest touched).\n",
+		len, machine);
+	render_guest_steal(out, cJSON_GetObjectItemCaseSensitive(doc, "counters"));
+}
