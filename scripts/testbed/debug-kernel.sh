@@ -248,7 +248,7 @@ run_check() {
 	self_test "$out"
 	LATMON_VM_KDIR=$KDIR "$ROOT/scripts/testbed/vm-module.sh" debug >/dev/null
 	"$ROOT/scripts/testbed/vm-initramfs.sh" --kernel debug >/dev/null
-	splats=$(boot_judge "$out/initramfs.cpio.gz" "env LATMON_STRESS_CYCLES=${LATMON_STRESS_CYCLES:-100} LATMON_STRESS_SEED=${LATMON_STRESS_SEED:-} /tests/suite.sh $groups" "$out/run") || rc=$?
+	splats=$(boot_judge "$out/initramfs.cpio.gz" "env LATMON_DEBUG=1 LATMON_STRESS_CYCLES=${LATMON_STRESS_CYCLES:-100} LATMON_STRESS_SEED=${LATMON_STRESS_SEED:-} /tests/suite.sh $groups" "$out/run") || rc=$?
 	sed -n '1,/^@@KMEMLEAK/p' "$out/run.log" | grep -v '^@@'
 	if [ -n "$splats" ]; then
 		echo "$splats" >&2

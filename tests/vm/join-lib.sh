@@ -2,13 +2,16 @@
 # shellcheck shell=bash
 # Helpers of the join tests (t-9x-*.sh, sourced by suite.sh in the guest):
 # run latctl with latmon, read its JSON result through jcheck (cJSON), no
-# JSON parsing in shell. Each run is remembered in JOIN_RUNS for t-94.
+# JSON parsing in shell. Each run is remembered in JOIN_RUNS for t-94,
+# and counted in JOIN_TRIED.
 JOIN_RUNS=${JOIN_RUNS:-}
+JOIN_TRIED=${JOIN_TRIED:-0}
 
 # jrun NAME ARGS...: latctl run ARGS --quiet --json NAME.json; stderr in NAME.err.
 jrun() {
 	local name=$1
 	shift
+	JOIN_TRIED=$((JOIN_TRIED + 1))
 	"$LATCTL" run "$@" --quiet --json "$name.json" 2>"$name.err"
 	local rc=$?
 	sed 's/^/# latctl: /' "$name.err"

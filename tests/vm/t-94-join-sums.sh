@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# Over every run of t-91..t-93 (5 runs): each slow iteration's breakdown adds up to
+# Over every run of t-91..t-93 (5 runs and t-93-join-nmi's): each slow iteration's breakdown adds up to
 # its duration, tick for tick; and the run's fault events equal its
 # getrusage minor-fault delta. Sourced by suite.sh.
 #
@@ -28,5 +28,5 @@ for run in $JOIN_RUNS; do
 	d=$((ev > ru ? ev - ru : ru - ev))
 	ok "$run: fault events $ev vs getrusage minor faults $ru (within $tol)" [ "$d" -le "$tol" ]
 done
-ok "the join runs above all wrote a result ($(echo "$JOIN_RUNS" | wc -w) of 5)" \
-	[ "$(echo "$JOIN_RUNS" | wc -w)" = 5 ]
+ok "the join runs above all wrote a result ($(echo "$JOIN_RUNS" | wc -w) of $JOIN_TRIED)" \
+	[ "$(echo "$JOIN_RUNS" | wc -w)" = "$JOIN_TRIED" ] && [ "$JOIN_TRIED" -ge 5 ]
