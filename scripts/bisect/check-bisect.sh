@@ -68,6 +68,9 @@ make_history() {
 		git clone -q "$base" "$L" || return 1
 	fi
 	git -C "$L" bisect reset -q >/dev/null 2>&1
+	# a tree made by another clone (BISECT_WORK=) has another base commit
+	git -C "$L" cat-file -e "$(git -C "$base" rev-parse HEAD)" 2>/dev/null ||
+		git -C "$L" fetch -q "$base" HEAD || return 1
 	git -C "$L" checkout -q -f master && git -C "$L" reset -q --hard "$(git -C "$base" rev-parse HEAD)" || return 1
 	note Documentation/admin-guide/mm/transhuge.rst "" && plant 02 "c2: docs: a blank line"
 	slow_down && plant 03 "c3: mm: zero each new anonymous folio 8 more times"

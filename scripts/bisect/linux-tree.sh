@@ -57,7 +57,10 @@ make_repo() {
 	sed -i '/^\/\*$/d; /^!\//d' "$tmp/tree/.gitignore" 2>/dev/null || true
 	git -C "$tmp/tree" init -q
 	git -C "$tmp/tree" add -A
-	git -C "$tmp/tree" -c user.name=latctl -c user.email=latctl@example.org \
+	# fixed names and dates: the same source makes the same commit on every
+	# machine, so a work directory made from another clone's tree stays warm
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+		git -C "$tmp/tree" -c user.name=latctl -c user.email=latctl@example.org \
 		commit -q -m "Debian's linux-source $version"
 	[ "$(git -C "$tmp/tree" ls-files | wc -l)" -gt 10000 ] ||
 		die "the tree's first commit holds almost nothing: check its .gitignore"
