@@ -113,10 +113,12 @@ fragment_here() {
 	case $(uname -r) in 6.1.*) return 1 ;; esac
 }
 # klog_split DMESG STALLS: print the kernel log without the stall reports of
-# the emulated CPU (soft lockup, RCU stall) whose stack has no latmon frame;
-# those go to STALLS. A stall report runs from its first line to the end of
-# its task stack (</TASK>); one that does not end, or names latmon, stays.
-STALL_RE='BUG: soft lockup|rcu: INFO: rcu_[a-z]* (self-)?detected stall|rcu_[a-z]* detected stalls'
+# the emulated CPU (soft lockup, RCU stall, and a task hung behind a CPU
+# that did not run: khugepaged waiting 120 s for an LRU drain on a CPU an
+# overloaded host had stopped) whose stack has no latmon frame; those go
+# to STALLS. A stall report runs from its first line to the end of its
+# task stack (</TASK>); one that does not end, or names latmon, stays.
+STALL_RE='BUG: soft lockup|rcu: INFO: rcu_[a-z]* (self-)?detected stall|rcu_[a-z]* detected stalls|INFO: task .* blocked for more than [0-9]+ seconds'
 klog_split() {
 	awk -v stalls="$2" -v re="$STALL_RE" '
 	function flush(keep) { printf "%s", blk > (keep ? "/dev/stdout" : stalls); blk = ""; inb = lat = 0 }
