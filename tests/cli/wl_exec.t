@@ -110,8 +110,18 @@ check "work that wakes a CPU hog on its own CPU" \
 facts $H.json > $H.f
 ok "... is preempted in its slow iterations ($(fact $H.f present_preemption) of $(fact $H.f slow))" \
 	test "$(fact $H.f present_preemption)" = "$(fact $H.f slow)"
-ok "... by the hog, named in at least half ($(fact $H.f named_hog) of $(fact $H.f slow))" \
-	test "$(fact $H.f named_hog)" -ge $(($(fact $H.f slow) / 2))
+# hog_named: the hog is named as the preemptor in at least half of the
+# slow iterations of $H.json. On a box at load 8 (make check, a kernel
+# bisect and a soak beside it) other tasks' slices outlasted the hog's
+# 10 ms in 6 of 10: retried once, the reason printed.
+hog_named() {
+	facts "$H.json" >"$H.f"
+	echo "# named the hog in $(fact "$H.f" named_hog) of $(fact "$H.f" slow)"
+	test "$(fact "$H.f" named_hog)" -ge $(($(fact "$H.f" slow) / 2))
+}
+retry "a loaded box's other tasks may preempt longer than the hog" \
+	"'$L' run exec --slow p50 --json '$H.json' -- '$B/markers_prog' hog 20 >/dev/null" \
+	ok "... by the hog, named in at least half" hog_named
 
 T=$TMPD/threads
 check "8 threads at once" "$(keep $T.txt "$L run exec --json $T.json -- $B/markers_prog threads 8 1000")" 0 \
