@@ -30,7 +30,7 @@ case $(uname -r) in
 		jrun cg-chase chase --memcg 72M --iters 100000
 	check "chase at 72M: no OOM kill" "jget cg-chase mm.memcg.oom_events" 0 '^0$'
 	# shellcheck disable=SC2034 # read by t-94, sourced into this shell
-	JOIN_RUNS=""	# t-94 adds up the join runs of t-91..t-93
+	JOIN_RUNS="" JOIN_TRIED=0	# t-94 adds up the join runs of t-91..t-93
 	;;
 *)
 	echo "# t-90: --memcg 64M runs on 6.12 only"

@@ -23,7 +23,7 @@ nmis() {
 # nmi_run NAME ARGS...: chase on CPU 1 under sysrq-l from CPU 0 every
 # 20 ms, then its NMI iterations checked.
 nmi_run() {
-	local name=$1 pid r n p
+	local name=$1 pid n i p
 	shift
 	dmesg -c >>"$TMPD/dmesg.kept"
 	taskset -c 0 sh -c 'while :; do echo l >/proc/sysrq-trigger; sleep 0.02; done' &
