@@ -4,10 +4,15 @@
 # and no record of another process. Sourced by suite.sh.
 
 load
-bg spin --cpu 0 --seconds 6 --name hog >/dev/null
+# The hog spins until the target is done (a fixed time could end before a
+# slow guest starts the target), so it is runnable on CPU 0 throughout.
+bg spin --cpu 0 --seconds 3600 --name hog >/dev/null
+hog=${BG_PIDS##* }
 sleep 0.2
 lmtool record --events sched.bin -- spin --cpu 0 --seconds 2 --name target >sched.out 2>&1
 sed 's/^/# /' sched.out
+ok "the hog still spun when the target ended" kill -0 "$hog"
+kill $BG_PIDS 2>/dev/null; wait 2>/dev/null; BG_PIDS=""
 pid=$(field pid <sched.out)
 check "the target was preempted by the hog pinned to its CPU" \
 	"count_where sched.bin '\$1 == \"sched\" && \$9 == \"preempted\" && f[\"other_comm\"] == \"hog\"'" \
