@@ -5,7 +5,8 @@
 . "$(dirname "${BASH_SOURCE[0]}")/join-lib.sh"
 
 load
-bg spin --cpu 0 --seconds 60 --name hog >/dev/null
+# spins until killed after the run, however slow the guest
+bg spin --cpu 0 --seconds 3600 --name hog >/dev/null
 hog=$!
 sleep 0.3
 ok "latctl run chase --mode populate --cpu 0 next to a hog on CPU 0" \
