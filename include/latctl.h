@@ -111,7 +111,10 @@ struct latctl_ring_slot {
 	uint64_t map_bytes;		/* latctl sets apart faults there */
 	char comm[16];			/* the writer's name when it took the
 					 * region; "" from an older liblatctl */
-	uint64_t reserved2[4];
+	uint64_t map_tsc;		/* TSC just before the writer's process
+					 * mapped the file: faults there before
+					 * it are not the ring's (0: unknown) */
+	uint64_t reserved2[3];
 };
 
 #ifdef __cplusplus

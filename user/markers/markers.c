@@ -32,6 +32,7 @@ EXPORT volatile int latctl_on;
 
 static struct latctl_ring_head *ring;
 static uint64_t ring_bytes;
+static uint64_t map_tsc; /* just before this process mapped the ring */
 static int use_getcpu;
 
 /* The calling thread's region: NULL until its first call, REFUSED when the
@@ -113,6 +114,7 @@ static struct latctl_ring_slot *take_slot(void)
 	s->pid = (uint32_t)getpid();
 	s->map_addr = (uint64_t)(uintptr_t)ring;
 	s->map_bytes = ring_bytes;
+	s->map_tsc = map_tsc;
 	if (prctl(PR_GET_NAME, s->comm))
 		s->comm[0] = '\0';
 	return my_slot = s;
@@ -188,9 +190,11 @@ static int map_fd(int fd)
 {
 	struct latctl_ring_head *h;
 	struct stat st;
+	uint16_t cpu;
 
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size < LATCTL_RING_HEAD)
 		return -1;
+	map_tsc = read_tsc(&cpu);
 	h = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (h == MAP_FAILED)
 		return -1;

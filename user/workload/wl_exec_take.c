@@ -6,11 +6,13 @@
  * thread's id for the join.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/tsc.h"
 #include "workload/wl_exec.h"
 
 /* Records of region s that are complete. */
@@ -121,8 +123,25 @@ int lat_exec_take_markers(struct lat_run *run, struct lat_exec *ex)
 	return 0;
 }
 
+/* Slack before a region's map_tsc: 10 times the BPF backend's stated error
+ * in mapping its clock to the TSC (LAT_KTIME_BOUND_NS, 1 us). */
+#define MAP_SLACK_S 10e-6
+
+/* A fault of region s's process on its mapping of the ring since it mapped
+ * it; an earlier fault at those addresses is the process's own (the forked
+ * child's before exec, a mapping the loader had there). */
+static bool on_ring(const struct latctl_ring_slot *s, const struct latmon_event *e,
+		    uint64_t slack)
+{
+	uint64_t a = e->u.fault.address;
+
+	return s->pid == e->pid && a >= s->map_addr && a - s->map_addr < s->map_bytes &&
+	       e->tsc_begin + slack >= s->map_tsc;
+}
+
 void lat_exec_set_apart(struct lat_exec *ex, struct latmon_event *ev, size_t n)
 {
+	uint64_t slack = (uint64_t)(lat_tsc_hz() * MAP_SLACK_S);
 	uint32_t k, taken = lat_exec_taken(ex);
 	size_t i;
 
@@ -130,10 +149,7 @@ void lat_exec_set_apart(struct lat_exec *ex, struct latmon_event *ev, size_t n)
 		if (ev[i].type != LATMON_EV_FAULT)
 			continue;
 		for (k = 0; k < taken; k++) {
-			const struct latctl_ring_slot *s = lat_exec_slot(ex, k);
-			uint64_t a = ev[i].u.fault.address;
-
-			if (s->pid == ev[i].pid && a >= s->map_addr && a - s->map_addr < s->map_bytes) {
+			if (on_ring(lat_exec_slot(ex, k), &ev[i], slack)) {
 				ev[i].tid = 0;
 				ex->ring_faults++;
 				break;
