@@ -99,7 +99,8 @@ static void test_allocator_only(void **state)
 	join_result_free(&t.r);
 }
 
-/* A page compaction captured: compaction inside the zeroing record wins. */
+/* A page compaction captured: up to the last compaction record's end the
+ * zeroing record is compaction, gaps between zones included. */
 static void test_compaction_capture(void **state)
 {
 	struct jf_run t = { 0 };
@@ -113,11 +114,58 @@ static void test_compaction_capture(void **state)
 	event(&t, LATMON_EV_COMPACT, 3400, 6400)->u.compact.order = 9;
 	jf_join(&t, true);
 	it = &t.r.iters[0];
-	assert_int_equal(it->ticks[JOIN_COMPACTION], 6000);
-	assert_int_equal(it->ticks[JOIN_THP_ZERO], 8800 - 6000);
+	assert_int_equal(it->ticks[JOIN_COMPACTION], 6400 - 200);
+	assert_int_equal(it->ticks[JOIN_THP_ZERO], 9000 - 6400);
+	assert_int_equal(it->parts[JOIN_ZERO_ALLOC], 9000 - 6400);
 	assert_int_equal(it->primary, JOIN_COMPACTION);
 	assert_int_equal(it->n_type[LATMON_EV_COMPACT], 2);
 	assert_int_equal(jf_sum_ticks(it), 10000);
+	/* the zeroing's own duration is its part after the compaction */
+	assert_int_equal(t.r.causes[JOIN_THP_ZERO].own_max, 9000 - 6400);
+	assert_int_equal(t.r.causes[JOIN_COMPACTION].n_own, 2);
+	join_result_free(&t.r);
+}
+
+/* An interrupt inside the compaction part stays an interrupt; a compaction
+ * record of another thread does not move the split. */
+static void test_compaction_split_outranked(void **state)
+{
+	struct jf_run t = { 0 };
+	struct latmon_event *ev;
+	const struct join_iter *it;
+
+	(void)state;
+	jf_sample(&t, 0, 10000, 0, 0, 0);
+	event(&t, LATMON_EV_FAULT, 100, 9900);
+	zero(&t, 200, 9000, LATMON_ZERO_F_INIT_ON_ALLOC | LATMON_ZERO_F_COMPACT);
+	event(&t, LATMON_EV_COMPACT, 300, 3300)->u.compact.order = 9;
+	jf_event(&t, LATMON_EV_COMPACT, 0, TID + 1, 3400, 8000)->u.compact.order = 9;
+	ev = event(&t, LATMON_EV_IRQ, 3300, 3500);
+	ev->u.irq.kind = LATMON_IRQ_TIMER;
+	jf_join(&t, true);
+	it = &t.r.iters[0];
+	assert_int_equal(it->ticks[JOIN_COMPACTION], 3300 - 200);
+	assert_int_equal(it->ticks[JOIN_INTERRUPT], 200);
+	assert_int_equal(it->ticks[JOIN_THP_ZERO], 9000 - 3500);
+	assert_int_equal(jf_sum_ticks(it), 10000);
+	join_result_free(&t.r);
+}
+
+/* Direct compaction that compacted no zone (deferred): all zeroing. */
+static void test_compaction_none_inside(void **state)
+{
+	struct jf_run t = { 0 };
+	const struct join_iter *it;
+
+	(void)state;
+	jf_sample(&t, 0, 10000, 0, 0, 0);
+	event(&t, LATMON_EV_FAULT, 100, 9900);
+	zero(&t, 200, 9000, LATMON_ZERO_F_INIT_ON_ALLOC | LATMON_ZERO_F_COMPACT);
+	jf_join(&t, true);
+	it = &t.r.iters[0];
+	assert_int_equal(it->ticks[JOIN_COMPACTION], 0);
+	assert_int_equal(it->ticks[JOIN_THP_ZERO], 8800);
+	assert_int_equal(it->primary, JOIN_THP_ZERO);
 	join_result_free(&t.r);
 }
 
@@ -206,6 +254,8 @@ int main(void)
 		cmocka_unit_test(test_zeroed_twice),
 		cmocka_unit_test(test_allocator_only),
 		cmocka_unit_test(test_compaction_capture),
+		cmocka_unit_test(test_compaction_split_outranked),
+		cmocka_unit_test(test_compaction_none_inside),
 		cmocka_unit_test(test_reclaim_blocked),
 		cmocka_unit_test(test_json_and_text),
 	};

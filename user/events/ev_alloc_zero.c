@@ -2,8 +2,9 @@
 /*
  * Record type LATMON_EV_ALLOC_ZERO: the page allocator zeroing a large folio
  * (init_on_alloc or __GFP_ZERO). Its ticks are huge-page zeroing (thp-zero),
- * the "allocator" part of it; a page compaction captured spans that
- * compaction, whose own records outrank it.
+ * the "allocator" part of it; the record of a page direct compaction
+ * captured spans that compaction, and its ticks up to the end of the last
+ * compaction record inside it are compaction (join/join_split.c).
  */
 #include <inttypes.h>
 

@@ -27,6 +27,7 @@ struct join_ctx {
 	uint8_t *lab;			/* per event: label or LAB_SKIP */
 	const struct lat_evtype **type;	/* per event: its descriptor */
 	uint8_t *seen;			/* own duration already recorded */
+	uint64_t *split;		/* per event: compaction ends (join_split.c) */
 	size_t *active;			/* event indices that may overlap */
 	size_t n_active, cap_active;
 	struct join_windows win;
@@ -65,6 +66,22 @@ static uint8_t event_label(const struct lat_evtype *t, const struct latmon_event
 	return (uint8_t)lat_evtype_label(t, ev);
 }
 
+/* Where each zeroing that spans direct compaction stops being compaction. */
+static int compact_splits(struct join_ctx *c)
+{
+	uint8_t *used = malloc(c->n_order);
+	size_t i;
+	int ret;
+
+	if (!used)
+		return -ENOMEM;
+	for (i = 0; i < c->n_order; i++)
+		used[i] = c->lab[i] != LAB_SKIP;
+	ret = join_compact_splits(c->in->events, c->n_order, used, &c->split);
+	free(used);
+	return ret;
+}
+
 /* Sort an index of the events by begin and label each event. */
 static int index_events(struct join_ctx *c)
 {
@@ -87,7 +104,7 @@ static int index_events(struct join_ctx *c)
 		c->lab[i] = event_label(c->type[i], &in->events[i], in->tid, &c->stats);
 	}
 	qsort(c->order, c->n_order, sizeof(*c->order), cmp_ev_ref);
-	return 0;
+	return compact_splits(c);
 }
 
 /* Drop active events that ended before b, take in those beginning by e. */
@@ -142,8 +159,25 @@ static void note_event(struct join_iter *it, const struct lat_evtype *t,
 		t->note(it, ev);
 }
 
+/* Where event idx's own label begins: after its compaction, if any. */
+static uint64_t own_begin(const struct join_ctx *c, size_t idx)
+{
+	uint64_t b = c->in->events[idx].tsc_begin;
+
+	return c->split && c->split[idx] > b ? c->split[idx] : b;
+}
+
+/* Add [lo, hi) of label as two boundary points, if not empty. */
+static void add_span(struct join_point *p, size_t *n, uint64_t lo, uint64_t hi, int32_t label)
+{
+	if (hi <= lo)
+		return;
+	p[(*n)++] = (struct join_point){ lo, label, 1 };
+	p[(*n)++] = (struct join_point){ hi, label, -1 };
+}
+
 /* Note the active events that touch [b, e] and turn them into clipped
- * boundary points. */
+ * boundary points (a zeroing that spans direct compaction: two spans). */
 static int collect_points(struct join_ctx *c, const struct lat_sample *s,
 			  struct join_iter *it, uint64_t b, uint64_t e, size_t *np)
 {
@@ -151,7 +185,7 @@ static int collect_points(struct join_ctx *c, const struct lat_sample *s,
 	size_t i, n = 0;
 	int ret;
 
-	ret = join_grow((void **)&c->pts, &c->cap_pts, 2 * c->n_active, sizeof(*c->pts));
+	ret = join_grow((void **)&c->pts, &c->cap_pts, 4 * c->n_active, sizeof(*c->pts));
 	if (ret)
 		return ret;
 	for (i = 0; i < c->n_active; i++) {
@@ -159,14 +193,16 @@ static int collect_points(struct join_ctx *c, const struct lat_sample *s,
 		const struct latmon_event *ev = &evs[idx];
 		uint64_t lo = ev->tsc_begin > b ? ev->tsc_begin : b;
 		uint64_t hi = ev->tsc_end < e ? ev->tsc_end : e;
+		uint64_t mid = own_begin(c, idx);
 
 		if (!event_applies(c, idx, s, b, e))
 			continue;
 		note_event(it, c->type[idx], ev);
-		if (hi <= lo || (c->type[idx]->flags & LAT_EVT_INSTANT))
+		if (c->type[idx]->flags & LAT_EVT_INSTANT)
 			continue;
-		c->pts[n++] = (struct join_point){ lo, c->lab[idx], 1 };
-		c->pts[n++] = (struct join_point){ hi, c->lab[idx], -1 };
+		mid = mid < lo ? lo : mid > hi ? hi : mid;
+		add_span(c->pts, &n, lo, mid, JOIN_COMPACTION);
+		add_span(c->pts, &n, mid, hi, c->lab[idx]);
 	}
 	*np = n;
 	return 0;
@@ -209,7 +245,7 @@ static int note_own(struct join_ctx *c, const struct lat_sample *s, uint64_t b,
 		if (c->type[idx]->flags & LAT_EVT_INSTANT)
 			continue;
 		ret = join_vec_push(&c->own[own_label(c->lab[idx])],
-				    evs[idx].tsc_end - evs[idx].tsc_begin);
+				    evs[idx].tsc_end - own_begin(c, idx));
 		if (ret)
 			return ret;
 	}
@@ -322,6 +358,7 @@ static void ctx_free(struct join_ctx *c)
 	free(c->lab);
 	free(c->type);
 	free(c->seen);
+	free(c->split);
 	free(c->active);
 	join_windows_free(&c->win);
 	free(c->pts);

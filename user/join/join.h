@@ -12,7 +12,9 @@
  *   fault > syscall
  * (a preemption by an interrupt thread, "irq/N-name", is interrupt;
  * thp-zero has two parts, the THP clear and the allocator's zeroing, whose
- * ticks fold into it after the sweep) and the ticks no event covers go to
+ * ticks fold into it after the sweep; an allocator's zeroing that spans
+ * direct compaction is compaction up to the end of the last compaction
+ * record inside it, join_split.c) and the ticks no event covers go to
  * the remainder label (events/label.c):
  *   realloc (LAT_SAMPLE_F_REALLOC) > migration (cpu_end != cpu_begin or a
  *   LATMON_EV_MIGRATE of the thread inside) > unexplained (events were

@@ -40,6 +40,13 @@ bool join_windows_check(struct join_windows *w, const struct lat_sample *s,
 void join_windows_rewind(struct join_windows *w);
 void join_windows_free(struct join_windows *w);
 
+/* Per event (NULL: none): where a zeroing record that spans direct
+ * compaction (LATMON_ZERO_F_COMPACT) stops being compaction, the end of the
+ * last compaction record of its thread inside it (0: none inside). used[i]:
+ * the join uses event i. */
+int join_compact_splits(const struct latmon_event *evs, size_t n, const uint8_t *used,
+			uint64_t **split);
+
 /* Give every tick of [b, e) to one label (the sum is exactly e - b): the
  * highest in prec of the events open at that tick, else rest. Sorts p. */
 void join_sweep(struct join_point *p, size_t n, uint64_t b, uint64_t e,
