@@ -16,7 +16,8 @@ cd "$TMPD" || exit 1
 
 echo "# kernel $(uname -r), $(nproc) CPUs"
 dmesg -c >/dev/null
-# suite.sh [t] [s]: t the module and join groups, s the stress groups
+# suite.sh [t] [s] [x]: t the module and join groups, s the stress groups,
+# x the experiments (tests/BENCHMARKS.md; no make target runs them)
 for prefix in "${@:-t}"; do
 	for group in /tests/"$prefix"-*.sh; do
 		echo "# ${group##*/}"
