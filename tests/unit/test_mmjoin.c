@@ -99,6 +99,15 @@ static void test_allocator_only(void **state)
 	join_result_free(&t.r);
 }
 
+/* One iteration, a fault in it, and a zeroing record that spans direct
+ * compaction (200-9000). */
+static void fault_compacting(struct jf_run *t)
+{
+	jf_sample(t, 0, 10000, 0, 0, 0);
+	event(t, LATMON_EV_FAULT, 100, 9900);
+	zero(t, 200, 9000, LATMON_ZERO_F_INIT_ON_ALLOC | LATMON_ZERO_F_COMPACT);
+}
+
 /* A page compaction captured: up to the last compaction record's end the
  * zeroing record is compaction, gaps between zones included. */
 static void test_compaction_capture(void **state)
@@ -107,9 +116,7 @@ static void test_compaction_capture(void **state)
 	const struct join_iter *it;
 
 	(void)state;
-	jf_sample(&t, 0, 10000, 0, 0, 0);
-	event(&t, LATMON_EV_FAULT, 100, 9900);
-	zero(&t, 200, 9000, LATMON_ZERO_F_INIT_ON_ALLOC | LATMON_ZERO_F_COMPACT);
+	fault_compacting(&t);
 	event(&t, LATMON_EV_COMPACT, 300, 3300)->u.compact.order = 9;
 	event(&t, LATMON_EV_COMPACT, 3400, 6400)->u.compact.order = 9;
 	jf_join(&t, true);
@@ -135,9 +142,7 @@ static void test_compaction_split_outranked(void **state)
 	const struct join_iter *it;
 
 	(void)state;
-	jf_sample(&t, 0, 10000, 0, 0, 0);
-	event(&t, LATMON_EV_FAULT, 100, 9900);
-	zero(&t, 200, 9000, LATMON_ZERO_F_INIT_ON_ALLOC | LATMON_ZERO_F_COMPACT);
+	fault_compacting(&t);
 	event(&t, LATMON_EV_COMPACT, 300, 3300)->u.compact.order = 9;
 	jf_event(&t, LATMON_EV_COMPACT, 0, TID + 1, 3400, 8000)->u.compact.order = 9;
 	ev = event(&t, LATMON_EV_IRQ, 3300, 3500);
@@ -158,9 +163,7 @@ static void test_compaction_none_inside(void **state)
 	const struct join_iter *it;
 
 	(void)state;
-	jf_sample(&t, 0, 10000, 0, 0, 0);
-	event(&t, LATMON_EV_FAULT, 100, 9900);
-	zero(&t, 200, 9000, LATMON_ZERO_F_INIT_ON_ALLOC | LATMON_ZERO_F_COMPACT);
+	fault_compacting(&t);
 	jf_join(&t, true);
 	it = &t.r.iters[0];
 	assert_int_equal(it->ticks[JOIN_COMPACTION], 0);
