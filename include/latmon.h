@@ -32,20 +32,21 @@
 /* ---------------------------------------------------------------------- */
 
 enum latmon_event_type {
-	LATMON_EV_FAULT = 1,		/* a page fault of a target thread */
-	LATMON_EV_THP_CLEAR,		/* zeroing of a huge page inside a fault */
-	LATMON_EV_SCHED,		/* target thread switched out and back in */
-	LATMON_EV_IRQ,			/* interrupt while a target thread ran */
-	LATMON_EV_MIGRATE,		/* target thread moved to another CPU */
-	LATMON_EV_LOST,			/* events dropped on one CPU at this point */
-	LATMON_EV_ALLOC_ZERO,		/* page allocator zeroed a large folio */
-	LATMON_EV_COMPACT,		/* direct compaction of one zone */
-	LATMON_EV_RECLAIM,		/* direct or memory-cgroup reclaim */
+	LATMON_EV_FAULT = 1,  /* a page fault of a target thread */
+	LATMON_EV_THP_CLEAR,  /* zeroing of a huge page inside a fault */
+	LATMON_EV_SCHED,      /* target thread switched out and back in */
+	LATMON_EV_IRQ,	      /* interrupt while a target thread ran */
+	LATMON_EV_MIGRATE,    /* target thread moved to another CPU */
+	LATMON_EV_LOST,	      /* events dropped on one CPU at this point */
+	LATMON_EV_ALLOC_ZERO, /* page allocator zeroed a large folio */
+	LATMON_EV_COMPACT,    /* direct compaction of one zone */
+	LATMON_EV_RECLAIM,    /* direct or memory-cgroup reclaim */
 	/* processes and system calls */
-	LATMON_EV_SYSCALL,		/* a system call of a target thread */
-	LATMON_EV_WAKE,			/* a target thread was woken (by anyone) */
-	LATMON_EV_LOCK,			/* a target thread slept waiting for a lock */
-	LATMON_EV_TLB,			/* a TLB shoot-down sent or received */
+	LATMON_EV_SYSCALL, /* a system call of a target thread */
+	LATMON_EV_WAKE,	   /* a target thread was woken (by anyone) */
+	LATMON_EV_LOCK,	   /* a target thread slept waiting for a lock */
+	LATMON_EV_TLB,	   /* a TLB shoot-down sent or received */
+	LATMON_EV_STEAL,   /* the hypervisor ran something else */
 	__LATMON_EV_MAX
 };
 
@@ -253,6 +254,18 @@ struct latmon_tlb {
 	__u64 pages;		/* pages flushed (TLB_FLUSH_ALL: all) */
 };
 
+/*
+ * latmon_steal: the CPU's steal clock (the time its hypervisor ran something
+ * else while this virtual CPU was runnable) moved by steal_ns between two
+ * readings taken while the target thread was current there: somewhere in
+ * [tsc_begin, tsc_end], where no code of the guest ran. clock_ns is the
+ * clock at tsc_end. Written only by the BPF backend (latmon: not yet).
+ */
+struct latmon_steal {
+	__u64 steal_ns; /* steal inside the interval */
+	__u64 clock_ns; /* the CPU's steal clock at its end */
+};
+
 struct latmon_lost {
 	__u64 count;		/* events dropped just before this record */
 	__u32 cpu;		/* the CPU whose ring dropped them */
@@ -305,6 +318,7 @@ struct latmon_event {
 		struct latmon_wake wake;
 		struct latmon_lock lock;
 		struct latmon_tlb tlb;
+		struct latmon_steal steal;
 		__u8 raw[32];
 	} u;
 };

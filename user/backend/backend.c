@@ -9,7 +9,7 @@
 #include "backend/bpf/latbpf_user.h"
 
 /* Labels a backend derives from estimated times, NULL-terminated. */
-static const char *const bpf_estimated[] = { "fault", "thp-zero", NULL };
+static const char *const bpf_estimated[] = { "fault", "thp-zero", "steal", NULL };
 static const char *const none_estimated[] = { NULL };
 
 /* latmon: the module's session (monitor.c). */

@@ -4,25 +4,15 @@
 
 #include "events/evtype.h"
 
-extern const struct lat_evtype lat_ev_fault, lat_ev_thp_clear, lat_ev_irq,
-	lat_ev_sched, lat_ev_migrate, lat_ev_lost, lat_ev_alloc_zero, lat_ev_compact,
-	lat_ev_reclaim, lat_ev_syscall, lat_ev_wake, lat_ev_lock, lat_ev_tlb;
+extern const struct lat_evtype lat_ev_fault, lat_ev_thp_clear, lat_ev_irq, lat_ev_sched,
+	lat_ev_migrate, lat_ev_lost, lat_ev_alloc_zero, lat_ev_compact, lat_ev_reclaim,
+	lat_ev_syscall, lat_ev_wake, lat_ev_lock, lat_ev_tlb, lat_ev_steal;
 
 /* In the order of an iteration's detail line and JSON keys. */
 const struct lat_evtype *const lat_evtypes[] = {
-	&lat_ev_fault,
-	&lat_ev_thp_clear,
-	&lat_ev_alloc_zero,
-	&lat_ev_compact,
-	&lat_ev_reclaim,
-	&lat_ev_irq,
-	&lat_ev_sched,
-	&lat_ev_migrate,
-	&lat_ev_lost,
-	&lat_ev_syscall,
-	&lat_ev_wake,
-	&lat_ev_lock,
-	&lat_ev_tlb,
+	&lat_ev_fault, &lat_ev_thp_clear, &lat_ev_alloc_zero, &lat_ev_compact, &lat_ev_reclaim,
+	&lat_ev_irq,   &lat_ev_sched,	  &lat_ev_migrate,    &lat_ev_lost,    &lat_ev_syscall,
+	&lat_ev_wake,  &lat_ev_lock,	  &lat_ev_tlb,	      &lat_ev_steal,
 };
 const size_t lat_n_evtypes = sizeof(lat_evtypes) / sizeof(lat_evtypes[0]);
 

@@ -27,6 +27,10 @@
 #define LAT_EVT_ON_CPU	(1U << 1)	/* counts only on the iteration's CPUs */
 #define LAT_EVT_INSTANT	(1U << 2)	/* covers no ticks, has no own duration */
 #define LAT_EVT_LOST	(1U << 3)	/* reports dropped events: not joined */
+#define LAT_EVT_AMOUNT                                                                             \
+	(1U << 4) /* an amount of time somewhere in the
+					 * record's interval: placed by
+					 * join_steal.c, not swept as a span */
 
 struct lat_evtype {
 	uint16_t type;			/* enum latmon_event_type */

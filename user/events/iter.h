@@ -4,7 +4,8 @@
  * what every record type (evtype.h) notes into, what the join sweeps and
  * what the report prints. Labels and their precedence are in label.c:
  *   interrupt > blocked > preemption > thp-zero > fault, the allocator's
- *   zeroing and compaction and reclaim as parts, syscall; then the remainder
+ *   zeroing and compaction and reclaim as parts, syscall; steal placed in
+ *   the uncovered ticks (join_steal.c); then the remainder
  *   labels realloc > migration > unexplained | unattributed; incomplete is a
  *   primary label only (join/join.h says when each applies).
  */
@@ -25,13 +26,14 @@ enum join_label {
 	JOIN_INTERRUPT,
 	JOIN_COMPACTION,
 	JOIN_RECLAIM,
-	JOIN_ZERO_ALLOC,	/* a part of thp-zero, folded into it after the sweep */
+	JOIN_ZERO_ALLOC, /* a part of thp-zero, folded into it after the sweep */
 	JOIN_SYSCALL,
+	JOIN_STEAL, /* an amount placed in unexplained ticks (join_steal.c) */
 	JOIN_MIGRATION,
 	JOIN_REALLOC,
 	JOIN_UNEXPLAINED,
 	JOIN_UNATTRIBUTED,
-	JOIN_INCOMPLETE,	/* primary label only, never in a breakdown */
+	JOIN_INCOMPLETE, /* primary label only, never in a breakdown */
 	JOIN_NR_LABELS
 };
 
@@ -146,6 +148,7 @@ struct join_iter {
 	uint32_t lock_kind;	/* enum latmon_lock_kind of the longest */
 	uint64_t lock_longest;
 	uint32_t tlb_sent, tlb_received;	/* TLB shoot-downs */
+	uint64_t steal_ns;			/* steal of the steal records around it */
 	uint64_t lost;		/* events reported lost in overlapping windows */
 };
 

@@ -103,6 +103,8 @@ static void merge_stats(struct join_stats *a, const struct join_stats *p)
 	a->seq_gaps = max64(a->seq_gaps, p->seq_gaps);
 	a->incomplete += p->incomplete;
 	a->rewinds += p->rewinds;
+	a->steal += p->steal;
+	a->steal_placed += p->steal_placed;
 }
 
 /* Who ran stream k (which starts at sample first), in each of its

@@ -28,6 +28,7 @@ struct join_ctx {
 	const struct lat_evtype **type;	/* per event: its descriptor */
 	uint8_t *seen;			/* own duration already recorded */
 	uint64_t *split;		/* per event: compaction ends (join_split.c) */
+	uint64_t *steal_left;		/* per event: steal to place (join_steal.c) */
 	size_t *active;			/* event indices that may overlap */
 	size_t n_active, cap_active;
 	struct join_windows win;
@@ -66,7 +67,8 @@ static uint8_t event_label(const struct lat_evtype *t, const struct latmon_event
 	return (uint8_t)lat_evtype_label(t, ev);
 }
 
-/* Where each zeroing that spans direct compaction stops being compaction. */
+/* Where each zeroing that spans direct compaction stops being compaction;
+ * the steal each steal record has to place. */
 static int compact_splits(struct join_ctx *c)
 {
 	uint8_t *used = malloc(c->n_order);
@@ -78,6 +80,9 @@ static int compact_splits(struct join_ctx *c)
 	for (i = 0; i < c->n_order; i++)
 		used[i] = c->lab[i] != LAB_SKIP;
 	ret = join_compact_splits(c->in->events, c->n_order, used, &c->split);
+	if (!ret)
+		ret = join_steal_left(c->in->events, c->n_order, used, c->in->tsc_hz,
+				      &c->steal_left, &c->stats.steal);
 	free(used);
 	return ret;
 }
@@ -198,13 +203,35 @@ static int collect_points(struct join_ctx *c, const struct lat_sample *s,
 		if (!event_applies(c, idx, s, b, e))
 			continue;
 		note_event(it, c->type[idx], ev);
-		if (c->type[idx]->flags & LAT_EVT_INSTANT)
+		if (c->type[idx]->flags & (LAT_EVT_INSTANT | LAT_EVT_AMOUNT))
 			continue;
 		mid = mid < lo ? lo : mid > hi ? hi : mid;
 		add_span(c->pts, &n, lo, mid, JOIN_COMPACTION);
 		add_span(c->pts, &n, mid, hi, c->lab[idx]);
 	}
 	*np = n;
+	return 0;
+}
+
+/* Place the steal of the steal records around the iteration into its
+ * ticks of label rest; each placement is an own duration of steal. */
+static int place_steal(struct join_ctx *c, const struct lat_sample *s, struct join_iter *it,
+		       uint64_t b, uint64_t e, enum join_label rest)
+{
+	uint64_t took;
+	size_t i;
+
+	for (i = 0; c->steal_left && i < c->n_active; i++) {
+		size_t idx = c->active[i];
+
+		if (!(c->type[idx]->flags & LAT_EVT_AMOUNT) || !c->steal_left[idx] ||
+		    !event_applies(c, idx, s, b, e))
+			continue;
+		took = join_steal_place(&c->steal_left[idx], it->ticks, rest);
+		c->stats.steal_placed += took;
+		if (took && !it->incomplete && join_vec_push(&c->own[JOIN_STEAL], took))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -242,7 +269,7 @@ static int note_own(struct join_ctx *c, const struct lat_sample *s, uint64_t b,
 			continue;
 		c->seen[idx] = 1;
 		c->stats.used++;
-		if (c->type[idx]->flags & LAT_EVT_INSTANT)
+		if (c->type[idx]->flags & (LAT_EVT_INSTANT | LAT_EVT_AMOUNT))
 			continue;
 		ret = join_vec_push(&c->own[own_label(c->lab[idx])],
 				    evs[idx].tsc_end - own_begin(c, idx));
@@ -292,6 +319,9 @@ static int join_one(struct join_ctx *c, size_t pos, struct join_iter *it)
 		return ret;
 	rest = rest_label(c->in, it);
 	join_sweep(c->pts, np, b, e, rest, &c->prec, it->ticks);
+	ret = place_steal(c, s, it, b, e, rest);
+	if (ret)
+		return ret;
 	join_fold_parts(it);
 	it->primary = join_primary(it->ticks, it->incomplete, rest, &c->all);
 	if (it->incomplete) {
@@ -359,6 +389,7 @@ static void ctx_free(struct join_ctx *c)
 	free(c->type);
 	free(c->seen);
 	free(c->split);
+	free(c->steal_left);
 	free(c->active);
 	join_windows_free(&c->win);
 	free(c->pts);

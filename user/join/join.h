@@ -15,7 +15,9 @@
  * ticks fold into it after the sweep; an allocator's zeroing that spans
  * direct compaction is compaction up to the end of the last compaction
  * record inside it, join_split.c) and the ticks no event covers go to
- * the remainder label (events/label.c):
+ * steal, where a steal record's amount is placed whole (join_steal.c: the
+ * hypervisor ran something else, the guest ran nothing, so steal takes
+ * uncovered ticks only), the rest to the remainder label (events/label.c):
  *   realloc (LAT_SAMPLE_F_REALLOC) > migration (cpu_end != cpu_begin or a
  *   LATMON_EV_MIGRATE of the thread inside) > unexplained (events were
  *   recorded) or unattributed (no event stream: the module was not loaded).
@@ -78,6 +80,8 @@ struct join_stats {
 	uint64_t seq_gaps;	/* holes in a ring's seq (a module bug) */
 	uint64_t incomplete;	/* slow iterations labelled incomplete */
 	uint64_t rewinds;	/* samples not in time order: merge restarted */
+	uint64_t steal;		/* ticks of steal in the thread's steal records */
+	uint64_t steal_placed;	/* ... of it placed in slow iterations */
 };
 
 struct join_result {

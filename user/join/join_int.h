@@ -47,6 +47,15 @@ void join_windows_free(struct join_windows *w);
 int join_compact_splits(const struct latmon_event *evs, size_t n, const uint8_t *used,
 			uint64_t **split);
 
+/* Per event (NULL: no steal record used): the ticks of steal a steal
+ * record (LAT_EVT_AMOUNT) still has to place, their sum added to *total.
+ * join_steal_place moves all *left ticks from ticks[rest] to
+ * ticks[JOIN_STEAL] if ticks[rest] holds them, and returns how many it
+ * moved (0 or *left). */
+int join_steal_left(const struct latmon_event *evs, size_t n, const uint8_t *used, double tsc_hz,
+		    uint64_t **left, uint64_t *total);
+uint64_t join_steal_place(uint64_t *left, uint64_t *ticks, enum join_label rest);
+
 /* Give every tick of [b, e) to one label (the sum is exactly e - b): the
  * highest in prec of the events open at that tick, else rest. Sorts p. */
 void join_sweep(struct join_point *p, size_t n, uint64_t b, uint64_t e,

@@ -233,19 +233,20 @@ static void labels_by_share(const struct join_result *r, int *order)
 		}
 }
 
-static bool stats_json(cJSON *o, const struct join_stats *st)
+static bool stats_json(cJSON *o, const struct join_stats *st, double tsc_hz)
 {
 	cJSON *e = cJSON_CreateObject();
 
-	return lat_json_put(o, "events", e) &&
-	       lat_json_put_num(e, "given", (double)st->events) &&
+	return lat_json_put(o, "events", e) && lat_json_put_num(e, "given", (double)st->events) &&
 	       lat_json_put_num(e, "used", (double)st->used) &&
 	       lat_json_put_num(e, "other_thread", (double)st->other_thread) &&
 	       lat_json_put_num(e, "bad", (double)st->bad) &&
 	       lat_json_put_num(e, "lost_records", (double)st->lost_records) &&
 	       lat_json_put_num(e, "lost_events", (double)st->lost_events) &&
 	       lat_json_put_num(e, "seq_gaps", (double)st->seq_gaps) &&
-	       lat_json_put_num(e, "incomplete_iterations", (double)st->incomplete);
+	       lat_json_put_num(e, "incomplete_iterations", (double)st->incomplete) &&
+	       lat_json_put_num(e, "steal_ns", join_ticks_to_ns(st->steal, tsc_hz)) &&
+	       lat_json_put_num(e, "steal_in_slow_ns", join_ticks_to_ns(st->steal_placed, tsc_hz));
 }
 
 /* The cause rows with something to say, by share. */
@@ -275,7 +276,7 @@ cJSON *cause_table_to_json(const struct join_result *r)
 	    !lat_json_put_num(o, "slow_threshold_ns", join_ticks_to_ns(r->slow_ticks, r->tsc_hz)) ||
 	    !lat_json_put_num(o, "slow_total_ns", join_ticks_to_ns(r->slow_total, r->tsc_hz)) ||
 	    !lat_json_put_num(o, "slow_total_ticks", (double)r->slow_total) ||
-	    !lat_json_put(o, "causes", cause_rows(r)) || !stats_json(o, &r->stats)) {
+	    !lat_json_put(o, "causes", cause_rows(r)) || !stats_json(o, &r->stats, r->tsc_hz)) {
 		cJSON_Delete(o);
 		return NULL;
 	}

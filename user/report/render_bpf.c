@@ -67,6 +67,29 @@ static void render_clock(FILE *out, struct lat_rd *r, const cJSON *c)
 		" (event times may be shifted against the iterations)" : "");
 }
 
+/* The steal clock's readings, and what of steal is estimated. */
+static void render_steal(FILE *out, struct lat_rd *r, const cJSON *b)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(b, "steal");
+	double reads, records;
+
+	if (!s)
+		return; /* a result of an older latctl */
+	reads = lat_rd_num(r, s, "reads");
+	records = lat_rd_num(r, s, "records");
+	if (!reads) {
+		fprintf(out, "steal clock: not read (this kernel keeps none, or this is no guest "
+			     "with one)\n");
+		return;
+	}
+	fprintf(out,
+		"~ estimated: where steal fell: %.0f readings of the steal clock at the "
+		"threads' switches and ticks, %.0f of them moved (%.1f us); each moved reading's "
+		"steal is placed whole in the first slow iteration since the reading before "
+		"whose unexplained time holds it\n",
+		reads, records, lat_rd_num(r, s, "recorded_ns") / 1e3);
+}
+
 void lat_bpf_render(FILE *out, struct lat_rd *r, const cJSON *backend)
 {
 	const cJSON *b = lat_rd_obj(r, backend, "bpf");
@@ -78,4 +101,5 @@ void lat_bpf_render(FILE *out, struct lat_rd *r, const cJSON *backend)
 		"fault: %.0f, %.0f of them cut at its next TSC read) and huge-page zeroing (from the "
 		"order-9 allocation to the rss_stat of its fault)\n",
 		lat_rd_num(r, b, "fault_ends_open"), lat_rd_num(r, b, "fault_ends_clipped"));
+	render_steal(out, r, b);
 }

@@ -80,6 +80,26 @@ static void print_losses(const cJSON *e, FILE *out, struct lat_rd *r)
 		fprintf(out, "No event was lost.\n");
 }
 
+/* The steal the backend read while the threads ran, and where it went. */
+static void print_steal(const cJSON *e, FILE *out, struct lat_rd *r)
+{
+	double ns = lat_rd_opt_count(r, e, "steal_ns");
+	double in_slow = lat_rd_opt_count(r, e, "steal_in_slow_ns");
+	char a[24], b[24];
+
+	if (!ns)
+		return;
+	fprintf(out,
+		"Steal: the hypervisor ran something else for %s while the threads ran;\n"
+		"  %s of it lies in slow iterations (label steal).\n",
+		fmt_ns(ns, a, sizeof(a)), fmt_ns(in_slow, b, sizeof(b)));
+	if (ns - in_slow >= 1)
+		fprintf(out,
+			"  The other %s was not found whole in one's unexplained time: it fell\n"
+			"  in fast iterations or inside recorded events.\n",
+			fmt_ns(ns - in_slow, a, sizeof(a)));
+}
+
 static void print_event_stats(const cJSON *causes, FILE *out, struct lat_rd *r)
 {
 	const cJSON *e = lat_rd_obj(r, causes, "events");
@@ -93,6 +113,7 @@ static void print_event_stats(const cJSON *causes, FILE *out, struct lat_rd *r)
 		"%.0f of other threads, %.0f malformed.\n", lat_rd_num(r, e, "given"),
 		lat_rd_num(r, e, "used"), lat_rd_num(r, e, "other_thread"), lat_rd_num(r, e, "bad"));
 	print_losses(e, out, r);
+	print_steal(e, out, r);
 }
 
 static void print_causes(const cJSON *causes, const cJSON *est, FILE *out, struct lat_rd *r)

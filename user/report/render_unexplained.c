@@ -63,11 +63,24 @@ static void latmon_lists(const cJSON *doc, char *on, char *off)
 	}
 }
 
+/* How often the BPF backend read the steal clock: 0 where it has none. */
+static double steal_reads(const cJSON *doc)
+{
+	const cJSON *be = cJSON_GetObjectItemCaseSensitive(doc, "backend");
+	const cJSON *bpf = cJSON_GetObjectItemCaseSensitive(be, "bpf");
+	const cJSON *steal = cJSON_GetObjectItemCaseSensitive(bpf, "steal");
+	double n = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(steal, "reads"));
+
+	return n > 0 ? n : 0;
+}
+
 /* The BPF backend's records (user/backend/bpf/README.md) and what only
  * latmon's sources record. */
-static void bpf_lists(char *on, char *off)
+static void bpf_lists(const cJSON *doc, char *on, char *off)
 {
 	append(on, "faults, huge-page zeroing, scheduling, interrupts and NMIs, migrations");
+	if (steal_reads(doc) > 0)
+		append(on, "the hypervisor's steal clock");
 	append(off, "compaction, reclaim, lock waits, TLB flushes (latmon's sources)");
 }
 
@@ -106,7 +119,7 @@ static void render_watched(FILE *out, const cJSON *doc, int guest)
 	char on[LIST_LEN] = "", off[LIST_LEN] = "", text[3 * LIST_LEN];
 
 	if (name && !strcmp(name, "bpf"))
-		bpf_lists(on, off);
+		bpf_lists(doc, on, off);
 	else
 		latmon_lists(doc, on, off);
 	append(off, guest ? "the hypervisor's time inside an iteration" :
@@ -126,12 +139,35 @@ void lat_steal_where(char *buf, size_t len, const cJSON *counters)
 		snprintf(buf, len, "on all CPUs together");
 }
 
-/* What the steal time says of the guest's unexplained time. */
-static void render_guest_steal(FILE *out, const cJSON *c)
+/* What the steal records say: how much, and that the rest is not steal. */
+static void render_recorded_steal(FILE *out, const cJSON *doc, const cJSON *causes)
 {
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(causes, "events");
+	double ns = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "steal_ns"));
+
+	if (ns > 0)
+		fprintf(out,
+			"  The steal clock moved by %.1f us while the threads ran (the Steal line\n"
+			"  above says where it went): what stays unexplained is not steal.\n",
+			ns / 1e3);
+	else
+		fprintf(out,
+			"  The steal clock did not move while the threads ran (read %.0f times at\n"
+			"  their switches and ticks): none of unexplained is steal.\n",
+			steal_reads(doc));
+}
+
+/* What the steal time says of the guest's unexplained time. */
+static void render_guest_steal(FILE *out, const cJSON *doc, const cJSON *causes)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "counters");
 	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(c, "steal_ms");
 	char where[48];
 
+	if (steal_reads(doc) > 0) {
+		render_recorded_steal(out, doc, causes);
+		return;
+	}
 	if (!cJSON_IsNumber(ms))
 		return;
 	lat_steal_where(where, sizeof(where), c);
@@ -184,5 +220,5 @@ void lat_unexplained_render(FILE *out, const cJSON *doc, const cJSON *causes)
 		"  This is a %.*s: a guest does not see its hypervisor's time (another\n"
 		"  guest running, the hypervisor's own fault on a page this guest touched).\n",
 		len, machine);
-	render_guest_steal(out, cJSON_GetObjectItemCaseSensitive(doc, "counters"));
+	render_guest_steal(out, doc, causes);
 }

@@ -43,7 +43,7 @@ $(BPF_DIR)/vmlinux.h:
 	@test -r $(VMLINUX_BTF) || { echo "bpf: no BTF at $(VMLINUX_BTF): the BPF backend needs a kernel with CONFIG_DEBUG_INFO_BTF (or VMLINUX_BTF=FILE)" >&2; exit 1; }
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
-$(BPF_DIR)/latbpf.bpf.o: $(BPF_DIR)/latbpf.bpf.c $(BPF_DIR)/latbpf_follow.bpf.h $(BPF_DIR)/latbpf_irq.bpf.h $(BPF_DIR)/latbpf_sys.bpf.h $(BPF_DIR)/latbpf.h \
+$(BPF_DIR)/latbpf.bpf.o: $(BPF_DIR)/latbpf.bpf.c $(BPF_DIR)/latbpf_follow.bpf.h $(BPF_DIR)/latbpf_irq.bpf.h $(BPF_DIR)/latbpf_sys.bpf.h $(BPF_DIR)/latbpf_steal.bpf.h $(BPF_DIR)/latbpf.h \
 		include/latmon.h $(BPF_DIR)/vmlinux.h
 	$(BPF_CLANG) $(BPF_CFLAGS) -c $< -o $@
 

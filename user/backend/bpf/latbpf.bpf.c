@@ -22,6 +22,9 @@
  *              current then, or the interrupt it was in), exact
  *   irq        hardirq, softirq, x86 vector entry/exit pairs while a target
  *              thread is current, exact; NMIs from nmi_handler's duration
+ *   steal      the CPU's steal clock read at the thread's switches and
+ *              ticks: how much of the time between two readings the
+ *              hypervisor ran something else (latbpf_steal.bpf.h)
  *   syscall    sys_enter to sys_exit of the exec workload's command, exact
  *              (latbpf_sys.bpf.h; loaded for exec only)
  * Failed reservations are counted per CPU and reported by a LATMON_EV_LOST
@@ -306,6 +309,8 @@ static __always_inline __u64 current_ids(void)
 	return ((__u64)(__u32)t->tgid << 32) | (__u32)t->pid;
 }
 
+#include "latbpf_steal.bpf.h"
+
 /* A fault of the current thread begins. */
 static __always_inline int fault_begin(unsigned long address, unsigned long error_code)
 {
@@ -406,6 +411,7 @@ static __always_inline void switched_out(struct task_struct *prev, struct task_s
 	__u64 ids = task_ids(prev);
 	struct open_fault *f = fault_of((__u32)ids);
 
+	steal_read(prev, ids, now, true, true);
 	if (f && (!t || !f->alloc9_ns))
 		end_fault(f, ids, now, LATBPF_REC_OUT_END);
 	if (!t)
@@ -430,6 +436,7 @@ static __always_inline void switched_in(struct task_struct *next, __u64 now)
 	struct latmon_event e = { .type = LATMON_EV_SCHED };
 	struct open_fault *f;
 
+	steal_read(next, task_ids(next), now, false, true);
 	if (!t)
 		return;
 	f = cpu_fault();

@@ -29,6 +29,7 @@
 
 #define LAT_BPF_POLL_NS		(10 * 1000 * 1000)
 #define LAT_BPF_REC_BYTES	(sizeof(struct latmon_event) + 8)	/* + ring header */
+#define LAT_BPF_STEAL_CPUS 1024 /* CPUs whose steal clock the JSON gives */
 
 struct lat_bpf {
 	struct latbpf *skel;
@@ -42,6 +43,9 @@ struct lat_bpf {
 	uint64_t leftover;		/* records read from partial batches */
 	uint64_t tries[LATBPF_NR_TYPES];	/* summed over CPUs after stop */
 	uint64_t dropped, lost_records, pending;
+	uint64_t steal_reads;			  /* steal clock readings (latbpf_steal.bpf.h) */
+	uint64_t steal_records, steal_ns;	  /* steal records read, their sum */
+	uint64_t steal_clock[LAT_BPF_STEAL_CPUS]; /* per CPU: the clock of its last */
 	uint64_t open_ends, clipped;
 	uint64_t other_process;		/* records of another process: a filter bug */
 	struct lat_bpf_follow follow;	/* the processes the workload forked */
@@ -256,6 +260,7 @@ static void read_cpus(struct lat_bpf *b)
 		for (t = 0; t < LATBPF_NR_TYPES; t++)
 			b->tries[t] += v[cpu].tries[t];
 		b->dropped += v[cpu].dropped;
+		b->steal_reads += v[cpu].steal_reads;
 		b->lost_records += v[cpu].lost_records;
 		b->pending += v[cpu].lost;
 		if (v[cpu].lost)
@@ -263,6 +268,23 @@ static void read_cpus(struct lat_bpf *b)
 	}
 	read_batches(b, v, n);
 	free(v);
+}
+
+/* The steal records read: how many, their sum, each CPU's last clock. */
+static void steal_scan(struct lat_bpf *b, const struct lat_evbuf *buf)
+{
+	const struct latmon_event *e;
+	size_t i;
+
+	for (i = 0; i < buf->n; i++) {
+		e = &buf->ev[i];
+		if (e->type != LATMON_EV_STEAL)
+			continue;
+		b->steal_records++;
+		b->steal_ns += e->u.steal.steal_ns;
+		if (e->cpu < LAT_BPF_STEAL_CPUS && e->u.steal.clock_ns > b->steal_clock[e->cpu])
+			b->steal_clock[e->cpu] = e->u.steal.clock_ns;
+	}
 }
 
 void lat_bpf_stop(struct lat_bpf *b, struct lat_evbuf *buf, struct lat_run *run)
@@ -280,6 +302,7 @@ void lat_bpf_stop(struct lat_bpf *b, struct lat_evbuf *buf, struct lat_run *run)
 	read_cpus(b);
 	lat_bpf_to_tsc(buf, &b->clock);
 	lat_evbuf_add_own_lost(buf);
+	steal_scan(b, buf);
 	b->open_ends = lat_bpf_clip(buf, run, &b->clipped);
 	lat_bpf_follow_read(&b->follow, &b->skel->bss->follow, bpf_map__fd(b->skel->maps.follow_log));
 	b->other_process = lat_bpf_follow_other(&b->follow, buf->ev, buf->n);
@@ -315,6 +338,27 @@ void lat_bpf_close(struct lat_bpf *b, struct lat_evbuf *buf)
 	free(b);
 }
 
+/* "steal": readings, records, their sum, each CPU's steal clock at its
+ * last record (the clock /proc/stat's steal column counts, in ns). */
+static cJSON *steal_json(const struct lat_bpf *b)
+{
+	cJSON *o = cJSON_CreateObject(), *clock = cJSON_CreateObject();
+	char cpu[16];
+	int i;
+
+	cJSON_AddNumberToObject(o, "reads", (double)b->steal_reads);
+	cJSON_AddNumberToObject(o, "records", (double)b->steal_records);
+	cJSON_AddNumberToObject(o, "recorded_ns", (double)b->steal_ns);
+	for (i = 0; i < LAT_BPF_STEAL_CPUS; i++) {
+		if (!b->steal_clock[i])
+			continue;
+		snprintf(cpu, sizeof(cpu), "%d", i);
+		cJSON_AddNumberToObject(clock, cpu, (double)b->steal_clock[i]);
+	}
+	cJSON_AddItemToObject(o, "clock_at_last_ns", clock);
+	return o;
+}
+
 /* Record counts by type: what the programs tried to write. */
 static cJSON *tries_json(const struct lat_bpf *b)
 {
@@ -323,6 +367,7 @@ static cJSON *tries_json(const struct lat_bpf *b)
 		[LATMON_EV_SCHED] = "sched",	 [LATMON_EV_IRQ] = "irq",
 		[LATMON_EV_MIGRATE] = "migrate", [LATMON_EV_LOST] = "lost",
 		[LATMON_EV_SYSCALL] = "syscall", [LATMON_EV_WAKE] = "wake",
+		[LATMON_EV_STEAL] = "steal",
 	};
 	cJSON *o = cJSON_CreateObject();
 	int t;
@@ -343,6 +388,7 @@ cJSON *lat_bpf_json(const struct lat_bpf *b, const struct lat_evbuf *buf)
 	cJSON_AddNumberToObject(o, "buffer_events", (double)buf->cap);
 	cJSON_AddNumberToObject(o, "records_read", (double)buf->read_records);
 	cJSON_AddItemToObject(o, "tried", tries_json(b));
+	cJSON_AddItemToObject(o, "steal", steal_json(b));
 	cJSON_AddNumberToObject(o, "lost_in_ring", (double)b->dropped);
 	cJSON_AddNumberToObject(o, "lost_records", (double)b->lost_records);
 	cJSON_AddNumberToObject(o, "lost_pending_at_stop", (double)b->pending);

@@ -53,6 +53,11 @@ struct latbpf_cpu {
 	__u64 irq_ns[LATBPF_NR_SLOTS];	/* entry of a target's interrupt */
 	__u64 irq_in;			/* 1 << slot: interrupts of any task this
 					 * CPU is in now */
+	__u64 steal_at;			/* ktime of the last steal reading while
+					 * a target was current here; 0: none */
+	__u64 steal_clock;		/* the steal clock then (ns) */
+	__u64 steal_tid;		/* the target current then */
+	__u64 steal_reads;		/* readings taken */
 };
 
 #define LATBPF_FOLLOW_MAX	1024	/* followed processes alive at once (default) */

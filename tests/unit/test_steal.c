@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of steal in the join (user/join/join_steal.c) on synthetic
+ * records: a steal record says how much the hypervisor took somewhere in its
+ * interval; the join gives it whole to the first slow iteration inside that
+ * interval whose uncovered ticks hold it, never to ticks an event covers,
+ * and counts what it could not place. TSC at 1 GHz: one tick is one ns.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "events/evtype.h"
+#include "join/join.h"
+#include "join_fixture.h"
+
+#define TID JF_TID
+
+static void steal(struct jf_run *t, uint64_t b, uint64_t e, uint64_t ns)
+{
+	struct latmon_event *ev = jf_event(t, LATMON_EV_STEAL, 0, TID, b, e);
+
+	ev->u.steal.steal_ns = ns;
+	ev->u.steal.clock_ns = 1000000 + ns;
+}
+
+static void fault(struct jf_run *t, uint64_t b, uint64_t e)
+{
+	jf_event(t, LATMON_EV_FAULT, 0, TID, b, e)->u.fault.address = 0x1000;
+}
+
+/* A window inside one iteration: its steal comes out of the uncovered
+ * ticks, never out of the fault that covers others. */
+static void test_inside_one(void **state)
+{
+	struct jf_run t = { 0 };
+	const struct join_iter *it;
+
+	(void)state;
+	jf_sample(&t, 1000, 31000, 0, 0, 0); /* 30000 ticks */
+	fault(&t, 2000, 4000);		     /* 2000 fault, 28000 uncovered */
+	steal(&t, 1500, 30000, 25000);
+	jf_join(&t, true);
+	it = &t.r.iters[0];
+	assert_int_equal(it->ticks[JOIN_STEAL], 25000);
+	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 3000);
+	assert_int_equal(it->ticks[JOIN_FAULT], 2000);
+	assert_int_equal(it->primary, JOIN_STEAL);
+	assert_int_equal(it->steal_ns, 25000);
+	assert_int_equal(jf_sum_ticks(it), 30000);
+	assert_int_equal(t.r.stats.steal, 25000);
+	assert_int_equal(t.r.stats.steal_placed, 25000);
+	assert_int_equal(t.r.causes[JOIN_STEAL].n_primary, 1);
+	join_result_free(&t.r);
+}
+
+/* A window over two slow iterations: the steal goes whole to the one whose
+ * uncovered time holds it (the second), not in part to the first. */
+static void test_whole_to_one(void **state)
+{
+	struct jf_run t = { 0 };
+
+	(void)state;
+	jf_sample(&t, 1000, 6000, 0, 0, 0);  /* 5000 uncovered */
+	jf_sample(&t, 6000, 56000, 0, 0, 0); /* 50000 uncovered */
+	steal(&t, 500, 60000, 40000);
+	jf_join(&t, true);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_STEAL], 0);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_UNEXPLAINED], 5000);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_STEAL], 40000);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_UNEXPLAINED], 10000);
+	/* both lie in its interval: both note it */
+	assert_int_equal(t.r.iters[0].steal_ns, 40000);
+	assert_int_equal(t.r.stats.steal_placed, 40000);
+	join_result_free(&t.r);
+}
+
+/* More steal than any uncovered time (it fell in fast iterations or in a
+ * covered span): nothing placed, all of it counted. */
+static void test_not_placed(void **state)
+{
+	struct jf_run t = { 0 };
+	const struct join_iter *it;
+
+	(void)state;
+	jf_sample(&t, 1000, 11000, 0, 0, 0);
+	fault(&t, 1000, 9000); /* 2000 uncovered */
+	steal(&t, 0, 20000, 5000);
+	jf_join(&t, true);
+	it = &t.r.iters[0];
+	assert_int_equal(it->ticks[JOIN_STEAL], 0);
+	assert_int_equal(it->ticks[JOIN_FAULT], 8000);
+	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 2000);
+	assert_int_equal(t.r.stats.steal, 5000);
+	assert_int_equal(t.r.stats.steal_placed, 0);
+	join_result_free(&t.r);
+}
+
+/* Two records in one iteration each place their own amount; one of another
+ * thread is not this thread's. */
+static void test_two_and_other_thread(void **state)
+{
+	struct jf_run t = { 0 };
+	const struct join_iter *it;
+
+	(void)state;
+	jf_sample(&t, 0, 100000, 0, 0, 0);
+	steal(&t, 0, 40000, 30000);
+	steal(&t, 40000, 90000, 20000);
+	jf_event(&t, LATMON_EV_STEAL, 1, TID + 1, 0, 90000)->u.steal.steal_ns = 9000;
+	jf_join(&t, true);
+	it = &t.r.iters[0];
+	assert_int_equal(it->ticks[JOIN_STEAL], 50000);
+	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 50000);
+	assert_int_equal(t.r.stats.steal, 50000);
+	assert_int_equal(t.r.stats.other_thread, 1);
+	assert_int_equal(t.r.causes[JOIN_STEAL].n_own, 2);
+	assert_int_equal(t.r.causes[JOIN_STEAL].own_max, 30000);
+	join_result_free(&t.r);
+}
+
+/* The amount is in ns: at 2.5 GHz 1000 ns of steal are 2500 ticks. */
+static void test_ticks_of_ns(void **state)
+{
+	struct jf_run t = { 0 };
+	struct join_input in;
+
+	(void)state;
+	jf_sample(&t, 0, 10000, 0, 0, 0);
+	steal(&t, 0, 10000, 1000);
+	in = (struct join_input){ .samples = t.s,
+				  .n_samples = t.ns,
+				  .tid = TID,
+				  .events = t.ev,
+				  .n_events = t.nev,
+				  .have_events = true,
+				  .tsc_hz = 2.5e9 };
+	assert_int_equal(join_run(&in, &t.r), 0);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_STEAL], 2500);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_UNEXPLAINED], 7500);
+	join_result_free(&t.r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inside_one),  cmocka_unit_test(test_whole_to_one),
+		cmocka_unit_test(test_not_placed),  cmocka_unit_test(test_two_and_other_thread),
+		cmocka_unit_test(test_ticks_of_ns),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Steal records (LAT_EVT_AMOUNT) say how much time the hypervisor took
+ * somewhere in their interval, not where: the guest ran nothing then, so
+ * that time lies in ticks no event of the guest covers, and one stretch of
+ * it (the hypervisor ran something else once) lies inside one iteration.
+ * A record's amount goes whole to the first slow iteration in its interval
+ * whose uncovered ticks (the rest label) hold it all, as label steal; a
+ * record no slow iteration holds whole (its steal fell in fast iterations,
+ * or inside a recorded span, or in more than one stretch) is counted, not
+ * placed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "events/evtype.h"
+#include "join/join_int.h"
+
+int join_steal_left(const struct latmon_event *evs, size_t n, const uint8_t *used, double tsc_hz,
+		    uint64_t **left, uint64_t *total)
+{
+	size_t i;
+
+	*left = NULL;
+	for (i = 0; i < n; i++) {
+		const struct lat_evtype *t = lat_evtype(evs[i].type);
+
+		if (!used[i] || !t || !(t->flags & LAT_EVT_AMOUNT))
+			continue;
+		if (!*left) {
+			*left = calloc(n, sizeof(**left));
+			if (!*left)
+				return -ENOMEM;
+		}
+		(*left)[i] = (uint64_t)((double)evs[i].u.steal.steal_ns * tsc_hz / 1e9 + 0.5);
+		*total += (*left)[i];
+	}
+	return 0;
+}
+
+uint64_t join_steal_place(uint64_t *left, uint64_t *ticks, enum join_label rest)
+{
+	uint64_t take = *left;
+
+	if (take > ticks[rest])
+		return 0;
+	ticks[rest] -= take;
+	ticks[JOIN_STEAL] += take;
+	*left -= take;
+	return take;
+}
