@@ -124,6 +124,13 @@ static inline bool latmon_is_target(const struct task_struct *task)
 }
 
 pid_t latmon_vpid(struct task_struct *task);
+
+/*
+ * steal.c: steal readings at the ticks of a target (irq source), ended
+ * by a switch of a target (sched source); irqs off, this CPU's state.
+ */
+void latmon_steal_tick(void);
+void latmon_steal_switch(void);
 void latmon_event_init(struct latmon_event *ev, u16 type,
 		       struct task_struct *task);
 

@@ -64,6 +64,7 @@ static void sched_switch_probe(void *data, LATMON_SCHED_SWITCH_ARGS)
 	if (!out && !in)
 		return;
 	tsc = rdtsc_ordered();
+	latmon_steal_switch();
 	if (out)
 		switched_out(out, next, preempt, prev_state, tsc);
 	if (in)

@@ -162,9 +162,11 @@ static void render_guest_steal(FILE *out, const cJSON *doc, const cJSON *causes)
 {
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "counters");
 	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(c, "steal_ms");
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(causes, "events");
 	char where[48];
 
-	if (steal_reads(doc) > 0) {
+	if (steal_reads(doc) > 0 ||
+	    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "steal_ns")) > 0) {
 		render_recorded_steal(out, doc, causes);
 		return;
 	}

@@ -223,6 +223,9 @@ static void check_reserved(const struct latmon_event *e)
 		zero_range(e, offsetof(struct latmon_event, u.tlb.reserved), U(tlb) - 8, "tlb reserved");
 		zero_range(e, U(tlb), U_END, "tlb tail");
 		break;
+	case LATMON_EV_STEAL:
+		zero_range(e, U(steal), U_END, "steal tail");
+		break;
 	default: fail("unknown record type %u", e->type);
 	}
 }
