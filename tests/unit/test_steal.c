@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of steal in the join (user/join/join_steal.c) on synthetic
- * records: a steal record says how much the hypervisor took somewhere in its
- * interval; the join gives it whole to the first slow iteration inside that
- * interval whose uncovered ticks hold it, never to ticks an event covers,
- * and counts what it could not place. TSC at 1 GHz: one tick is one ns.
+ * Unit tests of the guest's labels in the join on synthetic records: steal
+ * (user/join/join_steal.c: a steal record says how much the hypervisor took
+ * somewhere in its interval; the join gives it whole to the first slow
+ * iteration inside that interval whose uncovered ticks hold it, never to
+ * ticks an event covers, and counts what it could not place) and
+ * hypervisor (with the probe's evidence, the uncovered ticks after a
+ * fault). TSC at 1 GHz: one tick is one ns.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,12 +147,80 @@ static void test_ticks_of_ns(void **state)
 	join_result_free(&t.r);
 }
 
+/* Join t with the hypervisor probe's evidence. */
+static void join_hv(struct jf_run *t)
+{
+	struct join_input in = { .samples = t->s,
+				 .n_samples = t->ns,
+				 .tid = TID,
+				 .events = t->ev,
+				 .n_events = t->nev,
+				 .have_events = true,
+				 .tsc_hz = JF_HZ,
+				 .hypervisor = true };
+
+	assert_int_equal(join_run(&in, &t->r), 0);
+}
+
+/* With evidence, the uncovered ticks after a fault are hypervisor; before
+ * it and under an interrupt after it they are not. */
+static void test_hypervisor_after_fault(void **state)
+{
+	struct jf_run t = { 0 };
+	const struct join_iter *it;
+	struct latmon_event *irq;
+
+	(void)state;
+	jf_sample(&t, 1000, 31000, 0, 0, 0);
+	fault(&t, 2000, 4000);
+	irq = jf_event(&t, LATMON_EV_IRQ, 0, TID, 10000, 10500);
+	irq->u.irq.kind = LATMON_IRQ_TIMER;
+	join_hv(&t);
+	it = &t.r.iters[0];
+	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 1000);
+	assert_int_equal(it->ticks[JOIN_FAULT], 2000);
+	assert_int_equal(it->ticks[JOIN_INTERRUPT], 500);
+	assert_int_equal(it->ticks[JOIN_HYPERVISOR], 26500);
+	assert_int_equal(it->primary, JOIN_HYPERVISOR);
+	join_result_free(&t.r);
+	/* the same without evidence: unexplained */
+	jf_join(&t, true);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_HYPERVISOR], 0);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_UNEXPLAINED], 27500);
+	join_result_free(&t.r);
+}
+
+/* No fault in the iteration: no hypervisor label even with evidence; and
+ * steal, a measure, takes uncovered ticks before the inference does. */
+static void test_hypervisor_needs_fault_steal_first(void **state)
+{
+	struct jf_run t = { 0 };
+
+	(void)state;
+	jf_sample(&t, 0, 10000, 0, 0, 0); /* nothing recorded in it */
+	jf_sample(&t, 10000, 40000, 0, 0, 0);
+	fault(&t, 11000, 12000); /* 1000 before, 28000 after */
+	steal(&t, 10000, 40000, 5000);
+	join_hv(&t);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_HYPERVISOR], 0);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_UNEXPLAINED], 10000);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_STEAL], 5000);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_UNEXPLAINED], 0);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_HYPERVISOR], 24000);
+	assert_int_equal(jf_sum_ticks(&t.r.iters[1]), 30000);
+	join_result_free(&t.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_inside_one),  cmocka_unit_test(test_whole_to_one),
-		cmocka_unit_test(test_not_placed),  cmocka_unit_test(test_two_and_other_thread),
+		cmocka_unit_test(test_inside_one),
+		cmocka_unit_test(test_whole_to_one),
+		cmocka_unit_test(test_not_placed),
+		cmocka_unit_test(test_two_and_other_thread),
 		cmocka_unit_test(test_ticks_of_ns),
+		cmocka_unit_test(test_hypervisor_after_fault),
+		cmocka_unit_test(test_hypervisor_needs_fault_steal_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

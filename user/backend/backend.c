@@ -9,7 +9,8 @@
 #include "backend/bpf/latbpf_user.h"
 
 /* Labels a backend derives from estimated times, NULL-terminated. */
-static const char *const bpf_estimated[] = { "fault", "thp-zero", "steal", NULL };
+static const char *const bpf_estimated[] = { "fault", "thp-zero", "steal", "hypervisor", NULL };
+static const char *const latmon_estimated[] = { "hypervisor", NULL };
 static const char *const none_estimated[] = { NULL };
 
 /* latmon: the module's session (monitor.c). */
@@ -100,10 +101,14 @@ static bool never(const struct lat_session *s)
 }
 
 static const struct lat_backend_ops backend_latmon = {
-	.name = "latmon", .estimated = none_estimated,
+	.name = "latmon",
+	.estimated = latmon_estimated,
 	.instead = "--backend bpf where 'latctl backends' allows it, or --vm",
-	.refused = latmon_refused, .why = latmon_why, .start = latmon_start,
-	.stop = latmon_stop, .recording = latmon_recording,
+	.refused = latmon_refused,
+	.why = latmon_why,
+	.start = latmon_start,
+	.stop = latmon_stop,
+	.recording = latmon_recording,
 };
 
 static const struct lat_backend_ops backend_bpf = {

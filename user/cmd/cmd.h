@@ -12,6 +12,9 @@ int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+/* doctor --probe-hypervisor (doctor_probe.c): the probe, printed or as
+ * JSON, and stored; an exit code. */
+int lat_doctor_probe(int json);
 int cmd_latmon(int argc, char **argv);
 int cmd_backends(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

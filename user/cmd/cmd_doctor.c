@@ -467,7 +467,13 @@ static void doctor_usage(FILE *out);
 
 static const struct lat_opt doctor_opts[] = {
 	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ "json", LAT_OPT_LONG, NULL, "the same as a JSON document (schema latctl.doctor)", NULL, NULL },
+	{ "json", LAT_OPT_LONG, NULL, "the same as a JSON document (schema latctl.doctor)", NULL,
+	  NULL },
+	{ "probe-hypervisor", LAT_OPT_LONG + 1, NULL,
+	  "run the hypervisor experiment instead: first touches of memory\n"
+	  "never had against memory just taken back; stores its verdict\n"
+	  "where later runs read it (root)",
+	  NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -477,21 +483,25 @@ static const struct lat_cmd_opts doctor_cmd = {
 
 static void doctor_usage(FILE *out)
 {
-	fputs("usage: latctl doctor [--json]\n\n"
+	fputs("usage: latctl doctor [--json]\n"
+	      "       latctl doctor --probe-hypervisor [--json]\n\n"
 	      "Shows what on this machine shapes the tail latency and what latctl can do\n"
 	      "here: THP and mTHP, defrag, init_on_alloc, governor, boost, SMT, isolated\n"
 	      "and nohz_full CPUs, mitigations, lockdown, whether latmon is loaded or can\n"
 	      "load (and why not), whether BPF tracing programs load, and the TSC. Each\n"
 	      "line: ok, note or warn, the setting, and below it what to do.\n\n"
-	      "options:\n", out);
+	      "options:\n",
+	      out);
 	lat_opt_usage(out, &doctor_cmd);
 	fputs("\nexamples:\n"
 	      "  latctl doctor\n"
-	      "  latctl doctor --json > doctor.json\n", out);
+	      "  latctl doctor --json > doctor.json\n"
+	      "  latctl doctor --probe-hypervisor\n",
+	      out);
 }
 
-/* --help and --json. */
-static enum lat_parsed parse_args(int argc, char **argv, int *json)
+/* --help, --json and --probe-hypervisor. */
+static enum lat_parsed parse_args(int argc, char **argv, int *json, int *probe)
 {
 	struct lat_optp p;
 	int c;
@@ -505,7 +515,10 @@ static enum lat_parsed parse_args(int argc, char **argv, int *json)
 				argv[optind - 1]);
 			return LAT_PARSED_BAD;
 		}
-		*json = 1;
+		if (c == LAT_OPT_LONG + 1)
+			*probe = 1;
+		else
+			*json = 1;
 	}
 	if (optind == argc)
 		return LAT_PARSED_RUN;
@@ -516,11 +529,13 @@ static enum lat_parsed parse_args(int argc, char **argv, int *json)
 int cmd_doctor(int argc, char **argv)
 {
 	struct finding found[NCHECKS];
-	int json = 0, ret = parse_args(argc, argv, &json);
+	int json = 0, probe = 0, ret = parse_args(argc, argv, &json, &probe);
 	size_t i;
 
 	if (ret)
 		return ret == LAT_PARSED_HELP ? LAT_EXIT_OK : LAT_EXIT_USAGE;
+	if (probe)
+		return lat_doctor_probe(json);
 	lat_bpf_quiet();	/* the probes' refusals are the finding, not noise */
 	for (i = 0; i < NCHECKS; i++) {
 		memset(&found[i], 0, sizeof(found[i]));

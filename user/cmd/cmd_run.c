@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "doc/hvprobe.h"
 #include "backend/backend.h"
 #include "lib/cleanup.h"
 #include "join/causes.h"
@@ -229,6 +230,30 @@ static double slow_limit(const struct lat_run *run, const char *slow, const doub
 	return v;
 }
 
+/* "hypervisor_probe": the evidence of latctl doctor --probe-hypervisor
+ * this run used (shown: the gap after a fault is hypervisor~), or why
+ * none. true when it shows the gap is the hypervisor's. */
+static bool add_hypervisor_probe(cJSON *doc)
+{
+	const char *why = NULL;
+	cJSON *hv = lat_hv_load(&why), *o = cJSON_CreateObject();
+	bool shown = hv && lat_hv_shown(hv);
+
+	cJSON_AddStringToObject(o, "path", lat_hv_path());
+	cJSON_AddBoolToObject(o, "used", hv != NULL);
+	if (hv) {
+		cJSON_AddItemToObject(o, "date", cJSON_DetachItemFromObject(hv, "date"));
+		cJSON_AddBoolToObject(o, "shown", shown);
+		cJSON_AddItemToObject(o, "verdict", cJSON_DetachItemFromObject(hv, "verdict"));
+	} else {
+		cJSON_AddBoolToObject(o, "shown", false);
+		cJSON_AddStringToObject(o, "verdict", why);
+	}
+	cJSON_Delete(hv);
+	cJSON_AddItemToObject(doc, "hypervisor_probe", o);
+	return shown;
+}
+
 /* The join of the samples with latmon's events: "slow" and "causes". */
 static int add_causes(struct run_ctx *c, const double *sorted)
 {
@@ -245,6 +270,7 @@ static int add_causes(struct run_ctx *c, const double *sorted)
 	};
 
 	in.limit_ns = slow_limit(&c->run, slow, sorted, &in.at_max);
+	in.hypervisor = add_hypervisor_probe(c->doc);
 
 	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->sess.mon));
 	cJSON_AddItemToObject(c->doc, "backend", lat_backend_json(&c->sess));

@@ -7,8 +7,18 @@
 #include "lib/rdoc.h"
 
 static const struct join_label_desc labels[] = {
-	{ .id = JOIN_FAULT, .name = "fault", .own = "fault", .rank = 10,
+	{ .id = JOIN_FAULT,
+	  .name = "fault",
+	  .own = "fault",
+	  .rank = 10,
 	  .style = { "#E69F00", HATCH_DIAG, MARK_CIRCLE } },
+	/* the uncovered time after a fault, where the hypervisor probe showed
+	 * it is the hypervisor's (join_input.hypervisor): lowest event rank */
+	{ .id = JOIN_HYPERVISOR,
+	  .name = "hypervisor",
+	  .own = "after fault",
+	  .rank = 1,
+	  .style = { "#AA4499", HATCH_HORIZ, MARK_TRIANGLE } },
 };
 
 static void note(struct join_iter *it, const struct latmon_event *ev)
@@ -88,7 +98,7 @@ const struct lat_evtype lat_ev_fault = {
 	.source = LATMON_SRC_FAULT,
 	.json = "faults",
 	.labels = labels,
-	.n_labels = 1,
+	.n_labels = 2,
 	.note = note,
 	.to_json = to_json,
 	.detail = detail,

@@ -28,7 +28,8 @@ enum join_label {
 	JOIN_RECLAIM,
 	JOIN_ZERO_ALLOC, /* a part of thp-zero, folded into it after the sweep */
 	JOIN_SYSCALL,
-	JOIN_STEAL, /* an amount placed in unexplained ticks (join_steal.c) */
+	JOIN_STEAL,	 /* an amount placed in unexplained ticks (join_steal.c) */
+	JOIN_HYPERVISOR, /* uncovered ticks after a fault, with evidence */
 	JOIN_MIGRATION,
 	JOIN_REALLOC,
 	JOIN_UNEXPLAINED,

@@ -82,6 +82,7 @@ static int join_stream(const struct lat_causes_in *in, size_t first, size_t end,
 		.n_events = ev ? in->n_events : 0,
 		.have_events = ev,
 		.tsc_hz = in->run->tsc_hz,
+		.hypervisor = in->hypervisor,
 	};
 
 	return join_run(&ji, r);

@@ -29,6 +29,7 @@ struct lat_causes_in {
 					 * slowest sample (p99 of fewer than 100):
 					 * the slowest are slow, none being slower */
 	uint64_t tsc_before, tsc_after;	/* around the two counter reads */
+	bool hypervisor;		/* join_input.hypervisor */
 };
 
 /* Add "slow" and "causes" to doc. 0, -ENOMEM or -EINVAL (join input). */

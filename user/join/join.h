@@ -56,6 +56,9 @@ struct join_input {
 	size_t n_events;
 	bool have_events;	/* false: the module was not recording */
 	double tsc_hz;
+	bool hypervisor; /* the hypervisor probe showed the gap after a
+				 * fault is the hypervisor's: those uncovered
+				 * ticks are label hypervisor */
 };
 
 

@@ -49,9 +49,9 @@ int join_compact_splits(const struct latmon_event *evs, size_t n, const uint8_t 
 
 /* Per event (NULL: no steal record used): the ticks of steal a steal
  * record (LAT_EVT_AMOUNT) still has to place, their sum added to *total.
- * join_steal_place moves all *left ticks from ticks[rest] to
- * ticks[JOIN_STEAL] if ticks[rest] holds them, and returns how many it
- * moved (0 or *left). */
+ * join_steal_place moves all *left ticks from ticks[rest] (then from
+ * ticks[JOIN_HYPERVISOR]) to ticks[JOIN_STEAL] if they hold them, and
+ * returns how many it moved (0 or *left). */
 int join_steal_left(const struct latmon_event *evs, size_t n, const uint8_t *used, double tsc_hz,
 		    uint64_t **left, uint64_t *total);
 uint64_t join_steal_place(uint64_t *left, uint64_t *ticks, enum join_label rest);

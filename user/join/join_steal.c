@@ -5,7 +5,8 @@
  * that time lies in ticks no event of the guest covers, and one stretch of
  * it (the hypervisor ran something else once) lies inside one iteration.
  * A record's amount goes whole to the first slow iteration in its interval
- * whose uncovered ticks (the rest label) hold it all, as label steal; a
+ * whose uncovered ticks (the rest label, then those of label hypervisor,
+ * an inference where steal is a measure) hold it all, as label steal; a
  * record no slow iteration holds whole (its steal fell in fast iterations,
  * or inside a recorded span, or in more than one stretch) is counted, not
  * placed.
@@ -40,12 +41,14 @@ int join_steal_left(const struct latmon_event *evs, size_t n, const uint8_t *use
 
 uint64_t join_steal_place(uint64_t *left, uint64_t *ticks, enum join_label rest)
 {
-	uint64_t take = *left;
+	uint64_t take = *left, from_rest;
 
-	if (take > ticks[rest])
+	if (take > ticks[rest] + ticks[JOIN_HYPERVISOR])
 		return 0;
-	ticks[rest] -= take;
+	from_rest = take < ticks[rest] ? take : ticks[rest];
+	ticks[rest] -= from_rest;
+	ticks[JOIN_HYPERVISOR] -= take - from_rest;
 	ticks[JOIN_STEAL] += take;
-	*left -= take;
+	*left = 0;
 	return take;
 }

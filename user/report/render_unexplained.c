@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "lib/fmt.h"
 #include "report/render.h"
 
 #define LIST_LEN 512
@@ -144,12 +145,14 @@ static void render_recorded_steal(FILE *out, const cJSON *doc, const cJSON *caus
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(causes, "events");
 	double ns = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "steal_ns"));
+	char amount[24];
 
+	lat_fmt_ns(amount, sizeof(amount), ns, 10);
 	if (ns > 0)
 		fprintf(out,
-			"  The steal clock moved by %.1f us while the threads ran (the Steal line\n"
+			"  The steal clock moved by %s while the threads ran (the Steal line\n"
 			"  above says where it went): what stays unexplained is not steal.\n",
-			ns / 1e3);
+			amount);
 	else
 		fprintf(out,
 			"  The steal clock did not move while the threads ran (read %.0f times at\n"
@@ -183,6 +186,34 @@ static void render_guest_steal(FILE *out, const cJSON *doc, const cJSON *causes)
 			"  No steal was counted %s during the loop: the hypervisor did\n"
 			"  not take the CPU away for a whole tick; shorter exits are not counted.\n",
 			where);
+}
+
+/* What the hypervisor probe this run used says of the time after a fault. */
+static void render_probe(FILE *out, const cJSON *doc)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(doc, "hypervisor_probe");
+	const char *date = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "date"));
+	char text[3 * LIST_LEN];
+
+	if (!p)
+		return; /* a result of an older latctl */
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "used")))
+		snprintf(text, sizeof(text),
+			 "Whether the time after a fault is the hypervisor's (backing the page "
+			 "the guest just mapped) is not known on this machine: 'latctl doctor "
+			 "--probe-hypervisor' (root) runs the experiment that shows it.");
+	else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "shown")))
+		snprintf(text, sizeof(text),
+			 "The hypervisor probe of %s showed that the time after a fault is the "
+			 "hypervisor's: it is hypervisor~ above, not unexplained.",
+			 date ? date : "?");
+	else
+		snprintf(text, sizeof(text),
+			 "The hypervisor probe of %s did not show that the time after a fault is "
+			 "the hypervisor's (first touches of fresh memory were not slower than of "
+			 "memory taken back), so it stays unexplained.",
+			 date ? date : "?");
+	print_wrapped(out, text);
 }
 
 /* The share of the slow time no recorded event explains, 0 without it. */
@@ -223,4 +254,5 @@ void lat_unexplained_render(FILE *out, const cJSON *doc, const cJSON *causes)
 		"  guest running, the hypervisor's own fault on a page this guest touched).\n",
 		len, machine);
 	render_guest_steal(out, doc, causes);
+	render_probe(out, doc);
 }

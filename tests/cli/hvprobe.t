@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# latctl doctor --probe-hypervisor: the experiment's table and verdict,
+# stored atomically where later runs read it (LATCTL_VAR_DIR here), and the
+# result key hypervisor_probe that says which evidence a run used; a probe
+# of another machine is not used; evidence that shows the gap after a
+# fault is the hypervisor's makes label hypervisor (estimated). The
+# verdict itself is the machine's: the figures are in tests/BENCHMARKS.md.
+. "$(dirname "$0")/engine.sh"
+
+L=$LATCTL
+export LATCTL_VAR_DIR=$TMPD/var
+F=$LATCTL_VAR_DIR/hypervisor.json
+
+"$L" doctor --probe-hypervisor >"$TMPD/p.txt" 2>&1
+rc=$?
+ok "the probe ran (exit $rc)" test "$rc" = 0
+for row in 'memory never had' 'memory taken back (1)' 'memory taken back (2)'; do
+	ok "its table has the pass: $row" grep -q "^  $row  *[0-9][0-9]* " "$TMPD/p.txt"
+done
+ok "and a verdict" grep -Eq '^verdict: (shown|not shown|not a guest)' "$TMPD/p.txt"
+ok "it stored its figures and verdict (schema latctl.hypervisor)" \
+	test "$(json_get "$F" schema)" = latctl.hypervisor
+ok "the stored fresh pass touched every page of its memory" \
+	test "$(json_get "$F" fresh pages)" = $(($(json_get "$F" mb_per_pass) * 256))
+check "--json prints the same document" "$L doctor --probe-hypervisor --json" 0 \
+	'"schema":	"latctl.hypervisor"'
+check "stored where it said" "$L doctor --probe-hypervisor" 0 "stored in $F: later runs"
+
+# run R ARGS...: a short chase with the evidence as it is now.
+run() { "$L" run chase --mode cold --iters 20000 --quiet --json "$TMPD/$1.json" "${@:2}"; }
+verdict=$(json_get "$F" verdict)
+ok "a run says it used the stored probe" run a --backend none
+ok "... used: true, its verdict" \
+	test "$(json_get "$TMPD/a.json" hypervisor_probe used)/$(json_get "$TMPD/a.json" hypervisor_probe verdict)" = "true/$verdict"
+
+perl -MJSON::PP -i -0pe '$d = decode_json($_); $d->{machine_id} = "another"; $_ = encode_json($d)' "$F"
+ok "a probe of another machine is not used" run b --backend none
+ok "... used: false, and why" \
+	test "$(json_get "$TMPD/b.json" hypervisor_probe used)/$(json_get "$TMPD/b.json" hypervisor_probe verdict)" = \
+	"false/the stored probe is of another machine"
+rm -f "$F"
+ok "without a probe: used false, and what to run" run c --backend none
+ok "... the verdict names the command" \
+	grep -q 'latctl doctor --probe-hypervisor' <<<"$(json_get "$TMPD/c.json" hypervisor_probe verdict)"
+
+case $("$L" backends) in
+*"bpf: yes"*)
+	"$L" doctor --probe-hypervisor >/dev/null
+	perl -MJSON::PP -i -0pe '$d = decode_json($_); $d->{shown} = JSON::PP::true; $_ = encode_json($d)' "$F"
+	ok "with evidence that shows it (forged here): a BPF run" run d --backend bpf --cpu 0
+	faulted=$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<>); my $n = 0;
+		$n += ($_->{faults} // 0) > 0 for @{$d->{slow}{iterations}}; print $n' "$TMPD/d.json")
+	hv=$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<>); my $n = 0;
+		$n += ($_->{breakdown_ticks}{hypervisor} // 0) > 0 for @{$d->{slow}{iterations}}; print $n' "$TMPD/d.json")
+	# a slow iteration with a fault has uncovered time after it unless an
+	# event covers all of it to the iteration's end: most have some
+	ok "label hypervisor in $hv of the $faulted slow iterations with a fault (want at least 1)" \
+		test "$hv" -ge 1
+	ok "... flagged estimated" grep -q '"hypervisor"' <<<"$(json_get "$TMPD/d.json" backend estimated_labels)"
+	;;
+esac
+done_testing

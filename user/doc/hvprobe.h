@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The experiment of `latctl doctor --probe-hypervisor`: is the first touch
+ * of guest memory slow because the hypervisor backs the page then (a
+ * second-level fault the guest does not see)? A pass over memory this
+ * process never had against passes over the same amount just freed and
+ * taken back (the guest's free lists hand the same, already backed, pages
+ * out again): the guest's own work per page is the same in both, so only
+ * the hypervisor's can differ. Its figures and verdict are kept in
+ * $LATCTL_VAR_DIR (default /var/lib/latctl)/hypervisor.json, where
+ * `latctl run` reads them: with a verdict "shown", the time after a fault
+ * in a slow iteration that no event covers is hypervisor~ (estimated).
+ */
+#ifndef LATCTL_HVPROBE_H
+#define LATCTL_HVPROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#define LAT_HV_GAP_MIN_NS 10000	  /* a touch this slow or more ... */
+#define LAT_HV_GAP_MAX_NS 1000000 /* ... and under this (longer: preempted) */
+#define LAT_HV_REUSED 2		  /* passes over memory taken back */
+
+struct lat_hv_pass {
+	uint64_t pages;
+	uint64_t gaps;	      /* touches in [GAP_MIN, GAP_MAX) */
+	double gap_median_ns; /* their median */
+};
+
+struct lat_hv_probe {
+	char machine[96]; /* lat_machine_kind() */
+	int guest;	  /* a hypervisor bit in CPUID */
+	size_t mb;	  /* per pass */
+	struct lat_hv_pass fresh, reused[LAT_HV_REUSED];
+	int shown; /* the fresh pass's gaps are the hypervisor's */
+	char verdict[200];
+};
+
+/* Run the passes (mb MiB each) on this CPU; 0 or -errno (one line said). */
+int lat_hv_run(struct lat_hv_probe *p, size_t mb);
+/* Gaps per 1000 pages of a pass. */
+double lat_hv_rate(const struct lat_hv_pass *s);
+/* The probe as the stored document (schema latctl.hypervisor). */
+cJSON *lat_hv_json(const struct lat_hv_probe *p);
+/* Store it atomically; 0 or -errno (one line said). */
+int lat_hv_store(const struct lat_hv_probe *p);
+/* The stored document's path. */
+const char *lat_hv_path(void);
+/* The stored evidence of this machine, or NULL (none, unreadable or of
+ * another machine: why in *why, may be NULL). */
+cJSON *lat_hv_load(const char **why);
+/* Whether a loaded document shows the gaps are the hypervisor's. */
+int lat_hv_shown(const cJSON *doc);
+
+#endif /* LATCTL_HVPROBE_H */
