@@ -32,21 +32,23 @@
 /* ---------------------------------------------------------------------- */
 
 enum latmon_event_type {
-	LATMON_EV_FAULT = 1,  /* a page fault of a target thread */
-	LATMON_EV_THP_CLEAR,  /* zeroing of a huge page inside a fault */
-	LATMON_EV_SCHED,      /* target thread switched out and back in */
-	LATMON_EV_IRQ,	      /* interrupt while a target thread ran */
-	LATMON_EV_MIGRATE,    /* target thread moved to another CPU */
-	LATMON_EV_LOST,	      /* events dropped on one CPU at this point */
-	LATMON_EV_ALLOC_ZERO, /* page allocator zeroed a large folio */
-	LATMON_EV_COMPACT,    /* direct compaction of one zone */
-	LATMON_EV_RECLAIM,    /* direct or memory-cgroup reclaim */
+	LATMON_EV_FAULT = 1,		/* a page fault of a target thread */
+	LATMON_EV_THP_CLEAR,		/* zeroing of a huge page inside a fault */
+	LATMON_EV_SCHED,		/* target thread switched out and back in */
+	LATMON_EV_IRQ,			/* interrupt while a target thread ran */
+	LATMON_EV_MIGRATE,		/* target thread moved to another CPU */
+	LATMON_EV_LOST,			/* events dropped on one CPU at this point */
+	LATMON_EV_ALLOC_ZERO,		/* page allocator zeroed a large folio */
+	LATMON_EV_COMPACT,		/* direct compaction of one zone */
+	LATMON_EV_RECLAIM,		/* direct or memory-cgroup reclaim */
 	/* processes and system calls */
-	LATMON_EV_SYSCALL, /* a system call of a target thread */
-	LATMON_EV_WAKE,	   /* a target thread was woken (by anyone) */
-	LATMON_EV_LOCK,	   /* a target thread slept waiting for a lock */
-	LATMON_EV_TLB,	   /* a TLB shoot-down sent or received */
-	LATMON_EV_STEAL,   /* the hypervisor ran something else */
+	LATMON_EV_SYSCALL,		/* a system call of a target thread */
+	LATMON_EV_WAKE,			/* a target thread was woken (by anyone) */
+	LATMON_EV_LOCK,			/* a target thread slept waiting for a lock */
+	LATMON_EV_TLB,			/* a TLB shoot-down sent or received */
+	/* the machine under the kernel */
+	LATMON_EV_STEAL,		/* the hypervisor ran something else */
+	LATMON_EV_SMI,			/* system management interrupts */
 	__LATMON_EV_MAX
 };
 
@@ -259,11 +261,24 @@ struct latmon_tlb {
  * else while this virtual CPU was runnable) moved by steal_ns between two
  * readings taken while the target thread was current there: somewhere in
  * [tsc_begin, tsc_end], where no code of the guest ran. clock_ns is the
- * clock at tsc_end. Written only by the BPF backend (latmon: not yet).
+ * clock at tsc_end. latmon reads it at the ticks of the target (kcpustat),
+ * the BPF backend at its switches and ticks too.
  */
 struct latmon_steal {
-	__u64 steal_ns; /* steal inside the interval */
-	__u64 clock_ns; /* the CPU's steal clock at its end */
+	__u64 steal_ns;		/* steal inside the interval */
+	__u64 clock_ns;		/* the CPU's steal clock at its end */
+};
+
+/*
+ * latmon_smi: the CPU counted smis system management interrupts (the
+ * firmware ran; the CPU and its kernel stood still, the TSC ran on)
+ * between two ticks that both interrupted the target thread, with no
+ * switch between them: somewhere in [tsc_begin, tsc_end]. From
+ * MSR_SMI_COUNT (0x34) on bare-metal Intel CPUs; latmon only.
+ */
+struct latmon_smi {
+	__u64 smis;		/* SMIs inside the interval */
+	__u64 msr;		/* MSR_SMI_COUNT at its end */
 };
 
 struct latmon_lost {
@@ -319,6 +334,7 @@ struct latmon_event {
 		struct latmon_lock lock;
 		struct latmon_tlb tlb;
 		struct latmon_steal steal;
+		struct latmon_smi smi;
 		__u8 raw[32];
 	} u;
 };

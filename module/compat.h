@@ -79,6 +79,16 @@
 #define latmon_ftrace_arg(fregs, n)	regs_get_kernel_argument(&(fregs)->regs, n)
 #endif
 
+/*
+ * A 64-bit MSR read that survives a #GP: rdmsrl_safe(msr, u64 *) until
+ * "x86/msr: Rename 'rdmsrl_safe()' to 'rdmsrq_safe()'" (v6.16).
+ */
+#ifdef LATMON_HAVE_RDMSRQ
+#define latmon_rdmsr_safe(msr, p)	rdmsrq_safe(msr, p)
+#else
+#define latmon_rdmsr_safe(msr, p)	rdmsrl_safe(msr, p)
+#endif
+
 static inline bool latmon_alloc_zeroes(gfp_t gfp)
 {
 	return !want_init_on_free() && want_init_on_alloc(gfp);

@@ -131,6 +131,11 @@ pid_t latmon_vpid(struct task_struct *task);
  */
 void latmon_steal_tick(void);
 void latmon_steal_switch(void);
+/* The longest window between two tick readings kept: two kernel ticks. */
+u64 latmon_steal_max_window(void);
+/* smi.c: the same for the SMI count (bare-metal Intel). */
+void latmon_smi_tick(void);
+void latmon_smi_switch(void);
 void latmon_event_init(struct latmon_event *ev, u16 type,
 		       struct task_struct *task);
 

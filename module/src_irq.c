@@ -105,8 +105,10 @@ static void vec_exit(void *data, int vector)
 	const struct vec_desc *v = data;
 
 	irq_record(v->slot, v->kind, vector, v->name);
-	if (v->slot == SLOT_TIMER)
+	if (v->slot == SLOT_TIMER) {
 		latmon_steal_tick();
+		latmon_smi_tick();
+	}
 }
 
 /* nmi_handler fires after each handler with its duration in ns. */

@@ -65,6 +65,7 @@ static void sched_switch_probe(void *data, LATMON_SCHED_SWITCH_ARGS)
 		return;
 	tsc = rdtsc_ordered();
 	latmon_steal_switch();
+	latmon_smi_switch();
 	if (out)
 		switched_out(out, next, preempt, prev_state, tsc);
 	if (in)

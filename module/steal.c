@@ -43,8 +43,7 @@ static unsigned int steal_fake_ns;
 module_param(steal_fake_ns, uint, 0644);
 MODULE_PARM_DESC(steal_fake_ns, "test only: synthetic steal (ns) added at each tick reading of a target");
 
-/* The longest window kept, in TSC ticks: two ticks of the kernel's. */
-static u64 steal_max_window(void)
+u64 latmon_steal_max_window(void)
 {
 	return div_u64(2ULL * tsc_khz * TICK_NSEC, NSEC_PER_MSEC);
 }
@@ -62,7 +61,7 @@ void latmon_steal_tick(void)
 	s->fake += READ_ONCE(steal_fake_ns);
 	clock = kcpustat_this_cpu->cpustat[CPUTIME_STEAL] + s->fake;
 	if (s->tid == current->pid && clock > s->clock && tsc > s->tick_tsc &&
-	    tsc - s->tick_tsc <= steal_max_window()) {
+	    tsc - s->tick_tsc <= latmon_steal_max_window()) {
 		latmon_event_init(&ev, LATMON_EV_STEAL, current);
 		ev.tsc_begin = s->tick_tsc;
 		ev.tsc_end = tsc;

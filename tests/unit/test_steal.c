@@ -6,7 +6,8 @@
  * iteration inside that interval whose uncovered ticks hold it, never to
  * ticks an event covers, and counts what it could not place) and
  * hypervisor (with the probe's evidence, the uncovered ticks after a
- * fault). TSC at 1 GHz: one tick is one ns.
+ * fault), smi (the uncovered ticks of a window where the SMI count moved).
+ * TSC at 1 GHz: one tick is one ns.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -211,6 +212,30 @@ static void test_hypervisor_needs_fault_steal_first(void **state)
 	join_result_free(&t.r);
 }
 
+/* SMIs counted in a window: its uncovered ticks in the iterations it
+ * overlaps are smi; a fault inside stays fault; outside it, unexplained. */
+static void test_smi_window(void **state)
+{
+	struct jf_run t = { 0 };
+	struct latmon_event *ev;
+
+	(void)state;
+	jf_sample(&t, 0, 10000, 0, 0, 0);
+	jf_sample(&t, 10000, 30000, 0, 0, 0);
+	fault(&t, 12000, 15000);
+	ev = jf_event(&t, LATMON_EV_SMI, 0, TID, 5000, 25000);
+	ev->u.smi.smis = 2;
+	jf_join(&t, true);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_SMI], 5000);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_UNEXPLAINED], 5000);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_FAULT], 3000);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_SMI], 12000);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_UNEXPLAINED], 5000);
+	assert_int_equal(t.r.iters[0].smis, 2);
+	assert_int_equal(t.r.iters[1].smis, 2);
+	join_result_free(&t.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_ticks_of_ns),
 		cmocka_unit_test(test_hypervisor_after_fault),
 		cmocka_unit_test(test_hypervisor_needs_fault_steal_first),
+		cmocka_unit_test(test_smi_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

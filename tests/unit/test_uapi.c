@@ -76,6 +76,8 @@ static void union_offsets(void **state)
 	assert_int_equal(OFF(u.tlb.kind), 40);
 	assert_int_equal(OFF(u.steal.steal_ns), 40);
 	assert_int_equal(OFF(u.steal.clock_ns), 48);
+	assert_int_equal(OFF(u.smi.smis), 40);
+	assert_int_equal(OFF(u.smi.msr), 48);
 }
 
 /* Types and sources added later keep the numbers of the older ones. */
@@ -92,6 +94,7 @@ static void enum_values(void **state)
 	assert_int_equal(LATMON_EV_LOCK, 12);
 	assert_int_equal(LATMON_EV_TLB, 13);
 	assert_int_equal(LATMON_EV_STEAL, 14);
+	assert_int_equal(LATMON_EV_SMI, 15);
 	assert_int_equal(LATMON_SRC_IRQ, 4);
 	assert_int_equal(LATMON_SRC_ALLOC_ZERO, 5);
 	assert_int_equal(LATMON_SRC_COMPACTION, 6);

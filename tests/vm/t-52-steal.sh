@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# Steal with latmon: the test bed's TCG has no steal clock, so a run counts
-# none; latmon's test hook steal_fake_ns adds synthetic steal at each tick
-# that interrupts the measured thread, and the records it writes go
-# through latctl's join like real ones: a whole multiple of the fake
-# amount, placed in slow iterations as label steal. Sourced by suite.sh.
+# Steal and SMIs with latmon: the test bed's TCG has no steal clock and is
+# a guest, whose SMI count latmon does not read, so a run counts none;
+# latmon's test hooks steal_fake_ns and smi_fake add synthetic steal and
+# SMIs at each tick that interrupts the measured thread, and the records
+# they write go through latctl's join like real ones: a whole multiple of
+# the fake amount, label steal and label smi in slow iterations. Sourced
+# by suite.sh.
 . "$(dirname "${BASH_SOURCE[0]}")/join-lib.sh"
 
 FAKE=/sys/module/latmon/parameters/steal_fake_ns
@@ -33,3 +35,17 @@ ok "the steal placed ($placed ns) is part of it" \
 # that iteration is slow: some slow iteration holds 1 us of uncovered time.
 n=$(jcount steal-fake 'f["breakdown_ticks.steal"] > 0')
 ok "$n slow iterations carry label steal (want at least 1)" [ "$n" -ge 1 ]
+
+SMI=/sys/module/latmon/parameters/smi_fake
+ok "latmon has the test hook smi_fake" test -w "$SMI"
+ok "no SMI record in the guest without it ($(jcount steal-none 'f["smis"] > 0') iterations)" \
+	test "$(jcount steal-none 'f["smis"] > 0')" = 0
+echo 1 >"$SMI"
+ok "chase with latmon, 1 synthetic SMI a tick" steal_run smi-fake
+echo 0 >"$SMI"
+# a window ends at each tick that interrupted the thread: its iteration is
+# slow under TCG, and holds uncovered time
+n=$(jcount smi-fake 'f["smis"] > 0')
+s=$(jcount smi-fake 'f["breakdown_ticks.smi"] > 0')
+ok "$n slow iterations lie in a window where SMIs were counted, $s carry label smi (want at least 1 each)" \
+	test "$n" -ge 1 -a "$s" -ge 1

@@ -10,7 +10,7 @@
 
 /* Labels a backend derives from estimated times, NULL-terminated. */
 static const char *const bpf_estimated[] = { "fault", "thp-zero", "steal", "hypervisor", NULL };
-static const char *const latmon_estimated[] = { "hypervisor", NULL };
+static const char *const latmon_estimated[] = { "hypervisor", "smi", NULL };
 static const char *const none_estimated[] = { NULL };
 
 /* latmon: the module's session (monitor.c). */

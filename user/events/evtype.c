@@ -6,14 +6,28 @@
 
 extern const struct lat_evtype lat_ev_fault, lat_ev_thp_clear, lat_ev_irq, lat_ev_sched,
 	lat_ev_migrate, lat_ev_lost, lat_ev_alloc_zero, lat_ev_compact, lat_ev_reclaim,
-	lat_ev_syscall, lat_ev_wake, lat_ev_lock, lat_ev_tlb, lat_ev_steal;
+	lat_ev_syscall, lat_ev_wake, lat_ev_lock, lat_ev_tlb, lat_ev_steal, lat_ev_smi;
 
 /* In the order of an iteration's detail line and JSON keys. */
+/* clang-format off */
 const struct lat_evtype *const lat_evtypes[] = {
-	&lat_ev_fault, &lat_ev_thp_clear, &lat_ev_alloc_zero, &lat_ev_compact, &lat_ev_reclaim,
-	&lat_ev_irq,   &lat_ev_sched,	  &lat_ev_migrate,    &lat_ev_lost,    &lat_ev_syscall,
-	&lat_ev_wake,  &lat_ev_lock,	  &lat_ev_tlb,	      &lat_ev_steal,
+	&lat_ev_fault,
+	&lat_ev_thp_clear,
+	&lat_ev_alloc_zero,
+	&lat_ev_compact,
+	&lat_ev_reclaim,
+	&lat_ev_irq,
+	&lat_ev_sched,
+	&lat_ev_migrate,
+	&lat_ev_lost,
+	&lat_ev_syscall,
+	&lat_ev_wake,
+	&lat_ev_lock,
+	&lat_ev_tlb,
+	&lat_ev_steal,
+	&lat_ev_smi,
 };
+/* clang-format on */
 const size_t lat_n_evtypes = sizeof(lat_evtypes) / sizeof(lat_evtypes[0]);
 
 const struct lat_evtype *lat_evtype(uint16_t type)

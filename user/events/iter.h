@@ -4,8 +4,10 @@
  * what every record type (evtype.h) notes into, what the join sweeps and
  * what the report prints. Labels and their precedence are in label.c:
  *   interrupt > blocked > preemption > thp-zero > fault, the allocator's
- *   zeroing and compaction and reclaim as parts, syscall; steal placed in
- *   the uncovered ticks (join_steal.c); then the remainder
+ *   zeroing and compaction and reclaim as parts, syscall, smi (uncovered
+ *   ticks where the SMI count moved), hypervisor (after a fault, with the
+ *   probe's evidence); steal placed in the uncovered ticks (join_steal.c);
+ *   then the remainder
  *   labels realloc > migration > unexplained | unattributed; incomplete is a
  *   primary label only (join/join.h says when each applies).
  */
@@ -18,6 +20,7 @@
 
 #include "latmon.h"
 
+/* clang-format off */
 enum join_label {
 	JOIN_FAULT,
 	JOIN_THP_ZERO,
@@ -26,17 +29,19 @@ enum join_label {
 	JOIN_INTERRUPT,
 	JOIN_COMPACTION,
 	JOIN_RECLAIM,
-	JOIN_ZERO_ALLOC, /* a part of thp-zero, folded into it after the sweep */
+	JOIN_ZERO_ALLOC,	/* a part of thp-zero, folded into it after the sweep */
 	JOIN_SYSCALL,
-	JOIN_STEAL,	 /* an amount placed in unexplained ticks (join_steal.c) */
-	JOIN_HYPERVISOR, /* uncovered ticks after a fault, with evidence */
+	JOIN_STEAL,		/* an amount placed in uncovered ticks (join_steal.c) */
+	JOIN_HYPERVISOR,	/* uncovered ticks after a fault, with evidence */
+	JOIN_SMI,		/* uncovered ticks where the SMI count moved */
 	JOIN_MIGRATION,
 	JOIN_REALLOC,
 	JOIN_UNEXPLAINED,
 	JOIN_UNATTRIBUTED,
-	JOIN_INCOMPLETE, /* primary label only, never in a breakdown */
+	JOIN_INCOMPLETE,	/* primary label only, never in a breakdown */
 	JOIN_NR_LABELS
 };
+/* clang-format on */
 
 /*
  * How a label is drawn by `latctl plot`: a colour (Okabe-Ito, and Paul
@@ -150,6 +155,7 @@ struct join_iter {
 	uint64_t lock_longest;
 	uint32_t tlb_sent, tlb_received;	/* TLB shoot-downs */
 	uint64_t steal_ns;			/* steal of the steal records around it */
+	uint64_t smis;				/* SMIs of the SMI records around it */
 	uint64_t lost;		/* events reported lost in overlapping windows */
 };
 

@@ -124,7 +124,8 @@ static void render_watched(FILE *out, const cJSON *doc, int guest)
 	else
 		latmon_lists(doc, on, off);
 	append(off, guest ? "the hypervisor's time inside an iteration" :
-			    "SMIs (firmware time) inside an iteration");
+			    "SMIs (firmware time) inside an iteration, but for latmon's count on "
+			    "Intel CPUs (label smi)");
 	snprintf(text, sizeof(text), "Watched then, and not seen: %s. Not watched: %s.",
 		 *on ? on : "nothing", off);
 	print_wrapped(out, text);

@@ -226,6 +226,9 @@ static void check_reserved(const struct latmon_event *e)
 	case LATMON_EV_STEAL:
 		zero_range(e, U(steal), U_END, "steal tail");
 		break;
+	case LATMON_EV_SMI:
+		zero_range(e, U(smi), U_END, "smi tail");
+		break;
 	default: fail("unknown record type %u", e->type);
 	}
 }
