@@ -18,12 +18,17 @@
 #define LATBPF_STEAL_BPF_H
 
 /* The run queue's copy of this CPU's steal clock, reached from task t
- * (its scheduling entity's queue); 0 where the kernel keeps none. */
+ * (its scheduling entity's queue); 0 where the kernel keeps none
+ * (CONFIG_PARAVIRT_TIME_ACCOUNTING) or the path is not there
+ * (CONFIG_FAIR_GROUP_SCHED): the checks are relocated at load, so such a
+ * kernel loads the programs without this code. */
 static __always_inline __u64 steal_clock_of(struct task_struct *t)
 {
 	struct rq *rq;
 
-	if (!bpf_core_field_exists(struct rq, prev_steal_time_rq))
+	if (!bpf_core_field_exists(struct rq, prev_steal_time_rq) ||
+	    !bpf_core_field_exists(struct sched_entity, cfs_rq) ||
+	    !bpf_core_field_exists(struct cfs_rq, rq))
 		return 0;
 	rq = BPF_CORE_READ(t, se.cfs_rq, rq);
 	return rq ? BPF_CORE_READ(rq, prev_steal_time_rq) : 0;
