@@ -8,7 +8,7 @@
  *                               answer from a thread ("latctl-waker")
  *   markers_prog hog N          N iterations of 20 ms of work on CPU 0,
  *                               each waking a hog ("latctl-hog", SCHED_FIFO)
- *                               there at its middle for 10 ms of its own
+ *                               there at its middle for 30 ms of its own
  *   markers_prog threads T N    T threads at once, N fault iterations each
  *   markers_prog serial T N     T threads one after another, N each
  *   markers_prog fork N         N fault iterations in this process and N in
@@ -153,20 +153,35 @@ static unsigned long rounds_for(double s)
 	return n;
 }
 
-/* The hog: woken by a byte on fd, 10 ms of work, then waits again. At
- * SCHED_FIFO it preempts the program the moment the program wakes it, so
- * the longest preemption of every iteration is the hog's, whatever else
- * the box runs; where real-time is refused it runs at nice -5. */
-static void hog_main(int fd, unsigned long burst)
+#define HOG_NS	30000000LL	/* the hog's burst: longer than other tasks' turns */
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The hog: woken by a byte on fd, spins 30 ms by the clock (not by a
+ * count of rounds, which a loaded box's calibration makes short), then
+ * waits again. At SCHED_FIFO it preempts the program the moment the
+ * program wakes it and keeps the CPU for all of it, so the longest
+ * preemption of every iteration is the hog's, whatever else the box runs
+ * (their turns last a few ms); where real-time is refused it runs at
+ * nice -5. */
+static void hog_main(int fd)
 {
 	struct sched_param sp = { .sched_priority = 1 };
+	long long end;
 	char c;
 
 	prctl(PR_SET_NAME, "latctl-hog");
 	if (sched_setscheduler(0, SCHED_FIFO, &sp) && setpriority(PRIO_PROCESS, 0, -5))
 		(void)0;
 	while (read(fd, &c, 1) == 1)
-		work(burst);
+		for (end = mono_ns() + HOG_NS; mono_ns() < end;)
+			;
 	_exit(0);
 }
 
@@ -184,12 +199,12 @@ static void beside_hog(long n)
 	hog = fork();
 	if (hog == 0) {
 		close(fd[1]);
-		hog_main(fd[0], r);
+		hog_main(fd[0]);
 	}
 	close(fd[0]);
 	for (i = 0; i < n; i++) {
 		latctl_begin();
-		work(r);		/* 10 ms, the hog's 10 ms, 10 ms */
+		work(r);		/* 10 ms, the hog's 30 ms, 10 ms */
 		if (write(fd[1], "", 1) != 1)
 			exit(1);
 		work(r);
