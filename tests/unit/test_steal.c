@@ -249,5 +249,6 @@ int main(void)
 		cmocka_unit_test(test_smi_window),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests_name("steal", tests, NULL, NULL);
 }
