@@ -147,7 +147,13 @@ struct latmon_reclaim {
  * that switches it in; tsc_begin is the switch-out, tsc_end the switch-in.
  */
 #define LATMON_SCHED_F_PREEMPTED (1U << 0)	/* runnable when switched out */
-#define __LATMON_SCHED_F_ALL	((1U << 1) - 1)
+/*
+ * No switch-in was reported before the thread's next switch-out (some
+ * kernels do not trace every switch): tsc_end is that switch-out, written
+ * on its CPU; latctl bounds it by the thread's next sign of running.
+ */
+#define LATMON_SCHED_F_IN_MISSED (1U << 1)
+#define __LATMON_SCHED_F_ALL	((1U << 2) - 1)
 
 struct latmon_sched {
 	__u32 flags;		/* LATMON_SCHED_F_* */

@@ -12,10 +12,38 @@
 
 static struct latmon_source_status sched_status;
 
-/* Target thread @t leaves the CPU: remember when, why and who runs next. */
-static void switched_out(struct latmon_thread *t, struct task_struct *next,
-			 bool preempt, unsigned int prev_state, u64 tsc)
+/* One record for the time @t was out, from out (its switch-out) to @tsc. */
+static void sched_record(struct latmon_thread *t, struct task_struct *task,
+			 u64 out, u64 tsc, u32 flags)
 {
+	struct latmon_event ev;
+
+	latmon_event_init(&ev, LATMON_EV_SCHED, task);
+	ev.tsc_begin = out;
+	ev.tsc_end = tsc;
+	ev.u.sched.flags = t->out_flags | flags;
+	ev.u.sched.other_pid = t->other_pid;
+	memcpy(ev.u.sched.other_comm, t->other_comm, sizeof(ev.u.sched.other_comm));
+	ev.u.sched.out_cpu = t->out_cpu;
+	ev.u.sched.prev_state = t->out_state;
+	WRITE_ONCE(t->out_tsc, 0);
+	latmon_ring_write(&ev);
+}
+
+/*
+ * Target thread @t (current) leaves the CPU: remember when, why and who
+ * runs next. A switch-out still open had its switch-in unreported: its
+ * record ends here, marked.
+ */
+static void switched_out(struct latmon_thread *t, struct task_struct *prev,
+			 struct task_struct *next, bool preempt,
+			 unsigned int prev_state, u64 tsc)
+{
+	/* pairs with the smp_store_release below, on another CPU before */
+	u64 open = smp_load_acquire(&t->out_tsc);
+
+	if (open)
+		sched_record(t, prev, open, tsc, LATMON_SCHED_F_IN_MISSED);
 	t->out_cpu = smp_processor_id();
 	t->out_state = prev_state;
 	t->out_flags = (preempt || prev_state == TASK_RUNNING) ?
@@ -34,22 +62,11 @@ static void switched_out(struct latmon_thread *t, struct task_struct *next,
 static void switched_in(struct latmon_thread *t, struct task_struct *next,
 			u64 tsc)
 {
-	struct latmon_event ev;
 	/* pairs with switched_out's smp_store_release of out_tsc */
 	u64 out = smp_load_acquire(&t->out_tsc);
 
-	if (!out)
-		return;		/* switched out before START */
-	latmon_event_init(&ev, LATMON_EV_SCHED, next);
-	ev.tsc_begin = out;
-	ev.tsc_end = tsc;
-	ev.u.sched.flags = t->out_flags;
-	ev.u.sched.other_pid = t->other_pid;
-	memcpy(ev.u.sched.other_comm, t->other_comm, sizeof(ev.u.sched.other_comm));
-	ev.u.sched.out_cpu = t->out_cpu;
-	ev.u.sched.prev_state = t->out_state;
-	WRITE_ONCE(t->out_tsc, 0);
-	latmon_ring_write(&ev);
+	if (out)		/* 0: switched out before START */
+		sched_record(t, next, out, tsc, 0);
 }
 
 static void sched_switch_probe(void *data, LATMON_SCHED_SWITCH_ARGS)
@@ -67,7 +84,7 @@ static void sched_switch_probe(void *data, LATMON_SCHED_SWITCH_ARGS)
 	latmon_steal_switch();
 	latmon_smi_switch();
 	if (out)
-		switched_out(out, next, preempt, prev_state, tsc);
+		switched_out(out, prev, next, preempt, prev_state, tsc);
 	if (in)
 		switched_in(in, next, tsc);
 }

@@ -36,4 +36,14 @@ check_err "one share of a breakdown deleted" "$L report $TMPD/d.json" 2 \
 without "" extras "$TMPD/e.json"
 check_err "the extras of a workload that has them deleted" "$L report $TMPD/e.json" 2 \
 	'key "extras" is missing'
+
+# A result with switch-ins the kernel did not report says how many and how
+# their ends were found; one written before latctl counted them says
+# nothing of them.
+BPF=$TESTS_DIR/tests/fuzz/corpus/fuzz_result/valid-host-bpf.json
+perl -MJSON::PP -e 'local $/; my $d = decode_json(<>); $d->{backend}{switch_ins_missed} = 3;
+	$d->{backend}{switch_ins_bounded} = 2; print encode_json($d)' "$BPF" > "$TMPD/m.json"
+check "missed switch-ins are counted in the report" "$L report $TMPD/m.json" 0 \
+	'^~ estimated: 3 times the kernel reported a switch-out of a measured thread but not the switch-in.*TSC read \(2 of them\)'
+check "... and not in a result without the count" "$L report $BPF | grep -c 'not the switch-in'" 1 '^0$'
 done_testing

@@ -239,6 +239,7 @@ void lat_backend_stop(struct lat_session *s, struct lat_run *run)
 {
 	if (s->ops && s->ops->stop)
 		s->ops->stop(s, run);
+	lat_missed_in_bound(&s->buf, run, &s->missed);
 }
 
 void lat_backend_close(struct lat_session *s)
@@ -254,6 +255,23 @@ int lat_backend_recording(const struct lat_session *s)
 	return s->ops && s->ops->recording(s);
 }
 
+/* The backend's estimated labels; the switch labels too when a switch-in
+ * went unreported (its end is then the thread's next sign of running). */
+static const char *const *estimated_of(const struct lat_session *s, const char **v, size_t cap)
+{
+	const char *const *est = s->ops ? s->ops->estimated : none_estimated;
+	size_t n = 0;
+
+	if (!s->missed.count)
+		return est;
+	for (; *est && n + 3 < cap; est++)
+		v[n++] = *est;
+	v[n++] = "preemption";
+	v[n++] = "blocked";
+	v[n] = NULL;
+	return v;
+}
+
 static cJSON *names_json(const char *const *names)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -267,6 +285,7 @@ cJSON *lat_backend_json(const struct lat_session *s)
 {
 	cJSON *o = cJSON_CreateObject();
 	struct lat_backend_caps c;
+	const char *v[16];
 	char line[400];
 
 	lat_backend_caps(&c);
@@ -274,7 +293,9 @@ cJSON *lat_backend_json(const struct lat_session *s)
 	cJSON_AddStringToObject(o, "name", s->ops ? s->ops->name : "latmon");
 	cJSON_AddStringToObject(o, "why", s->why);
 	cJSON_AddStringToObject(o, "capabilities", line);
-	cJSON_AddItemToObject(o, "estimated_labels", names_json(s->ops ? s->ops->estimated : none_estimated));
+	cJSON_AddItemToObject(o, "estimated_labels", names_json(estimated_of(s, v, 16)));
+	cJSON_AddNumberToObject(o, "switch_ins_missed", (double)s->missed.count);
+	cJSON_AddNumberToObject(o, "switch_ins_bounded", (double)s->missed.bounded);
 	cJSON_AddItemToObject(o, "bpf", s->bpf ? lat_bpf_json(s->bpf, &s->buf) : cJSON_CreateNull());
 	return o;
 }
@@ -303,7 +324,8 @@ static void mark_iterations(cJSON *iters, const char *const *est)
 
 void lat_backend_mark(cJSON *doc, const struct lat_session *s)
 {
-	const char *const *est = s->ops ? s->ops->estimated : none_estimated;
+	const char *v[16];
+	const char *const *est = estimated_of(s, v, 16);
 	cJSON *causes = cJSON_GetObjectItemCaseSensitive(doc, "causes");
 	cJSON *slow = cJSON_GetObjectItemCaseSensitive(doc, "slow");
 	cJSON *row;

@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "backend/evbuf.h"
+#include "backend/missed_in.h"
 #include "backend/monitor.h"
 #include "workload/workload.h"
 
@@ -58,6 +59,7 @@ struct lat_session {
 	struct lat_evbuf buf;
 	struct lat_monitor mon;
 	struct lat_bpf *bpf;
+	struct lat_missed_in missed; /* switch-ins not reported */
 };
 
 /* The table's entry of that name (latmon, bpf, none), or NULL. */

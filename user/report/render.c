@@ -336,6 +336,21 @@ static void render_fault_check(FILE *out, struct lat_rd *r, const cJSON *doc)
 			lat_rd_num(r, ca, "streams"));
 }
 
+/* Switch-ins the kernel did not report (backend.switch_ins_missed). */
+static void render_missed_in(FILE *out, struct lat_rd *r, const cJSON *be)
+{
+	double n = be ? lat_rd_opt_count(r, be, "switch_ins_missed") : 0;
+
+	if (!n)
+		return;
+	fprintf(out,
+		"~ estimated: %.0f times the kernel reported a switch-out of a measured thread "
+		"but not the switch-in before it (a task whose switches are not traced ran): each "
+		"such time off the CPU ends at the thread's next interrupt, system call, fault or "
+		"TSC read (%.0f of them), else at its next switch-out\n",
+		n, lat_rd_opt_count(r, be, "switch_ins_bounded"));
+}
+
 /* The cause table and the ten slowest, and latmon's own account. */
 static void render_causes(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
@@ -359,6 +374,7 @@ static void render_causes(FILE *out, struct lat_rd *r, const cJSON *doc)
 	}
 	lat_render_causes(out, r, causes, iters, est);
 	lat_unexplained_render(out, doc, causes);
+	render_missed_in(out, r, be);
 	if (!strcmp(backend, "bpf")) {
 		lat_bpf_render(out, r, be);
 		render_fault_check(out, r, doc);

@@ -401,9 +401,26 @@ static __always_inline __u64 task_ids(struct task_struct *t)
 	return ((__u64)(__u32)BPF_CORE_READ(t, tgid) << 32) | (__u32)BPF_CORE_READ(t, pid);
 }
 
+/* One record for the time thread t was out, from its switch-out to end. */
+static __always_inline void sched_record(struct thread *t, __u64 ids, __u64 end, __u32 flags)
+{
+	struct latmon_event e = { .type = LATMON_EV_SCHED };
+
+	e.tsc_begin = t->out_ns;
+	e.tsc_end = end;
+	e.u.sched.flags = t->out_flags | flags;
+	e.u.sched.other_pid = t->other_pid;
+	__builtin_memcpy(e.u.sched.other_comm, t->other_comm, 16);
+	e.u.sched.out_cpu = t->out_cpu;
+	e.u.sched.prev_state = t->out_state;
+	submit(&e, ids, end);
+	t->out_ns = 0;
+}
+
 /* A target thread leaves the CPU (it is current here): a 4 KiB fault ends,
  * a huge one (zeroing may go on after) moves into the thread; remember why
- * and who runs next. */
+ * and who runs next. A switch-out still open had its switch-in unreported:
+ * its record ends here, marked. */
 static __always_inline void switched_out(struct task_struct *prev, struct task_struct *next,
 					 bool preempt, unsigned int prev_state, __u64 now)
 {
@@ -420,6 +437,8 @@ static __always_inline void switched_out(struct task_struct *prev, struct task_s
 		t->fault = *f;
 		f->begin_ns = 0;
 	}
+	if (t->out_ns)
+		sched_record(t, ids, now, LATMON_SCHED_F_IN_MISSED);
 	t->out_ns = now;
 	t->out_cpu = bpf_get_smp_processor_id();
 	t->out_state = prev_state;
@@ -433,7 +452,6 @@ static __always_inline void switched_out(struct task_struct *prev, struct task_s
 static __always_inline void switched_in(struct task_struct *next, __u64 now)
 {
 	struct thread *t = thread_of(next, false);
-	struct latmon_event e = { .type = LATMON_EV_SCHED };
 	struct open_fault *f;
 
 	steal_read(next, task_ids(next), now, false, true);
@@ -444,17 +462,8 @@ static __always_inline void switched_in(struct task_struct *next, __u64 now)
 		*f = t->fault;
 		t->fault.begin_ns = 0;
 	}
-	if (!t->out_ns)
-		return;
-	e.tsc_begin = t->out_ns;
-	e.tsc_end = now;
-	e.u.sched.flags = t->out_flags;
-	e.u.sched.other_pid = t->other_pid;
-	__builtin_memcpy(e.u.sched.other_comm, t->other_comm, 16);
-	e.u.sched.out_cpu = t->out_cpu;
-	e.u.sched.prev_state = t->out_state;
-	submit(&e, task_ids(next), now);
-	t->out_ns = 0;
+	if (t->out_ns)
+		sched_record(t, task_ids(next), now, 0);
 }
 
 SEC("tp_btf/sched_switch")
