@@ -119,6 +119,13 @@ check "... and what it did not watch (SMIs on bare metal, but for latmon's count
 	'^  interrupts and NMIs\. Not watched: SMIs \(firmware time\) inside an iteration,$'
 check "... in a guest, the hypervisor's time instead" "$L report $TMPD/guest.json" 0 \
 	"Not watched: the hypervisor's time inside an"
+# ... and by the CPU's vendor: MSR_SMI_COUNT is Intel's (cpu_vendor)
+perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{environment}{cpu_vendor} = "AuthenticAMD";
+	print encode_json($d)' <"$TMPD/metal.json" >"$TMPD/metal-amd.json"
+check "... on an AMD CPU: no SMI counter on it" "$L report $TMPD/metal-amd.json | tr -s '\n ' '  '" 0 \
+	'Not watched: SMIs \(firmware time\): no SMI counter on this CPU \(AuthenticAMD\)\.'
+ok "a run records the CPU's vendor ($(json_get "$J" environment cpu_vendor))" \
+	test "$(json_get "$J" environment cpu_vendor)" = "$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 # synthetic: the BPF corpus result with an unexplained row (25% of the
 # slow time) added
 B=$(dirname "$0")/../fuzz/corpus/fuzz_result/valid-host-bpf.json

@@ -106,26 +106,6 @@ static void add_string_or_null(cJSON *o, const char *key, const char *value)
 		cJSON_AddNullToObject(o, key);
 }
 
-static const char *cpu_model(char *buf, size_t len)
-{
-	char line[512], *colon;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	snprintf(buf, len, "unknown CPU");
-	if (!f)
-		return buf;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) || !(colon = strchr(line, ':')))
-			continue;
-		colon += strspn(colon + 1, " \t") + 1;
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(buf, len, "%s", colon);
-		break;
-	}
-	fclose(f);
-	return buf;
-}
-
 cJSON *lat_result_environment(void)
 {
 	cJSON *env = cJSON_CreateObject();
@@ -134,7 +114,9 @@ cJSON *lat_result_environment(void)
 
 	uname(&u);
 	cJSON_AddStringToObject(env, "kernel_release", u.release);
-	cJSON_AddStringToObject(env, "cpu_model", cpu_model(buf, sizeof(buf)));
+	if (!lat_cpuinfo_field("model name", buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "unknown CPU");
+	cJSON_AddStringToObject(env, "cpu_model", buf);
 	lat_machine_kind(buf, sizeof(buf));
 	cJSON_AddStringToObject(env, "machine", buf);
 	add_string_or_null(env, "clocksource",

@@ -5,6 +5,7 @@
  * watch, and in a guest the hypervisor's time the guest cannot see,
  * with the steal time the kernel counted during the loop.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,19 +114,38 @@ static void print_wrapped(FILE *out, const char *text)
 	fputc('\n', out);
 }
 
+/* SMIs on a machine that is no guest: who could count them here. */
+static void smi_words(const cJSON *doc, bool bpf, char *buf, size_t len)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+	const char *vendor =
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "cpu_vendor"));
+
+	if (vendor && strcmp(vendor, "GenuineIntel")) /* MSR_SMI_COUNT is Intel's */
+		snprintf(buf, len, "SMIs (firmware time): no SMI counter on this CPU (%s)", vendor);
+	else if (vendor && bpf)
+		snprintf(buf, len,
+			 "SMIs (firmware time): the BPF backend cannot read "
+			 "MSR_SMI_COUNT; latmon counts them (label smi)");
+	else
+		snprintf(buf, len,
+			 "SMIs (firmware time) inside an iteration, but for latmon's "
+			 "count on Intel CPUs (label smi)");
+}
+
 static void render_watched(FILE *out, const cJSON *doc, int guest)
 {
 	const cJSON *be = cJSON_GetObjectItemCaseSensitive(doc, "backend");
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(be, "name"));
-	char on[LIST_LEN] = "", off[LIST_LEN] = "", text[3 * LIST_LEN];
+	char on[LIST_LEN] = "", off[LIST_LEN] = "", text[3 * LIST_LEN], smi[160];
+	bool bpf = name && !strcmp(name, "bpf");
 
-	if (name && !strcmp(name, "bpf"))
+	if (bpf)
 		bpf_lists(doc, on, off);
 	else
 		latmon_lists(doc, on, off);
-	append(off, guest ? "the hypervisor's time inside an iteration" :
-			    "SMIs (firmware time) inside an iteration, but for latmon's count on "
-			    "Intel CPUs (label smi)");
+	smi_words(doc, bpf, smi, sizeof(smi));
+	append(off, guest ? "the hypervisor's time inside an iteration" : smi);
 	snprintf(text, sizeof(text), "Watched then, and not seen: %s. Not watched: %s.",
 		 *on ? on : "nothing", off);
 	print_wrapped(out, text);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Kernel command line, microcode, SMT, mitigations, mTHP for "environment". */
+/* Kernel command line, microcode, CPU vendor, SMT, mitigations, mTHP for
+ * "environment". */
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -43,22 +44,33 @@ static void add_line(cJSON *env, const char *key, const char *path)
 	cJSON_AddItemToObject(env, key, v ? cJSON_CreateString(v) : cJSON_CreateNull());
 }
 
-static void add_microcode(cJSON *env)
+const char *lat_cpuinfo_field(const char *key, char *buf, size_t len)
 {
-	char line[512], *colon;
 	FILE *f = fopen("/proc/cpuinfo", "r");
-	cJSON *v = NULL;
+	size_t n = strlen(key);
+	const char *v = NULL;
+	char line[512], *colon;
 
 	while (f && !v && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "microcode", 9) || !(colon = strchr(line, ':')))
+		if (strncmp(line, key, n) || !strchr(" \t:", line[n]) ||
+		    !(colon = strchr(line, ':')))
 			continue;
 		colon += strspn(colon + 1, " \t") + 1;
 		colon[strcspn(colon, "\n")] = '\0';
-		v = cJSON_CreateString(colon);
+		snprintf(buf, len, "%s", colon);
+		v = buf;
 	}
 	if (f)
 		fclose(f);
-	cJSON_AddItemToObject(env, "microcode", v ? v : cJSON_CreateNull());
+	return v;
+}
+
+static void add_cpuinfo(cJSON *env, const char *json_key, const char *key)
+{
+	char buf[512];
+	const char *v = lat_cpuinfo_field(key, buf, sizeof(buf));
+
+	cJSON_AddItemToObject(env, json_key, v ? cJSON_CreateString(v) : cJSON_CreateNull());
 }
 
 /* {entry: first line of dir/entry/leaf} for entries starting with prefix,
@@ -87,7 +99,8 @@ static cJSON *dir_lines(const char *dir, const char *prefix, const char *leaf)
 void lat_env_more(cJSON *env)
 {
 	add_line(env, "cmdline", "/proc/cmdline");
-	add_microcode(env);
+	add_cpuinfo(env, "microcode", "microcode");
+	add_cpuinfo(env, "cpu_vendor", "vendor_id");
 	add_line(env, "smt", "/sys/devices/system/cpu/smt/control");
 	cJSON_AddItemToObject(env, "mitigations", dir_lines(VULN_DIR, "", ""));
 	cJSON_AddItemToObject(env, "mthp", dir_lines(THP_DIR, "hugepages-", "enabled"));
