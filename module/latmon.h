@@ -126,16 +126,30 @@ static inline bool latmon_is_target(const struct task_struct *task)
 pid_t latmon_vpid(struct task_struct *task);
 
 /*
- * steal.c: steal readings at the ticks of a target (irq source), ended
- * by a switch of a target (sched source); irqs off, this CPU's state.
+ * ticks.c: readings of per-CPU counters at the ticks of a target (irq
+ * source), ended by a switch of a target (sched source); irqs off, this
+ * CPU's state. A window: the last tick that read a counter.
  */
-void latmon_steal_tick(void);
-void latmon_steal_switch(void);
-/* The longest window between two tick readings kept: two kernel ticks. */
-u64 latmon_steal_max_window(void);
-/* smi.c: the same for the SMI count (bare-metal Intel). */
-void latmon_smi_tick(void);
-void latmon_smi_switch(void);
+struct latmon_tick_window {
+	u64 tick_tsc;		/* the last tick that read it */
+	u64 value;		/* the reading then */
+	pid_t tid;		/* the target that tick interrupted; 0: none */
+};
+
+/*
+ * The reading @value at @tsc, a tick of current (a target): how much it
+ * moved since the window's last tick (0: not moved, or no window: another
+ * thread, a switch, more than two ticks); *begin: that tick.
+ */
+u64 latmon_window_next(struct latmon_tick_window *w, u64 tsc, u64 value,
+		       u64 *begin);
+void latmon_ticks(void);
+void latmon_ticks_end(void);
+/* steal.c and smi.c: one reading at a tick of a target; the end of it */
+void latmon_steal_tick(u64 tsc);
+void latmon_steal_end(void);
+void latmon_smi_tick(u64 tsc);
+void latmon_smi_end(void);
 void latmon_event_init(struct latmon_event *ev, u16 type,
 		       struct task_struct *task);
 

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SMIs for the irq source: at each tick that interrupts a target thread,
- * this CPU's MSR_SMI_COUNT (bare-metal Intel; a #GP-safe read, tried once
- * per CPU). Two ticks in a row on the same target with no switch of a
- * target between them (src_sched.c ends the readings) bound a window with
- * the thread current all along; when the count moved, one LATMON_EV_SMI
- * record [previous tick, this tick]. Windows longer than two ticks are
- * dropped, as in steal.c.
+ * SMIs for the irq source: at each tick that interrupts a target thread
+ * (ticks.c), this CPU's MSR_SMI_COUNT (bare-metal Intel; a #GP-safe read,
+ * tried once per CPU); one LATMON_EV_SMI record for each window where the
+ * count moved.
  *
  * Not read in a guest (the hypervisor's bit in CPUID): there an MSR read
  * leaves the guest, on every tick, and counts the guest's SMIs, not the
@@ -20,18 +17,15 @@
 #include <asm/msr.h>
 #include <asm/msr-index.h>
 #include <asm/processor.h>
-#include <asm/tsc.h>
 #include "compat.h"
 #include "latmon.h"
 
 enum { SMI_UNKNOWN, SMI_READABLE, SMI_NONE };
 
 struct smi_cpu {
-	u64 tick_tsc;		/* the last tick that read it */
-	u64 count;		/* the count then (with the fake part) */
-	u64 fake;		/* synthetic SMIs added so far */
-	pid_t tid;		/* the target that tick interrupted; 0: none */
-	int state;		/* SMI_*: whether this CPU's counter reads */
+	struct latmon_tick_window win;	/* value: the count (with the fake part) */
+	u64 fake;			/* synthetic SMIs added so far */
+	int state;			/* SMI_*: whether this CPU's counter reads */
 };
 
 static DEFINE_PER_CPU(struct smi_cpu, smi_state);
@@ -57,33 +51,30 @@ static bool smi_read(struct smi_cpu *s, u64 *count)
 	return s->state == SMI_READABLE;
 }
 
-void latmon_smi_tick(void)
+void latmon_smi_tick(u64 tsc)
 {
 	struct smi_cpu *s = this_cpu_ptr(&smi_state);
-	u64 tsc = rdtsc_ordered(), count, fake = READ_ONCE(smi_fake);
+	u64 count, fake = READ_ONCE(smi_fake), begin, moved;
 	struct latmon_event ev;
 
-	if (!latmon_is_target(current) || (!smi_read(s, &count) && !fake)) {
-		s->tid = 0;
+	if (!smi_read(s, &count) && !fake) {
+		s->win.tid = 0;
 		return;
 	}
 	s->fake += fake;
 	count += s->fake;
-	if (s->tid == current->pid && count > s->count && tsc > s->tick_tsc &&
-	    tsc - s->tick_tsc <= latmon_steal_max_window()) {
-		latmon_event_init(&ev, LATMON_EV_SMI, current);
-		ev.tsc_begin = s->tick_tsc;
-		ev.tsc_end = tsc;
-		ev.u.smi.smis = count - s->count;
-		ev.u.smi.msr = count;
-		latmon_ring_write(&ev);
-	}
-	s->tick_tsc = tsc;
-	s->count = count;
-	s->tid = current->pid;
+	moved = latmon_window_next(&s->win, tsc, count, &begin);
+	if (!moved)
+		return;
+	latmon_event_init(&ev, LATMON_EV_SMI, current);
+	ev.tsc_begin = begin;
+	ev.tsc_end = tsc;
+	ev.u.smi.smis = moved;
+	ev.u.smi.msr = count;
+	latmon_ring_write(&ev);
 }
 
-void latmon_smi_switch(void)
+void latmon_smi_end(void)
 {
-	this_cpu_write(smi_state.tid, 0);
+	this_cpu_write(smi_state.win.tid, 0);
 }

@@ -105,10 +105,8 @@ static void vec_exit(void *data, int vector)
 	const struct vec_desc *v = data;
 
 	irq_record(v->slot, v->kind, vector, v->name);
-	if (v->slot == SLOT_TIMER) {
-		latmon_steal_tick();
-		latmon_smi_tick();
-	}
+	if (v->slot == SLOT_TIMER)
+		latmon_ticks();
 }
 
 /* nmi_handler fires after each handler with its duration in ns. */

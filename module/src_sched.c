@@ -81,8 +81,7 @@ static void sched_switch_probe(void *data, LATMON_SCHED_SWITCH_ARGS)
 	if (!out && !in)
 		return;
 	tsc = rdtsc_ordered();
-	latmon_steal_switch();
-	latmon_smi_switch();
+	latmon_ticks_end();
 	if (out)
 		switched_out(out, prev, next, preempt, prev_state, tsc);
 	if (in)
