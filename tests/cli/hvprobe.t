@@ -19,10 +19,18 @@ for row in 'memory never had' 'memory taken back (1)' 'memory taken back (2)'; d
 	ok "its table has the pass: $row" grep -q "^  $row  *[0-9][0-9]* " "$TMPD/p.txt"
 done
 ok "and a verdict" grep -Eq '^verdict: (shown|not shown|not a guest)' "$TMPD/p.txt"
+ok "its idle pass has a row" grep -Eq '^  doing nothing  *[0-9]+  *[0-9]+  *[0-9]+ ' "$TMPD/p.txt"
+ok "and a verdict of its own" grep -Eq '^noise: (shown|not shown|not a guest)' "$TMPD/p.txt"
 ok "it stored its figures and verdict (schema latctl.hypervisor)" \
 	test "$(json_get "$F" schema)" = latctl.hypervisor
 ok "the stored fresh pass touched every page of its memory" \
 	test "$(json_get "$F" fresh pages)" = $(($(json_get "$F" mb_per_pass) * 256))
+ok "the stored idle pass ran half a second" \
+	perl -e 'exit !($ARGV[0] >= 0.5 && $ARGV[0] < 5)' "$(json_get "$F" idle seconds)"
+unseen=$(json_get "$F" idle gaps_unseen_min)
+ok "its gaps no event explains are gaps - interrupts - switches, 0 at least ($unseen)" \
+	test "$unseen" = "$(perl -e '$u = $ARGV[0] - $ARGV[1] - $ARGV[2]; print $u > 0 ? $u : 0' \
+		"$(json_get "$F" idle gaps)" "$(json_get "$F" idle interrupts)" "$(json_get "$F" idle switches)")"
 check "--json prints the same document" "$L doctor --probe-hypervisor --json" 0 \
 	'"schema":	"latctl.hypervisor"'
 check "stored where it said" "$L doctor --probe-hypervisor" 0 "stored in $F: later runs"
@@ -47,7 +55,8 @@ ok "... the verdict names the command" \
 case $("$L" backends) in
 *"bpf: yes"*)
 	"$L" doctor --probe-hypervisor >/dev/null
-	perl -MJSON::PP -i -0pe '$d = decode_json($_); $d->{shown} = JSON::PP::true; $_ = encode_json($d)' "$F"
+	perl -MJSON::PP -i -0pe '$d = decode_json($_); $d->{shown} = JSON::PP::true;
+		$d->{noise} = JSON::PP::false; $_ = encode_json($d)' "$F"
 	# --slow p90: a tenth of chase cold's iterations fault, so most slow
 	# ones hold a fault even when busy loops make the slowest preemptions
 	ok "with evidence that shows it (forged here): a BPF run" run d --backend bpf --cpu 0 --slow p90
@@ -64,6 +73,33 @@ case $("$L" backends) in
 		for (@{decode_json(<>)->{slow}{iterations}}) { $n++ if !($_->{faults} // 0) &&
 			($_->{breakdown_ticks}{hypervisor} // 0) > 0 } print $n' "$TMPD/d.json")" = 0
 	ok "... flagged estimated" grep -q '"hypervisor"' <<<"$(json_get "$TMPD/d.json" backend estimated_labels)"
+	ok "... and no stretches without the idle pass's evidence" \
+		test -z "$(json_get "$TMPD/d.json" causes hypervisor_stretches named)"
+
+	# forge the idle pass's evidence: at a rate no run exceeds, and at
+	# one every run with more than 3 stretches exceeds
+	for rate in 1e9 1e-9; do
+		perl -MJSON::PP -i -0pe '$d = decode_json($_); $d->{shown} = JSON::PP::false;
+			$d->{noise} = JSON::PP::true; $d->{idle}{gaps_per_s} = '"$rate"'; $_ = encode_json($d)' "$F"
+		ok "idle gaps $rate a second (forged): a BPF run" run "e$rate" --backend bpf --cpu 0 --slow p99
+		read -r named refused limit with min <<<"$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<>);
+			my $h = $d->{causes}{hypervisor_stretches}; my ($n, $m) = (0, 1e99);
+			for (@{$d->{slow}{iterations}}) { my $t = $_->{breakdown_ns}{hypervisor} // 0;
+				next unless $t > 0; $n++; $m = $t if $t < $m }
+			print join " ", $h->{named}, $h->{refused}, $h->{limit}, $n, $n ? $m : 0' "$TMPD/e$rate.json")"
+		ok "... says what it named: $named named, $refused refused, limit $limit" test -n "$limit"
+		ok "... the named ones are the slow iterations with hypervisor ($with)" test "$named" = "$with"
+		ok "... each holds 10 us of it at least ($min ns)" \
+			perl -e 'exit !($ARGV[0] == 0 || $ARGV[0] >= 10000)' "$min"
+		if [ "$rate" = 1e9 ]; then
+			ok "... none refused at a rate no run exceeds" test "$refused" = 0
+		else
+			ok "... none named at that rate unless 3 at most ($named named, $refused refused)" \
+				test "$named" -le 3 -a "$refused" -eq 0 -o "$named" = 0 -a "$refused" -gt 3
+		fi
+		"$L" report "$TMPD/e$rate.json" >"$TMPD/e$rate.txt"
+		ok "... the report says so" grep -Eq "^Hypervisor: [0-9]+ slow iterations held" "$TMPD/e$rate.txt"
+	done
 	;;
 esac
 done_testing

@@ -231,6 +231,88 @@ static void test_threshold_at_max(void **state)
 	}
 }
 
+/* Run the two streams with the hypervisor probe's idle gaps, rate a
+ * second: uncovered stretches of 100 ticks beyond 10 are hypervisor. */
+static cJSON *run_stretches(struct fixture *f, double rate)
+{
+	struct lat_causes_in in = {
+		.run = &f->run,
+		.events = f->j.ev,
+		.n_events = f->j.nev,
+		.have_events = true,
+		.threshold = "500ns",
+		.limit_ns = 500,
+		.tsc_before = 0,
+		.tsc_after = 10000,
+		.hv_noise_per_s = rate,
+		.hv_gap_ns = 100,
+		.typical_ns = 10,
+	};
+	cJSON *doc = cJSON_CreateObject();
+
+	assert_int_equal(lat_causes_add(doc, &in), 0);
+	return doc;
+}
+
+/* Both slow iterations hold an uncovered stretch (400 and 600 ticks): up
+ * to twice the probe's rate over the loop's 2060 ticks, and 3, they are
+ * named hypervisor but for an ordinary iteration's 10 ticks. */
+static void test_stretches_named(void **state)
+{
+	struct fixture f;
+	cJSON *doc, *it, *h;
+
+	(void)state;
+	two_streams(&f);
+	doc = run_stretches(&f, 1);
+	it = cJSON_GetArrayItem(path(doc, "slow", "iterations"), 0);
+	assert_int_equal(num(path(it, "breakdown_ticks", NULL), "hypervisor"), 390);
+	assert_int_equal(num(path(it, "breakdown_ticks", NULL), "unexplained"), 10);
+	assert_int_equal(num(path(it, "breakdown_ticks", NULL), "fault"), 600);
+	assert_int_equal(num(row(doc, "hypervisor"), "present"), 2);
+	assert_int_equal(num(row(doc, "hypervisor"), "own_count"), 2);
+	h = path(doc, "causes", "hypervisor_stretches");
+	assert_int_equal(num(h, "named"), 2);
+	assert_int_equal(num(h, "refused"), 0);
+	assert_int_equal(num(h, "limit"), 3);
+	cJSON_Delete(doc);
+	/* without the probe's gaps: unexplained, and no stretch object */
+	two_streams(&f);
+	doc = run_stretches(&f, 0);
+	assert_null(row(doc, "hypervisor"));
+	assert_null(path(doc, "causes", "hypervisor_stretches"));
+	cJSON_Delete(doc);
+}
+
+/* More stretches than the probe's rate explains: none is named. */
+static void test_stretches_refused(void **state)
+{
+	struct fixture f;
+	cJSON *doc, *h;
+	int i;
+
+	(void)state;
+	two_streams(&f);
+	for (i = 0; i < 3; i++)
+		sample(&f, 4000 + 1000 * (uint64_t)i, 4900 + 1000 * (uint64_t)i, 0);
+	doc = run_stretches(&f, 1);
+	h = path(doc, "causes", "hypervisor_stretches");
+	assert_int_equal(num(path(doc, "slow", NULL), "count"), 5);
+	assert_int_equal(num(h, "refused"), 5);
+	assert_int_equal(num(h, "named"), 0);
+	assert_null(row(doc, "hypervisor"));
+	assert_int_equal(num(row(doc, "unexplained"), "present"), 5);
+	cJSON_Delete(doc);
+	/* a rate that explains 5 in this loop names them */
+	two_streams(&f);
+	for (i = 0; i < 3; i++)
+		sample(&f, 4000 + 1000 * (uint64_t)i, 4900 + 1000 * (uint64_t)i, 0);
+	doc = run_stretches(&f, 1e6);
+	assert_int_equal(num(path(doc, "causes", "hypervisor_stretches"), "named"), 5);
+	assert_int_equal(num(row(doc, "hypervisor"), "present"), 5);
+	cJSON_Delete(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +322,8 @@ int main(void)
 		cmocka_unit_test(test_no_module),
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_threshold_at_max),
+		cmocka_unit_test(test_stretches_named),
+		cmocka_unit_test(test_stretches_refused),
 	};
 
 	setenv("CMOCKA_MESSAGE_OUTPUT", "TAP", 0);	/* for prove; env wins */

@@ -6,7 +6,8 @@
  * iteration inside that interval whose uncovered ticks hold it, never to
  * ticks an event covers, and counts what it could not place) and
  * hypervisor (with the probe's evidence, the uncovered ticks after a
- * fault), smi (the uncovered ticks of a window where the SMI count moved).
+ * fault; with its idle gaps, uncovered stretches), smi (the uncovered
+ * ticks of a window where the SMI count moved).
  * TSC at 1 GHz: one tick is one ns.
  */
 #include <setjmp.h>
@@ -212,6 +213,48 @@ static void test_hypervisor_needs_fault_steal_first(void **state)
 	join_result_free(&t.r);
 }
 
+/* The probe's idle gaps (hv_stretch 10000, an ordinary iteration 500):
+ * uncovered ticks beyond 500, 10000 at least, are hypervisor, after steal
+ * took its part; a shorter stretch and a migrated iteration's are not. */
+static void test_stretch(void **state)
+{
+	struct jf_run t = { 0 };
+	struct join_input in;
+
+	(void)state;
+	jf_sample(&t, 0, 30000, 0, 0, 0); /* fault 2000, 28000 uncovered */
+	fault(&t, 1000, 3000);
+	jf_sample(&t, 30000, 40000, 0, 0, 0); /* 10000 uncovered: short */
+	jf_sample(&t, 40000, 60000, 0, 0, 0); /* steal 5000 of 20000 */
+	steal(&t, 40000, 60000, 5000);
+	jf_sample(&t, 60000, 90000, 0, 1, 0); /* migrated */
+	in = (struct join_input){ .samples = t.s,
+				  .n_samples = t.ns,
+				  .slow_ticks = 5000,
+				  .tid = TID,
+				  .events = t.ev,
+				  .n_events = t.nev,
+				  .have_events = true,
+				  .tsc_hz = JF_HZ,
+				  .hv_stretch = 10000,
+				  .hv_typical = 500 };
+	assert_int_equal(join_run(&in, &t.r), 0);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_HYPERVISOR], 27500);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_UNEXPLAINED], 500);
+	assert_int_equal(t.r.iters[0].primary, JOIN_HYPERVISOR);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_HYPERVISOR], 0);
+	assert_int_equal(t.r.iters[1].ticks[JOIN_UNEXPLAINED], 10000);
+	assert_int_equal(t.r.iters[2].ticks[JOIN_STEAL], 5000);
+	assert_int_equal(t.r.iters[2].ticks[JOIN_HYPERVISOR], 14500);
+	assert_int_equal(jf_sum_ticks(&t.r.iters[2]), 20000);
+	assert_int_equal(t.r.iters[3].ticks[JOIN_HYPERVISOR], 0);
+	assert_int_equal(t.r.iters[3].ticks[JOIN_MIGRATION], 30000);
+	assert_int_equal(t.r.stats.hv_stretches, 2);
+	assert_int_equal(t.r.causes[JOIN_HYPERVISOR].n_own, 2);
+	assert_int_equal(t.r.causes[JOIN_HYPERVISOR].own_max, 27500);
+	join_result_free(&t.r);
+}
+
 /* SMIs counted in a window: its uncovered ticks in the iterations it
  * overlaps are smi; a fault inside stays fault; outside it, unexplained. */
 static void test_smi_window(void **state)
@@ -247,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_hypervisor_after_fault),
 		cmocka_unit_test(test_hypervisor_needs_fault_steal_first),
 		cmocka_unit_test(test_smi_window),
+		cmocka_unit_test(test_stretch),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

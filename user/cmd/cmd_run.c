@@ -231,27 +231,34 @@ static double slow_limit(const struct lat_run *run, const char *slow, const doub
 }
 
 /* "hypervisor_probe": the evidence of latctl doctor --probe-hypervisor
- * this run used (shown: the gap after a fault is hypervisor~), or why
- * none. true when it shows the gap is the hypervisor's. */
-static bool add_hypervisor_probe(cJSON *doc)
+ * this run used, or why none, into doc and in (shown: the gap after a
+ * fault is hypervisor~; noise: so are uncovered stretches like the idle
+ * pass's gaps). */
+static void add_hypervisor_probe(cJSON *doc, struct lat_causes_in *in)
 {
 	const char *why = NULL;
 	cJSON *hv = lat_hv_load(&why), *o = cJSON_CreateObject();
-	bool shown = hv && lat_hv_shown(hv);
 
+	in->hypervisor = hv && lat_hv_shown(hv);
+	in->hv_noise_per_s = hv ? lat_hv_noise_rate(hv) : 0;
+	in->hv_gap_ns = LAT_HV_GAP_MIN_NS;
 	cJSON_AddStringToObject(o, "path", lat_hv_path());
 	cJSON_AddBoolToObject(o, "used", hv != NULL);
 	if (hv) {
 		cJSON_AddItemToObject(o, "date", cJSON_DetachItemFromObject(hv, "date"));
-		cJSON_AddBoolToObject(o, "shown", shown);
+		cJSON_AddBoolToObject(o, "shown", in->hypervisor);
 		cJSON_AddItemToObject(o, "verdict", cJSON_DetachItemFromObject(hv, "verdict"));
+		cJSON_AddBoolToObject(o, "noise", in->hv_noise_per_s > 0);
+		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(hv, "noise_verdict")))
+			cJSON_AddItemToObject(o, "noise_verdict",
+					      cJSON_DetachItemFromObject(hv, "noise_verdict"));
 	} else {
 		cJSON_AddBoolToObject(o, "shown", false);
 		cJSON_AddStringToObject(o, "verdict", why);
+		cJSON_AddBoolToObject(o, "noise", false);
 	}
 	cJSON_Delete(hv);
 	cJSON_AddItemToObject(doc, "hypervisor_probe", o);
-	return shown;
 }
 
 /* The join of the samples with latmon's events: "slow" and "causes". */
@@ -270,7 +277,8 @@ static int add_causes(struct run_ctx *c, const double *sorted)
 	};
 
 	in.limit_ns = slow_limit(&c->run, slow, sorted, &in.at_max);
-	in.hypervisor = add_hypervisor_probe(c->doc);
+	in.typical_ns = lat_percentile_sorted(sorted, c->run.n, 50);
+	add_hypervisor_probe(c->doc, &in);
 
 	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->sess.mon));
 	cJSON_AddItemToObject(c->doc, "backend", lat_backend_json(&c->sess));

@@ -37,6 +37,20 @@ static void print_pass(const char *name, const struct lat_hv_pass *s)
 	       (unsigned long long)s->gaps, lat_hv_rate(s), med);
 }
 
+static void print_idle(const struct lat_hv_idle *s)
+{
+	char med[24] = "-";
+
+	if (s->gaps)
+		lat_fmt_ns(med, sizeof(med), s->gap_median_ns, 10);
+	printf("then %.2f s of a loop that only reads the TSC: a gap is a read to read of %d us to %d ms\n"
+	       "  %-24s %8s %12s %10s %10s\n"
+	       "  %-24s %8llu %12llu %10llu %10s\n",
+	       s->secs, LAT_HV_GAP_MIN_NS / 1000, LAT_HV_GAP_MAX_NS / 1000000, "pass", "gaps",
+	       "interrupts", "switches", "median", "doing nothing", (unsigned long long)s->gaps,
+	       (unsigned long long)s->irqs, (unsigned long long)s->switches, med);
+}
+
 static void print_probe(const struct lat_hv_probe *p, int cpu)
 {
 	char name[32];
@@ -52,6 +66,8 @@ static void print_probe(const struct lat_hv_probe *p, int cpu)
 		print_pass(name, &p->reused[i]);
 	}
 	printf("verdict: %s\n", p->verdict);
+	print_idle(&p->idle);
+	printf("noise: %s\n", p->noise_verdict);
 }
 
 /* Store it where root's runs read it; says where, or why not. */
@@ -64,8 +80,10 @@ static int store(const struct lat_hv_probe *p)
 	}
 	if (lat_hv_store(p))
 		return -1;
-	printf("stored in %s: later runs on this machine name the gap after a fault %s\n",
-	       lat_hv_path(), p->shown ? "hypervisor~" : "unexplained, as before");
+	printf("stored in %s: later runs on this machine name the gap after a fault %s,\n"
+	       "  and uncovered stretches like the idle pass's gaps %s\n",
+	       lat_hv_path(), p->shown ? "hypervisor~" : "unexplained, as before",
+	       p->noise ? "hypervisor~" : "unexplained");
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #define PAGE 4096
 #define SHOWN_RATIO 5	   /* fresh gaps at least this times the reused ones */
 #define SHOWN_MIN_RATE 1.0 /* ... and at least this many per 1000 pages */
+#define IDLE_SECS 0.5	   /* the idle pass */
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -103,14 +104,31 @@ int lat_hv_run(struct lat_hv_probe *p, size_t mb)
 	ret = one_pass(&p->fresh, mb, hz, gap);
 	for (i = 0; !ret && i < LAT_HV_REUSED; i++)
 		ret = one_pass(&p->reused[i], mb, hz, gap);
+	if (!ret)
+		ret = lat_hv_idle_run(&p->idle, IDLE_SECS, hz, gap, mb * (1 << 20) / PAGE);
 	free(gap);
 	if (ret) {
-		fprintf(stderr, "latctl doctor: the probe could not map %zu MiB: %s\n", mb,
-			strerror(-ret));
+		fprintf(stderr, "latctl doctor: the probe could not run its %zu MiB passes: %s\n",
+			mb, strerror(-ret));
 		return ret;
 	}
 	judge(p);
+	lat_hv_idle_judge(p);
 	return 0;
+}
+
+static cJSON *idle_json(const struct lat_hv_idle *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "seconds", s->secs);
+	cJSON_AddNumberToObject(o, "gaps", (double)s->gaps);
+	cJSON_AddNumberToObject(o, "gaps_per_s", s->secs > 0 ? (double)s->gaps / s->secs : 0);
+	cJSON_AddNumberToObject(o, "gap_median_ns", s->gap_median_ns);
+	cJSON_AddNumberToObject(o, "interrupts", (double)s->irqs);
+	cJSON_AddNumberToObject(o, "switches", (double)s->switches);
+	cJSON_AddNumberToObject(o, "gaps_unseen_min", (double)lat_hv_idle_unseen(s));
+	return o;
 }
 
 static cJSON *pass_json(const struct lat_hv_pass *s)
@@ -159,6 +177,9 @@ cJSON *lat_hv_json(const struct lat_hv_probe *p)
 	cJSON_AddItemToObject(o, "reused", reused);
 	cJSON_AddBoolToObject(o, "shown", p->shown);
 	cJSON_AddStringToObject(o, "verdict", p->verdict);
+	cJSON_AddItemToObject(o, "idle", idle_json(&p->idle));
+	cJSON_AddBoolToObject(o, "noise", p->noise);
+	cJSON_AddStringToObject(o, "noise_verdict", p->noise_verdict);
 	return o;
 }
 

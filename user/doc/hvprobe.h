@@ -10,6 +10,15 @@
  * $LATCTL_VAR_DIR (default /var/lib/latctl)/hypervisor.json, where
  * `latctl run` reads them: with a verdict "shown", the time after a fault
  * in a slow iteration that no event covers is hypervisor~ (estimated).
+ *
+ * A second experiment, the idle pass (hvidle.c), is osnoise's hwnoise by
+ * elimination: a loop that touches nothing and makes no system call, each
+ * TSC read timed against the one before. A gap there is an interrupt of
+ * the guest, a switch away from the thread, or time the guest does not
+ * see; each interrupt and switch makes one gap at most, so at least
+ * gaps - interrupts - switches of them are the hypervisor's. Where that
+ * is shown ("noise"), a slow iteration's uncovered time beyond an
+ * ordinary iteration, as long as such a gap, is hypervisor~ too.
  */
 #ifndef LATCTL_HVPROBE_H
 #define LATCTL_HVPROBE_H
@@ -28,6 +37,15 @@ struct lat_hv_pass {
 	double gap_median_ns; /* their median */
 };
 
+/* The idle pass on one CPU: gaps, and what the guest did meanwhile. */
+struct lat_hv_idle {
+	double secs;
+	uint64_t gaps; /* TSC read to read in [GAP_MIN, GAP_MAX) */
+	double gap_median_ns;
+	uint64_t irqs;	   /* interrupts of this CPU (/proc/interrupts) */
+	uint64_t switches; /* the thread's context switches */
+};
+
 struct lat_hv_probe {
 	char machine[96]; /* lat_machine_kind() */
 	int guest;	  /* a hypervisor bit in CPUID */
@@ -35,10 +53,19 @@ struct lat_hv_probe {
 	struct lat_hv_pass fresh, reused[LAT_HV_REUSED];
 	int shown; /* the fresh pass's gaps are the hypervisor's */
 	char verdict[200];
+	struct lat_hv_idle idle;
+	int noise; /* idle gaps no guest event explains: the hypervisor's */
+	char noise_verdict[240];
 };
 
 /* Run the passes (mb MiB each) on this CPU; 0 or -errno (one line said). */
 int lat_hv_run(struct lat_hv_probe *p, size_t mb);
+/* The idle pass for secs on this CPU (gap: room for cap gaps); 0 or -errno. */
+int lat_hv_idle_run(struct lat_hv_idle *s, double secs, double hz, uint64_t *gap, size_t cap);
+/* Idle gaps no interrupt or switch can explain (0 at least). */
+uint64_t lat_hv_idle_unseen(const struct lat_hv_idle *s);
+/* Judge the idle pass into p->noise and p->noise_verdict. */
+void lat_hv_idle_judge(struct lat_hv_probe *p);
 /* Gaps per 1000 pages of a pass. */
 double lat_hv_rate(const struct lat_hv_pass *s);
 /* The probe as the stored document (schema latctl.hypervisor). */
@@ -52,5 +79,7 @@ const char *lat_hv_path(void);
 cJSON *lat_hv_load(const char **why);
 /* Whether a loaded document shows the gaps are the hypervisor's. */
 int lat_hv_shown(const cJSON *doc);
+/* Idle gaps per second where a loaded document shows noise, else 0. */
+double lat_hv_noise_rate(const cJSON *doc);
 
 #endif /* LATCTL_HVPROBE_H */

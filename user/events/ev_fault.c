@@ -13,10 +13,12 @@ static const struct join_label_desc labels[] = {
 	  .rank = 10,
 	  .style = { "#E69F00", HATCH_DIAG, MARK_CIRCLE } },
 	/* the uncovered time after a fault, where the hypervisor probe showed
-	 * it is the hypervisor's (join_input.hypervisor): lowest event rank */
+	 * it is the hypervisor's (join_input.hypervisor), and uncovered
+	 * stretches where it showed gaps no guest event explains
+	 * (join_input.hv_stretch): lowest event rank */
 	{ .id = JOIN_HYPERVISOR,
 	  .name = "hypervisor",
-	  .own = "after fault",
+	  .own = "net",
 	  .rank = 1,
 	  .style = { "#AA4499", HATCH_HORIZ, MARK_TRIANGLE } },
 };

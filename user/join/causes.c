@@ -24,6 +24,9 @@ struct merge {
 	struct join_result acc;
 	struct own_med *med;		/* [label * n_streams + stream] */
 	size_t n_streams;
+	bool no_stretch;  /* join without the probe's stretches */
+	uint64_t refused; /* stretches over the limit, then */
+	uint64_t limit;	  /* stretch_limit of the first join */
 };
 
 /* Fault events of thread tid that getrusage counts (not retried, not failed). */
@@ -67,9 +70,36 @@ static size_t count_streams(const struct lat_run *run)
 	return n;
 }
 
+/* The probe's shortest gap in ticks where it showed idle gaps no guest
+ * event explains and the stretches are not refused, else 0. */
+static uint64_t stretch_ticks(const struct lat_causes_in *in, const struct merge *m)
+{
+	if (!(in->hv_noise_per_s > 0) || m->no_stretch)
+		return 0;
+	return (uint64_t)(in->hv_gap_ns * in->run->tsc_hz / 1e9);
+}
+
+/* How many stretches the probe's gaps explain in this run: twice its idle
+ * gaps a second over the time the threads ran in the loop (the slow
+ * iterations' preemption, blocked and steal left out), and 3 more. */
+static uint64_t stretch_limit(const struct lat_causes_in *in, const struct join_result *r)
+{
+	static const int off[] = { JOIN_PREEMPTION, JOIN_BLOCKED, JOIN_STEAL };
+	const struct lat_run *run = in->run;
+	uint64_t ticks = 0;
+	size_t i;
+
+	for (i = 0; i < run->n; i++)
+		if (run->samples[i].tsc_end > run->samples[i].tsc_begin)
+			ticks += run->samples[i].tsc_end - run->samples[i].tsc_begin;
+	for (i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+		ticks -= r->causes[off[i]].ticks < ticks ? r->causes[off[i]].ticks : ticks;
+	return (uint64_t)(2 * in->hv_noise_per_s * (double)ticks / run->tsc_hz) + 3;
+}
+
 /* Join samples [first, end) of thread tid (0: not ours, no events). */
-static int join_stream(const struct lat_causes_in *in, size_t first, size_t end,
-		       uint32_t tid, uint64_t slow_ticks, struct join_result *r)
+static int join_stream(const struct lat_causes_in *in, const struct merge *m, size_t first,
+		       size_t end, uint32_t tid, uint64_t slow_ticks, struct join_result *r)
 {
 	bool ev = in->have_events && tid;
 	struct join_input ji = {
@@ -83,6 +113,8 @@ static int join_stream(const struct lat_causes_in *in, size_t first, size_t end,
 		.have_events = ev,
 		.tsc_hz = in->run->tsc_hz,
 		.hypervisor = in->hypervisor,
+		.hv_stretch = stretch_ticks(in, m),
+		.hv_typical = (uint64_t)(in->typical_ns * in->run->tsc_hz / 1e9),
 	};
 
 	return join_run(&ji, r);
@@ -106,6 +138,7 @@ static void merge_stats(struct join_stats *a, const struct join_stats *p)
 	a->rewinds += p->rewinds;
 	a->steal += p->steal;
 	a->steal_placed += p->steal_placed;
+	a->hv_stretches += p->hv_stretches;
 }
 
 /* Who ran stream k (which starts at sample first), in each of its
@@ -196,7 +229,7 @@ static int join_streams(const struct lat_causes_in *in, uint64_t slow_ticks, str
 	for (i = 1; !ret && i <= run->n; i++) {
 		if (i < run->n && !(run->samples[i].flags & LAT_SAMPLE_F_NEWSTREAM))
 			continue;
-		ret = join_stream(in, first, i, lat_run_tid(run, k), slow_ticks, &part);
+		ret = join_stream(in, m, first, i, lat_run_tid(run, k), slow_ticks, &part);
 		if (!ret)
 			ret = merge_one(m, run, k, first, &part);
 		join_result_free(&part);
@@ -257,6 +290,34 @@ static void count_events(const struct lat_causes_in *in, const uint32_t *tids, s
 	}
 }
 
+/* More stretches than the probe's gaps explain: join without them, and
+ * say how many were refused. */
+static int join_again(const struct lat_causes_in *in, uint64_t slow_ticks, struct merge *m)
+{
+	uint64_t refused = m->acc.stats.hv_stretches;
+
+	join_result_free(&m->acc);
+	memset(&m->acc, 0, sizeof(m->acc));
+	memset(m->med, 0, m->n_streams * JOIN_NR_LABELS * sizeof(*m->med));
+	m->no_stretch = true;
+	m->refused = refused;
+	return join_streams(in, slow_ticks, m);
+}
+
+/* "hypervisor_stretches": what the probe's idle gaps named in this run. */
+static cJSON *stretches_json(const struct lat_causes_in *in, const struct merge *m)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "gap_min_ns", in->hv_gap_ns);
+	cJSON_AddNumberToObject(o, "typical_ns", in->typical_ns);
+	cJSON_AddNumberToObject(o, "probe_gaps_per_s", in->hv_noise_per_s);
+	cJSON_AddNumberToObject(o, "limit", (double)m->limit);
+	cJSON_AddNumberToObject(o, "named", (double)m->acc.stats.hv_stretches);
+	cJSON_AddNumberToObject(o, "refused", (double)m->refused);
+	return o;
+}
+
 /* The "causes" object: the join's cause table plus our own counts. */
 static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_t streams)
 {
@@ -289,6 +350,8 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 				      in->have_events ? in->events : NULL,
 				      in->have_events ? in->n_events : 0, streams));
 		cJSON_AddItemToObject(o, "fault_ns", times);
+		if (in->hv_noise_per_s > 0 && in->have_events)
+			cJSON_AddItemToObject(o, "hypervisor_stretches", stretches_json(in, m));
 	} else {
 		cJSON_Delete(times);
 	}
@@ -348,6 +411,10 @@ int lat_causes_add(cJSON *doc, const struct lat_causes_in *in)
 	if (!m.med)
 		return -ENOMEM;
 	ret = join_streams(in, slow_ticks, &m);
+	if (!ret)
+		m.limit = stretch_limit(in, &m.acc);
+	if (!ret && m.acc.stats.hv_stretches > m.limit)
+		ret = join_again(in, slow_ticks, &m);
 	if (!ret) {
 		slow = slow_json(in, &m.acc, at_max);
 		causes = causes_json(in, &m, m.n_streams);

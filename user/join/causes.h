@@ -30,6 +30,12 @@ struct lat_causes_in {
 					 * the slowest are slow, none being slower */
 	uint64_t tsc_before, tsc_after;	/* around the two counter reads */
 	bool hypervisor;		/* join_input.hypervisor */
+	double hv_noise_per_s;		/* > 0: the hypervisor probe showed idle
+					 * gaps no guest event explains, this many
+					 * a second: uncovered stretches as long
+					 * are hypervisor (join_input.hv_stretch) */
+	double hv_gap_ns;		/* the probe's shortest gap */
+	double typical_ns;		/* the run's median iteration */
 };
 
 /* Add "slow" and "causes" to doc. 0, -ENOMEM or -EINVAL (join input). */

@@ -238,6 +238,20 @@ static int place_steal(struct join_ctx *c, const struct lat_sample *s, struct jo
 	return 0;
 }
 
+/* With the probe's idle gaps, an uncovered stretch is hypervisor; the
+ * iteration's hypervisor ticks are one own duration. */
+static int place_stretch(struct join_ctx *c, struct join_iter *it, enum join_label rest)
+{
+	if (it->incomplete)
+		return 0;
+	if (c->in->hv_stretch &&
+	    join_stretch_place(it->ticks, rest, c->in->hv_typical, c->in->hv_stretch))
+		c->stats.hv_stretches++;
+	if (!it->ticks[JOIN_HYPERVISOR])
+		return 0;
+	return join_vec_push(&c->own[JOIN_HYPERVISOR], it->ticks[JOIN_HYPERVISOR]);
+}
+
 /* What user space knows of the ticks no event covers. */
 static enum join_label rest_label(const struct join_input *in,
 				  const struct join_iter *it)
@@ -323,6 +337,9 @@ static int join_one(struct join_ctx *c, size_t pos, struct join_iter *it)
 	rest = rest_label(c->in, it);
 	join_sweep(c->pts, np, b, e, rest, &c->prec, it->ticks);
 	ret = place_steal(c, s, it, b, e, rest);
+	if (ret)
+		return ret;
+	ret = place_stretch(c, it, rest);
 	if (ret)
 		return ret;
 	join_fold_parts(it);

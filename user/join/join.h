@@ -19,7 +19,10 @@
  * record inside it, join_split.c) and the ticks no event covers go to
  * steal, where a steal record's amount is placed whole (join_steal.c: the
  * hypervisor ran something else, the guest ran nothing, so steal takes
- * uncovered ticks only), the rest to the remainder label (events/label.c):
+ * uncovered ticks only); where the probe showed gaps no guest event
+ * explains, uncovered ticks beyond an ordinary iteration's, one such gap
+ * long at least, go to hypervisor (join_steal.c); the rest to the
+ * remainder label (events/label.c):
  *   realloc (LAT_SAMPLE_F_REALLOC) > migration (cpu_end != cpu_begin or a
  *   LATMON_EV_MIGRATE of the thread inside) > unexplained (events were
  *   recorded) or unattributed (no event stream: the module was not loaded).
@@ -61,6 +64,10 @@ struct join_input {
 	bool hypervisor; /* the hypervisor probe showed the gap after a
 				 * fault is the hypervisor's: those uncovered
 				 * ticks are label hypervisor */
+	uint64_t hv_stretch; /* > 0: uncovered ticks beyond hv_typical, this
+				 * many at least, are label hypervisor (the
+				 * probe's idle gaps no guest event explains) */
+	uint64_t hv_typical; /* an ordinary iteration, in ticks */
 };
 
 
@@ -87,6 +94,7 @@ struct join_stats {
 	uint64_t rewinds;	/* samples not in time order: merge restarted */
 	uint64_t steal;		/* ticks of steal in the thread's steal records */
 	uint64_t steal_placed;	/* ... of it placed in slow iterations */
+	uint64_t hv_stretches;	/* slow iterations given a stretch (hv_stretch) */
 };
 
 struct join_result {

@@ -10,6 +10,12 @@
  * record no slow iteration holds whole (its steal fell in fast iterations,
  * or inside a recorded span, or in more than one stretch) is counted, not
  * placed.
+ *
+ * Where the hypervisor probe saw gaps no guest event explains (its idle
+ * pass: osnoise's hardware noise, by elimination), an iteration's
+ * unexplained ticks beyond an ordinary iteration's, at least one such gap
+ * long, are hypervisor: the ordinary iteration's own work stays
+ * unexplained. Steal is placed first, being a measure.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,4 +57,16 @@ uint64_t join_steal_place(uint64_t *left, uint64_t *ticks, enum join_label rest)
 	ticks[JOIN_STEAL] += take;
 	*left = 0;
 	return take;
+}
+
+uint64_t join_stretch_place(uint64_t *ticks, enum join_label rest, uint64_t typical, uint64_t min)
+{
+	uint64_t extra;
+
+	if (rest != JOIN_UNEXPLAINED || ticks[rest] < typical + min)
+		return 0;
+	extra = ticks[rest] - typical;
+	ticks[rest] = typical;
+	ticks[JOIN_HYPERVISOR] += extra;
+	return extra;
 }

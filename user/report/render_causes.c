@@ -100,6 +100,35 @@ static void print_steal(const cJSON *e, FILE *out, struct lat_rd *r)
 			fmt_ns(ns - in_slow, a, sizeof(a)));
 }
 
+/* The uncovered stretches the hypervisor probe's idle gaps named, if used. */
+static void print_stretches(const cJSON *causes, FILE *out, struct lat_rd *r)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(causes, "hypervisor_stretches");
+	double named, refused, limit;
+	char gap[24], typ[24];
+
+	if (!h)
+		return;
+	named = lat_rd_num(r, h, "named");
+	refused = lat_rd_num(r, h, "refused");
+	limit = lat_rd_num(r, h, "limit");
+	fmt_ns(lat_rd_num(r, h, "gap_min_ns"), gap, sizeof(gap));
+	fmt_ns(lat_rd_num(r, h, "typical_ns"), typ, sizeof(typ));
+	if (refused)
+		fprintf(out,
+			"Hypervisor: %.0f slow iterations held %s or more that no event covers beyond\n"
+			"  an ordinary iteration (%s): more than the hypervisor probe's idle gaps\n"
+			"  explain in this run (%.0f at most), so they stay unexplained.\n",
+			refused, gap, typ, limit);
+	else
+		fprintf(out,
+			"Hypervisor: %.0f slow iterations held %s or more that no event covers beyond\n"
+			"  an ordinary iteration (%s); the hypervisor probe saw such gaps %.0f times\n"
+			"  a second in a loop doing nothing, more than interrupts and switches could\n"
+			"  make: that time is hypervisor~ (up to %.0f stretches in this run).\n",
+			named, gap, typ, lat_rd_num(r, h, "probe_gaps_per_s"), limit);
+}
+
 static void print_event_stats(const cJSON *causes, FILE *out, struct lat_rd *r)
 {
 	const cJSON *e = lat_rd_obj(r, causes, "events");
@@ -114,6 +143,7 @@ static void print_event_stats(const cJSON *causes, FILE *out, struct lat_rd *r)
 		lat_rd_num(r, e, "used"), lat_rd_num(r, e, "other_thread"), lat_rd_num(r, e, "bad"));
 	print_losses(e, out, r);
 	print_steal(e, out, r);
+	print_stretches(causes, out, r);
 }
 
 static void print_causes(const cJSON *causes, const cJSON *est, FILE *out, struct lat_rd *r)

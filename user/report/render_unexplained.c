@@ -235,6 +235,13 @@ static void render_probe(FILE *out, const cJSON *doc)
 			 "memory taken back), so it stays unexplained.",
 			 date ? date : "?");
 	print_wrapped(out, text);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "used")) &&
+	    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "noise"))) {
+		snprintf(text, sizeof(text),
+			 "Its idle pass did not show gaps that no guest event explains, so "
+			 "uncovered stretches stay unexplained too.");
+		print_wrapped(out, text);
+	}
 }
 
 /* The share of the slow time no recorded event explains, 0 without it. */

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the hypervisor probe's idle pass (user/doc/hvidle.c): its
+ * verdict on synthetic figures (each interrupt or switch explains one gap
+ * at most), the stored document's keys a run reads, and one real pass on
+ * this CPU (its counts, not its figures: those are the machine's).
+ * CMOCKA_MESSAGE_OUTPUT=TAP.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "doc/hvprobe.h"
+#include "lib/tsc.h"
+
+static void judge(struct lat_hv_probe *p, int guest, uint64_t gaps, uint64_t irqs, uint64_t sw)
+{
+	memset(p, 0, sizeof(*p));
+	p->guest = guest;
+	p->idle = (struct lat_hv_idle){ .secs = 0.5, .gaps = gaps, .irqs = irqs, .switches = sw };
+	lat_hv_idle_judge(p);
+}
+
+/* Gaps beyond interrupts and switches: 180 - 125 - 5 = 50, 100 a second. */
+static void test_shown(void **state)
+{
+	struct lat_hv_probe p;
+	cJSON *doc;
+
+	(void)state;
+	judge(&p, 1, 180, 125, 5);
+	assert_int_equal(lat_hv_idle_unseen(&p.idle), 50);
+	assert_true(p.noise);
+	assert_non_null(strstr(p.noise_verdict, "shown: 180 gaps"));
+	assert_non_null(strstr(p.noise_verdict, "at least 50 gaps (100 a second)"));
+	doc = lat_hv_json(&p);
+	assert_true(lat_hv_noise_rate(doc) == 360); /* all the idle gaps a second */
+	cJSON_Delete(doc);
+}
+
+/* As many interrupts as gaps, too few left, too rare, or no guest: not shown. */
+static void test_not_shown(void **state)
+{
+	struct lat_hv_probe p;
+	cJSON *doc;
+
+	(void)state;
+	judge(&p, 1, 100, 100, 0);
+	assert_int_equal(lat_hv_idle_unseen(&p.idle), 0);
+	assert_false(p.noise);
+	assert_non_null(strstr(p.noise_verdict, "not shown"));
+	judge(&p, 1, 200, 150, 60);
+	assert_int_equal(lat_hv_idle_unseen(&p.idle), 0);
+	judge(&p, 1, 109, 100, 0); /* 9 left */
+	assert_false(p.noise);
+	judge(&p, 1, 19, 0, 0); /* 38 a second in 0.5 s: shown */
+	assert_true(p.noise);
+	judge(&p, 0, 180, 0, 0);
+	assert_false(p.noise);
+	assert_non_null(strstr(p.noise_verdict, "not a guest"));
+	doc = lat_hv_json(&p);
+	assert_true(lat_hv_noise_rate(doc) == 0);
+	cJSON_Delete(doc);
+}
+
+/* A real pass: it ran for its time and counted what it saw. */
+static void test_real_pass(void **state)
+{
+	struct lat_hv_idle s;
+	uint64_t gap[4096];
+
+	(void)state;
+	assert_int_equal(lat_hv_idle_run(&s, 0.05, lat_tsc_hz(), gap, 4096), 0);
+	assert_true(s.secs >= 0.05 && s.secs < 1);
+	assert_true(s.gaps <= 4096);
+	assert_true(!s.gaps || s.gap_median_ns >= LAT_HV_GAP_MIN_NS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shown),
+		cmocka_unit_test(test_not_shown),
+		cmocka_unit_test(test_real_pass),
+	};
+
+	return cmocka_run_group_tests_name("hvidle", tests, NULL, NULL);
+}
