@@ -19,13 +19,15 @@
 #   done_testing                           prints the plan; exit 1 if any failed
 #
 # $LATCTL is the binary under test; $TMPD a scratch dir removed at exit;
-# $OUT, $ERR hold the output of the last check.
+# $OUT, $ERR hold the output of the last check. Runs read no hypervisor
+# probe this machine stored (LATCTL_VAR_DIR is the scratch dir's).
 set -u
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LATCTL=${LATCTL:-$TESTS_DIR/user/latctl}
 TMPD=$(mktemp -d /tmp/latctl-test.XXXXXX)
 chmod 755 "$TMPD"
+export LATCTL_VAR_DIR=$TMPD/var
 _n=0
 _failed=0
 OUT=""
