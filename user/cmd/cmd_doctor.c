@@ -471,8 +471,9 @@ static const struct lat_opt doctor_opts[] = {
 	  NULL },
 	{ "probe-hypervisor", LAT_OPT_LONG + 1, NULL,
 	  "run the hypervisor experiment instead: first touches of memory\n"
-	  "never had against memory just taken back; stores its verdict\n"
-	  "where later runs read it (root)",
+	  "never had against memory just taken back, then a loop doing\n"
+	  "nothing against its CPU's interrupts; stores the verdicts\n"
+	  "where later runs read them (root)",
 	  NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL, NULL },
 };
