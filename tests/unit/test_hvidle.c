@@ -88,5 +88,6 @@ int main(void)
 		cmocka_unit_test(test_real_pass),
 	};
 
+	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return cmocka_run_group_tests_name("hvidle", tests, NULL, NULL);
 }

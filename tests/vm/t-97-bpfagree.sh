@@ -46,11 +46,26 @@ primaries() {
 		awk '{ printf "%s%s=%d", (NR > 1 ? " " : ""), $2, $1 }'
 }
 
+# disagree_ok N D: D of N paired iterations named differently is not
+# significantly more than 5% (one-sided binomial test: P(X >= D) >= 0.001
+# for X ~ Bin(N, 0.05)). The margin: seen 1.1-2.2% over 978-1409 pairs,
+# but a grow run can have only 66 pairs where both name a cause (the rest
+# unexplained under a busy TCG host), and 4 of 66 (6%) differed once: a
+# rate of 5% gives 4 or more in 66 pairs 42% of the time. The test fails
+# when the rate is surely above 5% (at 66 pairs: 11 or more differ).
+disagree_ok() {
+	awk -v n="$1" -v d="$2" 'BEGIN {
+		q = 0.05; pmf = (1 - q) ^ n; below = 0
+		for (i = 0; i < d; i++) { below += pmf; pmf *= (n - i) / (i + 1) * q / (1 - q) }
+		exit !(n > 0 && 1 - below >= 0.001) }'
+}
+
 # labels NAME WHAT ALL ARGS...: ARGS with latmon, with the BPF backend, and
 # with latmon again. Where both backends name a cause (neither primary is
 # "unexplained": under TCG the host deschedules the emulator at random, so
 # which iterations are slow for no kernel reason changes from run to run)
-# they name the same one for at least 95% of the iterations slow in both.
+# they name the same one for 95% of the iterations slow in both, within
+# the sampling error (disagree_ok).
 # With ALL=1 also over all of them: the BPF backend agrees with latmon
 # within 10 points of latmon with itself (run-to-run agreement, seen 91-92%
 # on chase). Not on grow: half its p99.9 tail has no kernel event at all,
@@ -70,8 +85,8 @@ labels() {
 	named=$(field named <<<"$r") nsame=$(field named_same <<<"$r")
 	bn=$(field n <<<"$base") bsame=$(field same <<<"$base")
 	bnamed=$(field named <<<"$base") bnsame=$(field named_same <<<"$base")
-	ok "$what: where both name a cause both record, $nsame of $named iterations slow in both runs have one primary label (want at least 95%; latmon with itself $bnsame of $bnamed)" \
-		[ "$named" -gt 0 -a $((100 * nsame)) -ge $((95 * named)) ]
+	ok "$what: where both name a cause both record, $nsame of $named iterations slow in both runs have one primary label (want 95%, within the sampling error; latmon with itself $bnsame of $bnamed)" \
+		disagree_ok "$named" $((named - nsame))
 	echo "# $what: latmon $(primaries "$name-latmon")"
 	echo "# $what: bpf    $(primaries "$name-bpf")"
 	echo "# $what: latmon against bpf: $r; latmon against latmon: $base"
