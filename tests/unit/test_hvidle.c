@@ -25,11 +25,20 @@ static void judge(struct lat_hv_probe *p, int guest, uint64_t gaps, uint64_t irq
 	lat_hv_idle_judge(p);
 }
 
+/* The rate a run reads from the probe's stored document. */
+static double stored_rate(const struct lat_hv_probe *p)
+{
+	cJSON *doc = lat_hv_json(p);
+	double rate = lat_hv_noise_rate(doc);
+
+	cJSON_Delete(doc);
+	return rate;
+}
+
 /* Gaps beyond interrupts and switches: 180 - 125 - 5 = 50, 100 a second. */
 static void test_shown(void **state)
 {
 	struct lat_hv_probe p;
-	cJSON *doc;
 
 	(void)state;
 	judge(&p, 1, 180, 125, 5);
@@ -37,16 +46,13 @@ static void test_shown(void **state)
 	assert_true(p.noise);
 	assert_non_null(strstr(p.noise_verdict, "shown: 180 gaps"));
 	assert_non_null(strstr(p.noise_verdict, "at least 50 gaps (100 a second)"));
-	doc = lat_hv_json(&p);
-	assert_true(lat_hv_noise_rate(doc) == 360); /* all the idle gaps a second */
-	cJSON_Delete(doc);
+	assert_true(stored_rate(&p) == 360); /* all the idle gaps a second */
 }
 
 /* As many interrupts as gaps, too few left, too rare, or no guest: not shown. */
 static void test_not_shown(void **state)
 {
 	struct lat_hv_probe p;
-	cJSON *doc;
 
 	(void)state;
 	judge(&p, 1, 100, 100, 0);
@@ -62,9 +68,7 @@ static void test_not_shown(void **state)
 	judge(&p, 0, 180, 0, 0);
 	assert_false(p.noise);
 	assert_non_null(strstr(p.noise_verdict, "not a guest"));
-	doc = lat_hv_json(&p);
-	assert_true(lat_hv_noise_rate(doc) == 0);
-	cJSON_Delete(doc);
+	assert_true(stored_rate(&p) == 0);
 }
 
 /* A real pass: it ran for its time and counted what it saw. */
