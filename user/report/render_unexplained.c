@@ -133,6 +133,19 @@ static void smi_words(const cJSON *doc, bool bpf, char *buf, size_t len)
 			 "count on Intel CPUs (label smi)");
 }
 
+/* Whether the run used the probe's idle gaps: 0 no, 1 it named uncovered
+ * stretches by them, 2 it refused them (more than their rate explains). */
+static int noise_used(const cJSON *doc)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(doc, "hypervisor_probe");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "causes");
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(c, "hypervisor_stretches");
+
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "noise")))
+		return 0;
+	return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(h, "refused")) > 0 ? 2 : 1;
+}
+
 static void render_watched(FILE *out, const cJSON *doc, int guest)
 {
 	const cJSON *be = cJSON_GetObjectItemCaseSensitive(doc, "backend");
@@ -145,7 +158,10 @@ static void render_watched(FILE *out, const cJSON *doc, int guest)
 	else
 		latmon_lists(doc, on, off);
 	smi_words(doc, bpf, smi, sizeof(smi));
-	append(off, guest ? "the hypervisor's time inside an iteration" : smi);
+	append(off, !guest	    ? smi :
+		    noise_used(doc) ? "the hypervisor's stretches under 10 us (shorter "
+				      "than the probe's gaps)" :
+				      "the hypervisor's time inside an iteration");
 	snprintf(text, sizeof(text), "Watched then, and not seen: %s. Not watched: %s.",
 		 *on ? on : "nothing", off);
 	print_wrapped(out, text);
@@ -235,13 +251,18 @@ static void render_probe(FILE *out, const cJSON *doc)
 			 "memory taken back), so it stays unexplained.",
 			 date ? date : "?");
 	print_wrapped(out, text);
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "used")) &&
-	    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "noise"))) {
-		snprintf(text, sizeof(text),
-			 "Its idle pass did not show gaps that no guest event explains, so "
-			 "uncovered stretches stay unexplained too.");
-		print_wrapped(out, text);
-	}
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "used")))
+		return;
+	snprintf(text, sizeof(text), "%s",
+		 noise_used(doc) == 1 ? "Its idle pass showed gaps no guest event explains: "
+					"stretches like them are hypervisor~ above (the "
+					"Hypervisor line), shorter ones stay here." :
+		 noise_used(doc)      ? "Its idle pass showed gaps no guest event explains, "
+					"but this run had more such stretches than their rate "
+					"explains (the Hypervisor line): they stay here." :
+					"Its idle pass did not show gaps that no guest event "
+					"explains, so uncovered stretches stay unexplained too.");
+	print_wrapped(out, text);
 }
 
 /* The share of the slow time no recorded event explains, 0 without it. */
