@@ -35,22 +35,24 @@ static uint64_t row_count(const char *line, int cpu, int ncpu)
 	return v;
 }
 
-/* Interrupts of this CPU so far (every row: NMIs and IPIs too). */
+/* Interrupts of this CPU so far (every row: NMIs and IPIs too); rows are
+ * read whole, however many CPUs they have columns for. */
 static uint64_t cpu_irqs(int cpu)
 {
 	FILE *f = fopen("/proc/interrupts", "r");
-	char line[8192];
+	char *line = NULL, *p;
+	size_t cap = 0;
 	uint64_t n = 0;
 	int ncpu = 0;
-	char *p;
 
 	if (!f)
 		return 0;
-	if (fgets(line, sizeof(line), f))
+	if (getline(&line, &cap, f) > 0)
 		for (p = line; (p = strstr(p, "CPU")); p += 3)
 			ncpu++;
-	while (cpu < ncpu && fgets(line, sizeof(line), f))
+	while (cpu < ncpu && getline(&line, &cap, f) > 0)
 		n += row_count(line, cpu, ncpu);
+	free(line);
 	fclose(f);
 	return n;
 }
