@@ -149,8 +149,9 @@ static void test_ticks_of_ns(void **state)
 	join_result_free(&t.r);
 }
 
-/* Join t with the hypervisor probe's evidence. */
-static void join_hv(struct jf_run *t)
+/* Join t with the hypervisor probe's evidence, an ordinary iteration
+ * typical ticks long. */
+static void join_hv_typical(struct jf_run *t, uint64_t typical)
 {
 	struct join_input in = { .samples = t->s,
 				 .n_samples = t->ns,
@@ -159,9 +160,15 @@ static void join_hv(struct jf_run *t)
 				 .n_events = t->nev,
 				 .have_events = true,
 				 .tsc_hz = JF_HZ,
-				 .hypervisor = true };
+				 .hypervisor = true,
+				 .hv_typical = typical };
 
 	assert_int_equal(join_run(&in, &t->r), 0);
+}
+
+static void join_hv(struct jf_run *t)
+{
+	join_hv_typical(t, 0);
 }
 
 /* With evidence, the uncovered ticks after a fault are hypervisor; before
@@ -189,6 +196,35 @@ static void test_hypervisor_after_fault(void **state)
 	jf_join(&t, true);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_HYPERVISOR], 0);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_UNEXPLAINED], 27500);
+	join_result_free(&t.r);
+}
+
+/* An ordinary iteration's work (3000 ticks) stays unexplained: 1000 of it
+ * before the fault, 2000 taken back from after it; an iteration with more
+ * than that before its fault gives nothing back. */
+static void test_hypervisor_keeps_own_work(void **state)
+{
+	struct jf_run t = { 0 };
+	const struct join_iter *it;
+
+	(void)state;
+	jf_sample(&t, 1000, 31000, 0, 0, 0);
+	fault(&t, 2000, 4000);
+	jf_sample(&t, 31000, 61000, 0, 0, 0);
+	fault(&t, 36000, 38000); /* 5000 before it */
+	join_hv_typical(&t, 3000);
+	it = &t.r.iters[0];
+	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 3000);
+	assert_int_equal(it->ticks[JOIN_FAULT], 2000);
+	assert_int_equal(it->ticks[JOIN_HYPERVISOR], 25000);
+	it = &t.r.iters[1];
+	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 5000);
+	assert_int_equal(it->ticks[JOIN_HYPERVISOR], 23000);
+	join_result_free(&t.r);
+	/* an iteration shorter than an ordinary one: all of it unexplained */
+	join_hv_typical(&t, 40000);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_HYPERVISOR], 0);
+	assert_int_equal(t.r.iters[0].ticks[JOIN_UNEXPLAINED], 28000);
 	join_result_free(&t.r);
 }
 
@@ -288,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_two_and_other_thread),
 		cmocka_unit_test(test_ticks_of_ns),
 		cmocka_unit_test(test_hypervisor_after_fault),
+		cmocka_unit_test(test_hypervisor_keeps_own_work),
 		cmocka_unit_test(test_hypervisor_needs_fault_steal_first),
 		cmocka_unit_test(test_smi_window),
 		cmocka_unit_test(test_stretch),

@@ -9,7 +9,8 @@
  * the hypervisor's can differ. Its figures and verdict are kept in
  * $LATCTL_VAR_DIR (default /var/lib/latctl)/hypervisor.json, where
  * `latctl run` reads them: with a verdict "shown", the time after a fault
- * in a slow iteration that no event covers is hypervisor~ (estimated).
+ * in a slow iteration that no event covers, beyond an ordinary iteration's
+ * own work, is hypervisor~ (estimated).
  *
  * A second experiment, the idle pass (hvidle.c), is osnoise's hwnoise by
  * elimination: a loop that touches nothing and makes no system call, each

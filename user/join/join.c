@@ -336,6 +336,8 @@ static int join_one(struct join_ctx *c, size_t pos, struct join_iter *it)
 		return ret;
 	rest = rest_label(c->in, it);
 	join_sweep(c->pts, np, b, e, rest, &c->prec, it->ticks);
+	if (c->in->hypervisor)
+		join_own_keep(it->ticks, rest, c->in->hv_typical);
 	ret = place_steal(c, s, it, b, e, rest);
 	if (ret)
 		return ret;

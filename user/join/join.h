@@ -61,13 +61,14 @@ struct join_input {
 	size_t n_events;
 	bool have_events;	/* false: the module was not recording */
 	double tsc_hz;
-	bool hypervisor; /* the hypervisor probe showed the gap after a
+	bool hypervisor;     /* the hypervisor probe showed the gap after a
 				 * fault is the hypervisor's: those uncovered
-				 * ticks are label hypervisor */
+				 * ticks are label hypervisor, but for the
+				 * hv_typical an iteration needs for its work */
 	uint64_t hv_stretch; /* > 0: uncovered ticks beyond hv_typical, this
 				 * many at least, are label hypervisor (the
 				 * probe's idle gaps no guest event explains) */
-	uint64_t hv_typical; /* an ordinary iteration, in ticks */
+	uint64_t hv_typical; /* an ordinary iteration, in ticks: stays rest */
 };
 
 

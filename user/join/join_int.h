@@ -55,6 +55,9 @@ int join_compact_splits(const struct latmon_event *evs, size_t n, const uint8_t 
 int join_steal_left(const struct latmon_event *evs, size_t n, const uint8_t *used, double tsc_hz,
 		    uint64_t **left, uint64_t *total);
 uint64_t join_steal_place(uint64_t *left, uint64_t *ticks, enum join_label rest);
+/* Give back to rest the hypervisor ticks an ordinary iteration (typical
+ * ticks) needs beyond the rest it has; the ticks given back. */
+uint64_t join_own_keep(uint64_t *ticks, enum join_label rest, uint64_t typical);
 /* Move an iteration's unexplained ticks beyond typical to hypervisor when
  * they are min at least; the ticks moved, or 0. */
 uint64_t join_stretch_place(uint64_t *ticks, enum join_label rest, uint64_t typical, uint64_t min);

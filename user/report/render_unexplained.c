@@ -242,7 +242,8 @@ static void render_probe(FILE *out, const cJSON *doc)
 	else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "shown")))
 		snprintf(text, sizeof(text),
 			 "The hypervisor probe of %s showed that the time after a fault is the "
-			 "hypervisor's: it is hypervisor~ above, not unexplained.",
+			 "hypervisor's: it is hypervisor~ above, but for an ordinary iteration's "
+			 "own work, which stays here.",
 			 date ? date : "?");
 	else
 		snprintf(text, sizeof(text),
