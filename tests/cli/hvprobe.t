@@ -42,7 +42,41 @@ ok "a run says it used the stored probe" run a --backend none
 ok "... used: true, its verdict" \
 	test "$(json_get "$TMPD/a.json" hypervisor_probe used)/$(json_get "$TMPD/a.json" hypervisor_probe verdict)" = "true/$verdict"
 
-perl -MJSON::PP -i -0pe '$d = decode_json($_); $d->{machine_id} = "another"; $_ = encode_json($d)' "$F"
+# forge P=PERL: change the stored document with PERL on $d
+forge() { perl -MJSON::PP -i -0pe '$d = decode_json($_); '"$1"'; $_ = encode_json($d)' "$F"; }
+stored_shown=$(json_get "$F" shown)
+case $(json_get "$F" machine) in
+"bare metal"*)
+	ok "on bare metal a run makes no check of the memory verdict" \
+		test -z "$(json_get "$TMPD/a.json" hypervisor_probe check)"
+	;;
+*)
+	ok "in a guest a run checked the memory verdict on 64 MiB ($(json_get "$TMPD/a.json" hypervisor_probe check pages) pages)" \
+		test "$(json_get "$TMPD/a.json" hypervisor_probe check pages)" = 16384
+	ok "... and used the check's verdict, not the stored one" \
+		test "$(json_get "$TMPD/a.json" hypervisor_probe shown)" = "$(json_get "$TMPD/a.json" hypervisor_probe check shown)"
+	ok "... which it keeps beside it" \
+		test "$(json_get "$TMPD/a.json" hypervisor_probe stored_shown)" = "$stored_shown"
+	cp "$F" "$TMPD/kept.json"
+	forge '$d->{shown} = JSON::PP::true; $_->{gaps_per_1000_pages} = 1e9 for @{$d->{reused}}'
+	# with events where the backend records them: the report's note
+	case $("$L" backends) in *"bpf: yes"*) bk=bpf ;; *) bk=none ;; esac
+	ok "a stored verdict 'shown' (forged) the check cannot show now: a run ($bk)" run f --backend $bk --cpu 0
+	ok "... did not use it: shown false, stored_shown true, check shown false" \
+		test "$(json_get "$TMPD/f.json" hypervisor_probe shown)/$(json_get "$TMPD/f.json" hypervisor_probe stored_shown)/$(json_get "$TMPD/f.json" hypervisor_probe check shown)" = "false/true/false"
+	"$L" report "$TMPD/f.json" >"$TMPD/f.txt"
+	ok "... and its report says the memory is backed now (when some time is unexplained)" \
+		bash -c '! grep -q "^unexplained:" "$1" || tr "\n" " " <"$1" | tr -s " " | grep -q "fresh memory is backed now"' _ "$TMPD/f.txt"
+	ok "with LATCTL_HV_CHECK_MB=0 a run uses the stored verdict" env LATCTL_HV_CHECK_MB=0 "$L" run chase --mode cold --iters 20000 --quiet --json "$TMPD/g.json" --backend none
+	ok "... shown true, no check" \
+		test "$(json_get "$TMPD/g.json" hypervisor_probe shown)/$(json_get "$TMPD/g.json" hypervisor_probe check)" = "true/"
+	cp "$TMPD/kept.json" "$F"
+	;;
+esac
+check "LATCTL_HV_CHECK_MB must be MiB" "env LATCTL_HV_CHECK_MB=lots $L run chase --iters 1000 --backend none" 2 \
+	"LATCTL_HV_CHECK_MB 'lots' is not valid"
+
+forge '$d->{machine_id} = "another"'
 ok "a probe of another machine is not used" run b --backend none
 ok "... used: false, and why" \
 	test "$(json_get "$TMPD/b.json" hypervisor_probe used)/$(json_get "$TMPD/b.json" hypervisor_probe verdict)" = \
@@ -52,6 +86,8 @@ ok "without a probe: used false, and what to run" run c --backend none
 ok "... the verdict names the command" \
 	grep -q 'latctl doctor --probe-hypervisor' <<<"$(json_get "$TMPD/c.json" hypervisor_probe verdict)"
 
+# the runs below judge forged verdicts: no check of them on this machine
+export LATCTL_HV_CHECK_MB=0
 case $("$L" backends) in
 *"bpf: yes"*)
 	"$L" doctor --probe-hypervisor >/dev/null

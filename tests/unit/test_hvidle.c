@@ -2,10 +2,12 @@
 /*
  * Unit tests of the hypervisor probe's idle pass (user/doc/hvidle.c): its
  * verdict on synthetic figures (each interrupt or switch explains one gap
- * at most), the stored document's keys a run reads, and one real pass on
- * this CPU (its counts, not its figures: those are the machine's).
+ * at most), the stored document's keys a run reads, one real pass on
+ * this CPU (its counts, not its figures: those are the machine's), and
+ * the memory verdict's rule as a run checks it again.
  * CMOCKA_MESSAGE_OUTPUT=TAP.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,6 +73,49 @@ static void test_not_shown(void **state)
 	assert_true(stored_rate(&p) == 0);
 }
 
+/* The memory verdict's rule: five times the reused rate, one per 1000 at
+ * least; the figures of a fresh guest, of one whose memory is backed, and
+ * of one half way back. */
+static void test_rates(void **state)
+{
+	(void)state;
+	assert_true(lat_hv_rates_show(236.85, 1.00));
+	assert_true(lat_hv_rates_show(4.06, 0.71));
+	assert_false(lat_hv_rates_show(0.91, 0.54));
+	assert_false(lat_hv_rates_show(0.9, 0)); /* under one per 1000 */
+	assert_false(lat_hv_rates_show(4.9, 1.0));
+}
+
+/* A run's check against a stored probe: it wrote each page of its MiB,
+ * keeps them until the end, and judges against the stored reused rate;
+ * LATCTL_HV_CHECK_MB chooses the MiB, 0 none, garbage is refused. */
+static void test_check(void **state)
+{
+	struct lat_hv_probe p = { .guest = 1 };
+	struct lat_hv_check c;
+	cJSON *doc;
+
+	(void)state;
+	p.reused[0].pages = p.reused[1].pages = 1000;
+	p.reused[1].gaps = 1000000; /* a rate no fresh pass reaches */
+	doc = lat_hv_json(&p);
+	setenv("LATCTL_HV_CHECK_MB", "2", 1);
+	assert_int_equal(lat_hv_check_run(&c, doc), 0);
+	assert_true(c.done && c.mb == 2 && c.fresh.pages == 512 && c.map);
+	assert_true(c.reused_rate == 1000000);
+	assert_false(c.shown);
+	lat_hv_check_end(&c);
+	assert_null(c.map);
+	lat_hv_check_end(&c);
+	setenv("LATCTL_HV_CHECK_MB", "0", 1);
+	assert_int_equal(lat_hv_check_run(&c, doc), 0);
+	assert_false(c.done);
+	setenv("LATCTL_HV_CHECK_MB", "2x", 1);
+	assert_int_equal(lat_hv_check_run(&c, doc), -EINVAL);
+	unsetenv("LATCTL_HV_CHECK_MB");
+	cJSON_Delete(doc);
+}
+
 /* A real pass: it ran for its time and counted what it saw. */
 static void test_real_pass(void **state)
 {
@@ -87,8 +132,8 @@ static void test_real_pass(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shown),
-		cmocka_unit_test(test_not_shown),
+		cmocka_unit_test(test_shown),	  cmocka_unit_test(test_not_shown),
+		cmocka_unit_test(test_rates),	  cmocka_unit_test(test_check),
 		cmocka_unit_test(test_real_pass),
 	};
 

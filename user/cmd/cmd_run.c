@@ -44,6 +44,9 @@ struct run_ctx {
 	long long free_2m;
 	double pair_ns;
 	cJSON *doc;
+	cJSON *hv;	    /* the stored hypervisor probe, or NULL: */
+	const char *hv_why; /* ... why */
+	struct lat_hv_check hv_check;
 	int set_up;
 	int interrupted;	/* a Ctrl-C ended the timed loop early */
 };
@@ -234,12 +237,12 @@ static double slow_limit(const struct lat_run *run, const char *slow, const doub
  * this run used, or why none, into doc and in (shown: the gap after a
  * fault is hypervisor~; noise: so are uncovered stretches like the idle
  * pass's gaps). */
-static void add_hypervisor_probe(cJSON *doc, struct lat_causes_in *in)
+static void add_hypervisor_probe(struct run_ctx *c, struct lat_causes_in *in)
 {
-	const char *why = NULL;
-	cJSON *hv = lat_hv_load(&why), *o = cJSON_CreateObject();
+	const struct lat_hv_check *chk = &c->hv_check;
+	cJSON *hv = c->hv, *o = cJSON_CreateObject();
 
-	in->hypervisor = hv && lat_hv_shown(hv);
+	in->hypervisor = hv && (chk->done ? chk->shown : lat_hv_shown(hv));
 	in->hv_noise_per_s = hv ? lat_hv_noise_rate(hv) : 0;
 	in->hv_gap_ns = LAT_HV_GAP_MIN_NS;
 	cJSON_AddStringToObject(o, "path", lat_hv_path());
@@ -247,18 +250,20 @@ static void add_hypervisor_probe(cJSON *doc, struct lat_causes_in *in)
 	if (hv) {
 		cJSON_AddItemToObject(o, "date", cJSON_DetachItemFromObject(hv, "date"));
 		cJSON_AddBoolToObject(o, "shown", in->hypervisor);
+		cJSON_AddBoolToObject(o, "stored_shown", lat_hv_shown(hv));
 		cJSON_AddItemToObject(o, "verdict", cJSON_DetachItemFromObject(hv, "verdict"));
+		if (chk->done)
+			cJSON_AddItemToObject(o, "check", lat_hv_check_json(chk));
 		cJSON_AddBoolToObject(o, "noise", in->hv_noise_per_s > 0);
 		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(hv, "noise_verdict")))
 			cJSON_AddItemToObject(o, "noise_verdict",
 					      cJSON_DetachItemFromObject(hv, "noise_verdict"));
 	} else {
 		cJSON_AddBoolToObject(o, "shown", false);
-		cJSON_AddStringToObject(o, "verdict", why);
+		cJSON_AddStringToObject(o, "verdict", c->hv_why);
 		cJSON_AddBoolToObject(o, "noise", false);
 	}
-	cJSON_Delete(hv);
-	cJSON_AddItemToObject(doc, "hypervisor_probe", o);
+	cJSON_AddItemToObject(c->doc, "hypervisor_probe", o);
 }
 
 /* The join of the samples with latmon's events: "slow" and "causes". */
@@ -278,7 +283,7 @@ static int add_causes(struct run_ctx *c, const double *sorted)
 
 	in.limit_ns = slow_limit(&c->run, slow, sorted, &in.at_max);
 	in.typical_ns = lat_percentile_sorted(sorted, c->run.n, 50);
-	add_hypervisor_probe(c->doc, &in);
+	add_hypervisor_probe(c, &in);
 
 	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->sess.mon));
 	cJSON_AddItemToObject(c->doc, "backend", lat_backend_json(&c->sess));
@@ -419,6 +424,24 @@ static void show_timing(const struct lat_run *run)
 	lat_progress_hold(line);
 }
 
+/* The stored hypervisor probe of this machine and, in a guest, the check
+ * that its memory verdict holds now: before the workload takes memory. */
+static int check_hypervisor(struct run_ctx *c)
+{
+	int ret;
+
+	c->hv = lat_hv_load(&c->hv_why);
+	if (!c->hv || !lat_hv_guest(c->hv))
+		return 0;
+	ret = lat_hv_check_run(&c->hv_check, c->hv);
+	if (ret == -EINVAL)
+		return LAT_EXIT_USAGE;
+	if (ret)
+		fprintf(stderr, "latctl: the hypervisor probe's check could not run: %s\n",
+			strerror(-ret));
+	return ret ? LAT_EXIT_FAIL : 0;
+}
+
 /* Workload setup, sample array, then the timed loop between two counter reads. */
 static int measure(struct run_ctx *c)
 {
@@ -426,6 +449,9 @@ static int measure(struct run_ctx *c)
 	uint16_t cpu;
 	int ret;
 
+	ret = check_hypervisor(c);
+	if (ret)
+		return ret;
 	ret = lat_backend_open(&c->sess, c->opts.backend, c->opts.events, c->opts.ring,
 			       (run->ops->wants_syscalls ? LAT_BACKEND_SYSCALLS : 0) |
 				       (run->ops->other_process ? LAT_BACKEND_APART : 0));
@@ -455,6 +481,7 @@ static int measure(struct run_ctx *c)
 	lat_counters_read(&c->after, c->opts.cpu);
 	c->tsc_after = lat_tsc(&cpu);
 	lat_mm_env_leave();
+	lat_hv_check_end(&c->hv_check);
 	lat_progress_done();
 	lat_backend_stop(&c->sess, run);
 	if (!ret && run->ops->from_events)
@@ -525,6 +552,8 @@ static void cleanup(struct run_ctx *c)
 	lat_result_abort(&c->file);
 	lat_mm_env_restore();
 	lat_thp_restore();
+	lat_hv_check_end(&c->hv_check);
+	cJSON_Delete(c->hv);
 	cJSON_Delete(c->doc);
 }
 

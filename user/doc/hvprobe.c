@@ -27,8 +27,9 @@ static int cmp_u64(const void *a, const void *b)
 	return *x < *y ? -1 : *x > *y;
 }
 
-/* Touch every page of mb fresh MiB once, each touch timed; then free them. */
-static int one_pass(struct lat_hv_pass *s, size_t mb, double hz, uint64_t *gap)
+/* Touch every page of mb fresh MiB once, each touch timed; the mapping
+ * in *map (mb MiB) for the caller to unmap. */
+static int touch_pass(struct lat_hv_pass *s, size_t mb, double hz, uint64_t *gap, void **map)
 {
 	size_t n = mb * (1 << 20) / PAGE, i;
 	uint64_t lo = (uint64_t)(LAT_HV_GAP_MIN_NS * hz / 1e9);
@@ -51,13 +52,29 @@ static int one_pass(struct lat_hv_pass *s, size_t mb, double hz, uint64_t *gap)
 	s->pages = n;
 	qsort(gap, s->gaps, sizeof(*gap), cmp_u64);
 	s->gap_median_ns = s->gaps ? (double)gap[s->gaps / 2] * 1e9 / hz : 0;
-	munmap((void *)p, n * PAGE);
+	*map = (void *)p;
 	return 0;
+}
+
+/* One pass, its memory freed after it. */
+static int one_pass(struct lat_hv_pass *s, size_t mb, double hz, uint64_t *gap)
+{
+	void *map;
+	int ret = touch_pass(s, mb, hz, gap, &map);
+
+	if (!ret)
+		munmap(map, mb << 20);
+	return ret;
 }
 
 double lat_hv_rate(const struct lat_hv_pass *s)
 {
 	return s->pages ? 1000.0 * (double)s->gaps / (double)s->pages : 0;
+}
+
+int lat_hv_rates_show(double fresh, double reused)
+{
+	return fresh >= SHOWN_MIN_RATE && fresh >= SHOWN_RATIO * reused;
 }
 
 /* shown when the fresh pass has SHOWN_RATIO times the gaps of every
@@ -71,7 +88,7 @@ static void judge(struct lat_hv_probe *p)
 		r = lat_hv_rate(&p->reused[i]);
 		most = r > most ? r : most;
 	}
-	p->shown = p->guest && fresh >= SHOWN_MIN_RATE && fresh >= SHOWN_RATIO * most;
+	p->shown = p->guest && lat_hv_rates_show(fresh, most);
 	if (!p->guest)
 		snprintf(p->verdict, sizeof(p->verdict), "not a guest: no hypervisor to show");
 	else if (p->shown)
@@ -259,7 +276,90 @@ out:
 	return doc;
 }
 
+int lat_hv_guest(const cJSON *doc)
+{
+	const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "machine"));
+
+	return m && strncmp(m, "bare metal", 10) != 0;
+}
+
 int lat_hv_shown(const cJSON *doc)
 {
 	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "shown"));
+}
+
+/* The most gaps per 1000 pages of the stored passes over memory taken back. */
+static double stored_reused_rate(const cJSON *doc)
+{
+	const cJSON *pass;
+	double most = 0, r;
+
+	cJSON_ArrayForEach(pass, cJSON_GetObjectItemCaseSensitive(doc, "reused")) {
+		r = cJSON_GetNumberValue(
+			cJSON_GetObjectItemCaseSensitive(pass, "gaps_per_1000_pages"));
+		most = r > most ? r : most; /* NaN: not a number, not kept */
+	}
+	return most;
+}
+
+/* LATCTL_HV_CHECK_MB: the check's MiB, 0 for none; LAT_HV_CHECK_MB if unset. */
+static long check_mb(void)
+{
+	const char *v = getenv("LATCTL_HV_CHECK_MB");
+	char *end;
+	long mb;
+
+	if (!v || !*v)
+		return LAT_HV_CHECK_MB;
+	mb = strtol(v, &end, 10);
+	return *end || mb < 0 || mb > 4096 ? -1 : mb;
+}
+
+int lat_hv_check_run(struct lat_hv_check *c, const cJSON *doc)
+{
+	double hz = lat_tsc_hz();
+	long mb = check_mb();
+	uint64_t *gap;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	if (mb < 0) {
+		fprintf(stderr,
+			"latctl: LATCTL_HV_CHECK_MB '%s' is not valid; give MiB from 0 (no check) to 4096\n",
+			getenv("LATCTL_HV_CHECK_MB"));
+		return -EINVAL;
+	}
+	if (!doc || !mb)
+		return 0;
+	gap = malloc((size_t)mb * (1 << 20) / PAGE * sizeof(*gap));
+	if (!gap || !(hz > 0)) {
+		free(gap);
+		return -ENOMEM;
+	}
+	ret = touch_pass(&c->fresh, (size_t)mb, hz, gap, &c->map);
+	free(gap);
+	if (ret)
+		return ret;
+	c->mb = (size_t)mb;
+	c->done = 1;
+	c->reused_rate = stored_reused_rate(doc);
+	c->shown = lat_hv_rates_show(lat_hv_rate(&c->fresh), c->reused_rate);
+	return 0;
+}
+
+void lat_hv_check_end(struct lat_hv_check *c)
+{
+	if (c->map)
+		munmap(c->map, c->mb << 20);
+	c->map = NULL;
+}
+
+cJSON *lat_hv_check_json(const struct lat_hv_check *c)
+{
+	cJSON *o = pass_json(&c->fresh);
+
+	cJSON_AddNumberToObject(o, "mb", (double)c->mb);
+	cJSON_AddNumberToObject(o, "reused_per_1000_pages", c->reused_rate);
+	cJSON_AddBoolToObject(o, "shown", c->shown);
+	return o;
 }

@@ -8,7 +8,8 @@
  * out again): the guest's own work per page is the same in both, so only
  * the hypervisor's can differ. Its figures and verdict are kept in
  * $LATCTL_VAR_DIR (default /var/lib/latctl)/hypervisor.json, where
- * `latctl run` reads them: with a verdict "shown", the time after a fault
+ * `latctl run` reads them and, in a guest, checks the verdict holds before
+ * its loop (struct lat_hv_check): where it does, the time after a fault
  * in a slow iteration that no event covers, beyond an ordinary iteration's
  * own work, is hypervisor~ (estimated).
  *
@@ -47,6 +48,21 @@ struct lat_hv_idle {
 	uint64_t switches; /* the thread's context switches */
 };
 
+/* A run's check that the stored memory verdict still holds: how often the
+ * first touches of fresh memory are slow now, against the stored probe's
+ * memory taken back (the guest's memory gets backed as it is used, and
+ * free page reporting can give it back to the host). */
+#define LAT_HV_CHECK_MB 64 /* LATCTL_HV_CHECK_MB: other MiB, 0 for no check */
+
+struct lat_hv_check {
+	int done;		  /* the check ran */
+	size_t mb;		  /* its fresh memory, mapped until lat_hv_check_end */
+	struct lat_hv_pass fresh; /* one pass over it */
+	double reused_rate;	  /* the stored probe's most gaps per 1000 reused */
+	int shown;		  /* fresh is slow as the probe's verdict needs */
+	void *map;
+};
+
 struct lat_hv_probe {
 	char machine[96]; /* lat_machine_kind() */
 	int guest;	  /* a hypervisor bit in CPUID */
@@ -67,6 +83,18 @@ int lat_hv_idle_run(struct lat_hv_idle *s, double secs, double hz, uint64_t *gap
 uint64_t lat_hv_idle_unseen(const struct lat_hv_idle *s);
 /* Judge the idle pass into p->noise and p->noise_verdict. */
 void lat_hv_idle_judge(struct lat_hv_probe *p);
+/* Whether gaps per 1000 fresh pages show the hypervisor's first touch
+ * against those per 1000 pages taken back. */
+int lat_hv_rates_show(double fresh, double reused);
+/* The check before a run's loop, against the loaded probe doc (NULL: no
+ * check): its fresh memory stays mapped, so the run's workload does not
+ * get those pages back already backed. 0, or -EINVAL (bad
+ * LATCTL_HV_CHECK_MB, said) or -errno. */
+int lat_hv_check_run(struct lat_hv_check *c, const cJSON *doc);
+/* Free the check's memory (after the loop); again is harmless. */
+void lat_hv_check_end(struct lat_hv_check *c);
+/* The check as the result's hypervisor_probe.check object. */
+cJSON *lat_hv_check_json(const struct lat_hv_check *c);
 /* Gaps per 1000 pages of a pass. */
 double lat_hv_rate(const struct lat_hv_pass *s);
 /* The probe as the stored document (schema latctl.hypervisor). */
@@ -78,6 +106,8 @@ const char *lat_hv_path(void);
 /* The stored evidence of this machine, or NULL (none, unreadable or of
  * another machine: why in *why, may be NULL). */
 cJSON *lat_hv_load(const char **why);
+/* Whether a loaded document is of a guest. */
+int lat_hv_guest(const cJSON *doc);
 /* Whether a loaded document shows the gaps are the hypervisor's. */
 int lat_hv_shown(const cJSON *doc);
 /* Idle gaps per second where a loaded document shows noise, else 0. */
