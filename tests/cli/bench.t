@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Every benchmark of tests/bench builds and runs one short round, so none
 # stops linking unseen: the join (host), the markers of run exec (host),
+# what each kind of fault costs user space (host),
 # how often compare and check are
 # wrong (simulation and two real results), the BPF backend's cost per fault
 # (host, where this kernel allows BPF), latmon's probe cost per fault and
@@ -23,6 +24,13 @@ ok "bench-verdicts: real results, every pair compared and checked" \
 	bash -c "printf '%s\n' \"\$1\" | grep -Eq '^A/A over 1 pairs of invocations: [01] tables flag a row; check bad [01], good [01], cannot tell [01]$'" _ "$OUT"
 ok "bench-verdicts: the shifted copies checked" \
 	bash -c "printf '%s\n' \"\$1\" | grep -Eq '^p99\.9 x2: check bad [01] of 1, good 0$'" _ "$OUT"
+
+check "bench-faults: every kind of fault timed, no tracing" \
+	"'$B/bench-faults.sh' 2000" 0 '^  write fault \(fresh memory\) +2000 +[0-9]+ +[0-9]+ +[0-9]+$'
+ok "bench-faults: a read and a write fault on each page, none on populated pages" \
+	bash -c "printf '%s\n' \"\$1\" | grep -Eq '^  read fault \(the zero page\) +2000 ' &&
+		printf '%s\n' \"\$1\" | grep -Eq '^  write after it \(copy-on-write\) +2000 ' &&
+		printf '%s\n' \"\$1\" | grep -Eq '^  MAP_POPULATE, first write +0 '" _ "$OUT"
 
 check "bench-markers: a marker pair outside latctl and with a ring, against the floor" \
 	"'$B/bench-markers.sh' 20000 2" 0 '^with a ring \(begin \+ end, one record\) +[0-9.]+ ns +\([0-9.]+x the floor'

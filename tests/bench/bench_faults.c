@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a page fault costs user space on this machine, by kind, without
+ * any tracing: each access timed with the TSC, one per 4 KiB page of
+ * fresh anonymous memory (no huge pages), pinned by the caller. Rows:
+ * a pair of TSC reads; a system call round trip (getppid); a read fault
+ * of the zero page; the write after it (a copy-on-write of the zero
+ * page); a write fault on fresh memory; and a write to each page of a
+ * MAP_POPULATE mapping, the first and the second time (the guest's
+ * kernel mapped those pages: a first write slower than the second is a
+ * cost the guest does not see, such as a hypervisor filling its own
+ * page table). The faults this process took during each row are shown.
+ *
+ *   bench_faults [PAGES]      (default 100000)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+
+#include "lib/tsc.h"
+
+#define PAGE 4096UL
+
+struct row {
+	const char *name;
+	size_t n;
+	uint64_t *t; /* ticks of each access */
+	long faults;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+static long minflt(void)
+{
+	struct rusage r;
+
+	getrusage(RUSAGE_SELF, &r);
+	return r.ru_minflt;
+}
+
+static void print_row(const struct row *r, double hz)
+{
+	qsort(r->t, r->n, sizeof(*r->t), cmp_u64);
+	printf("  %-36s %8ld %9.0f %9.0f %9.0f\n", r->name, r->faults,
+	       (double)r->t[r->n / 10] * 1e9 / hz, (double)r->t[r->n / 2] * 1e9 / hz,
+	       (double)r->t[r->n * 9 / 10] * 1e9 / hz);
+}
+
+/* One access kind, n times: 0 nothing, 1 getppid, 2 read p, 3 write p. */
+static void time_row(struct row *r, int kind, volatile char *p, double hz)
+{
+	uint64_t a;
+	uint16_t cpu;
+	long f0 = minflt();
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		a = lat_tsc(&cpu);
+		if (kind == 1)
+			syscall(SYS_getppid);
+		else if (kind == 2)
+			(void)p[i * PAGE];
+		else if (kind == 3)
+			p[i * PAGE] = 1;
+		r->t[i] = lat_tsc(&cpu) - a;
+	}
+	r->faults = minflt() - f0;
+	print_row(r, hz);
+}
+
+static volatile char *map(size_t n, int flags)
+{
+	void *p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags,
+		       -1, 0);
+
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "bench_faults: no memory for %zu pages\n", n);
+		exit(1);
+	}
+	madvise(p, n * PAGE, MADV_NOHUGEPAGE);
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = argc > 1 ? strtoul(argv[1], NULL, 0) : 100000;
+	double hz = lat_tsc_hz();
+	struct row r = { .n = n, .t = malloc(n * sizeof(uint64_t)) };
+	volatile char *p, *q;
+
+	if (!n || !r.t || !(hz > 0)) {
+		fprintf(stderr, "usage: bench_faults [PAGES] (PAGES > 0)\n");
+		return 2;
+	}
+	memset(r.t, 0xff, n * sizeof(*r.t)); /* its own faults before the rows */
+	printf("bench_faults: %zu pages a row; ns per access, the TSC pair included\n", n);
+	printf("  %-36s %8s %9s %9s %9s\n", "access", "faults", "p10", "p50", "p90");
+	r.name = "nothing (a pair of TSC reads)";
+	time_row(&r, 0, NULL, hz);
+	r.name = "system call (getppid)";
+	time_row(&r, 1, NULL, hz);
+	p = map(n, 0);
+	r.name = "read fault (the zero page)";
+	time_row(&r, 2, p, hz);
+	r.name = "write after it (copy-on-write)";
+	time_row(&r, 3, p, hz);
+	q = map(n, 0);
+	r.name = "write fault (fresh memory)";
+	time_row(&r, 3, q, hz);
+	munmap((void *)q, n * PAGE);
+	q = map(n, MAP_POPULATE);
+	r.name = "MAP_POPULATE, first write";
+	time_row(&r, 3, q, hz);
+	r.name = "MAP_POPULATE, second write";
+	time_row(&r, 3, q, hz);
+	return 0;
+}
