@@ -106,6 +106,16 @@ ok "no record of another process ($(fact "$C" read) read)" \
 ok "the clock mapping is checked against its bound" \
 	grep -Eq '^BPF clock on the TSC: drift -?[0-9]+ ns .* (within|WORSE than) the stated bound of 1000 ns' "$TMPD/chase.txt"
 ok "report FILE prints what the run printed" bash -c "'$L' report '$C' | diff - '$TMPD/chase.txt'"
+edges=$(perl -MJSON::PP -e 'local $/; my $c = decode_json(<>)->{causes};
+	exit 3 unless exists $c->{fault_edges}; my $e = $c->{fault_edges} or print("null"), exit;
+	print join " ", map { $e->{$_} } qw(iterations faults ns_per_fault_median share)' "$C")
+read -r e_it _ _ e_share <<<"$edges"
+ok "causes.fault_edges: slow iterations with only faults, and what stays per fault ($edges)" \
+	perl -e 'my ($i, $f, $p, $s) = @ARGV; exit !($i eq "null" ||
+		$i >= 1 && $f >= $i && $p >= 0 && $s >= 0 && $s < 1)' $edges
+ok "... the unexplained note says it when some is left" \
+	bash -c '[ "$1" = null ] || ! perl -e "exit !(\$ARGV[0] > 0)" "$2" ||
+		tr "\n" " " <"$3" | tr -s " " | grep -q "In the $1 slow iterations whose only events are faults"' _ "$e_it" "$e_share" "$TMPD/chase.txt"
 
 G=$TMPD/grow.json
 thp_before=$(cat $THP)

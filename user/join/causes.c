@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "join/causes.h"
+#include "join/edges.h"
 #include "join/faults.h"
 #include "events/evtype.h"
 #include "join/join.h"
@@ -70,6 +71,12 @@ static size_t count_streams(const struct lat_run *run)
 	return n;
 }
 
+/* The run's median iteration in ticks. */
+static uint64_t typical_ticks(const struct lat_causes_in *in)
+{
+	return (uint64_t)(in->typical_ns * in->run->tsc_hz / 1e9);
+}
+
 /* The probe's shortest gap in ticks where it showed idle gaps no guest
  * event explains and the stretches are not refused, else 0. */
 static uint64_t stretch_ticks(const struct lat_causes_in *in, const struct merge *m)
@@ -114,7 +121,7 @@ static int join_stream(const struct lat_causes_in *in, const struct merge *m, si
 		.tsc_hz = in->run->tsc_hz,
 		.hypervisor = in->hypervisor,
 		.hv_stretch = stretch_ticks(in, m),
-		.hv_typical = (uint64_t)(in->typical_ns * in->run->tsc_hz / 1e9),
+		.hv_typical = typical_ticks(in),
 	};
 
 	return join_run(&ji, r);
@@ -352,6 +359,10 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 		cJSON_AddItemToObject(o, "fault_ns", times);
 		if (in->hv_noise_per_s > 0 && in->have_events)
 			cJSON_AddItemToObject(o, "hypervisor_stretches", stretches_json(in, m));
+		if (in->have_events)
+			cJSON_AddItemToObject(o, "fault_edges",
+					      lat_fault_edges_json(&m->acc, typical_ticks(in)) ?:
+						      cJSON_CreateNull());
 	} else {
 		cJSON_Delete(times);
 	}

@@ -297,6 +297,31 @@ static void render_probe(FILE *out, const cJSON *doc)
 	print_wrapped(out, text);
 }
 
+/* How much of unexplained is around faults no event times in full. */
+static void render_edges(FILE *out, const cJSON *causes)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(causes, "fault_edges");
+	char text[3 * LIST_LEN], per[24], typ[24];
+	double share = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "share"));
+
+	if (!cJSON_IsObject(e) || !(share > 0))
+		return;
+	lat_fmt_ns(per, sizeof(per),
+		   cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "ns_per_fault_median")),
+		   10);
+	lat_fmt_ns(typ, sizeof(typ),
+		   cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "typical_ns")), 10);
+	snprintf(text, sizeof(text),
+		 "In the %.0f slow iterations whose only events are faults (%.0f faults), "
+		 "%s a fault (median) stays unexplained beyond an ordinary iteration's %s, "
+		 "%.1f%% of the slow time: the parts of a fault no event times (its entry "
+		 "before the first event, its work after the last, its return).",
+		 cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "iterations")),
+		 cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "faults")), per, typ,
+		 100 * share);
+	print_wrapped(out, text);
+}
+
 /* The share of the slow time no recorded event explains, 0 without it. */
 static double unexplained_share(const cJSON *causes)
 {
@@ -325,6 +350,7 @@ void lat_unexplained_render(FILE *out, const cJSON *doc, const cJSON *causes)
 	fprintf(out, "unexplained: %.1f%% of the slow time, when this kernel recorded nothing.\n",
 		100 * share);
 	render_watched(out, doc, guest);
+	render_edges(out, causes);
 	if (!guest)
 		return;
 	/* "QEMU TCG guest (an emulated CPU...)": the name before the comment */
