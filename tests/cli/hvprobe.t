@@ -70,6 +70,11 @@ case $(json_get "$F" machine) in
 	ok "with LATCTL_HV_CHECK_MB=0 a run uses the stored verdict" env LATCTL_HV_CHECK_MB=0 "$L" run chase --mode cold --iters 20000 --quiet --json "$TMPD/g.json" --backend none
 	ok "... shown true, no check" \
 		test "$(json_get "$TMPD/g.json" hypervisor_probe shown)/$(json_get "$TMPD/g.json" hypervisor_probe check)" = "true/"
+	ok "a check that cannot get its memory (4096 MiB under ulimit -v 1 GiB): the run goes on" \
+		bash -c 'ulimit -v 1000000; LATCTL_HV_CHECK_MB=4096 "$1" run chase --mode cold --iters 2000 --quiet --json "$2" --backend none 2>"$3"' _ "$L" "$TMPD/h.json" "$TMPD/h.err"
+	ok "... says so in one line" grep -q "^latctl: the hypervisor probe's check could not run (" "$TMPD/h.err"
+	ok "... and does not use the verdict: check.failed, shown false" \
+		test -n "$(json_get "$TMPD/h.json" hypervisor_probe check failed)" -a "$(json_get "$TMPD/h.json" hypervisor_probe shown)" = false
 	cp "$TMPD/kept.json" "$F"
 	;;
 esac

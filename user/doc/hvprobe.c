@@ -331,18 +331,16 @@ int lat_hv_check_run(struct lat_hv_check *c, const cJSON *doc)
 	}
 	if (!doc || !mb)
 		return 0;
-	gap = malloc((size_t)mb * (1 << 20) / PAGE * sizeof(*gap));
-	if (!gap || !(hz > 0)) {
-		free(gap);
-		return -ENOMEM;
-	}
-	ret = touch_pass(&c->fresh, (size_t)mb, hz, gap, &c->map);
-	free(gap);
-	if (ret)
-		return ret;
 	c->mb = (size_t)mb;
 	c->done = 1;
 	c->reused_rate = stored_reused_rate(doc);
+	gap = malloc((size_t)mb * (1 << 20) / PAGE * sizeof(*gap));
+	ret = gap && hz > 0 ? touch_pass(&c->fresh, (size_t)mb, hz, gap, &c->map) : -ENOMEM;
+	free(gap);
+	if (ret) {
+		c->failed = -ret; /* no verdict now: not shown */
+		return 0;
+	}
 	c->shown = lat_hv_rates_show(lat_hv_rate(&c->fresh), c->reused_rate);
 	return 0;
 }
@@ -358,6 +356,8 @@ cJSON *lat_hv_check_json(const struct lat_hv_check *c)
 {
 	cJSON *o = pass_json(&c->fresh);
 
+	if (c->failed)
+		cJSON_AddStringToObject(o, "failed", strerror(c->failed));
 	cJSON_AddNumberToObject(o, "mb", (double)c->mb);
 	cJSON_AddNumberToObject(o, "reused_per_1000_pages", c->reused_rate);
 	cJSON_AddBoolToObject(o, "shown", c->shown);

@@ -60,6 +60,7 @@ struct lat_hv_check {
 	struct lat_hv_pass fresh; /* one pass over it */
 	double reused_rate;	  /* the stored probe's most gaps per 1000 reused */
 	int shown;		  /* fresh is slow as the probe's verdict needs */
+	int failed;		  /* errno: the pass could not run (not shown) */
 	void *map;
 };
 
@@ -88,8 +89,8 @@ void lat_hv_idle_judge(struct lat_hv_probe *p);
 int lat_hv_rates_show(double fresh, double reused);
 /* The check before a run's loop, against the loaded probe doc (NULL: no
  * check): its fresh memory stays mapped, so the run's workload does not
- * get those pages back already backed. 0, or -EINVAL (bad
- * LATCTL_HV_CHECK_MB, said) or -errno. */
+ * get those pages back already backed. 0 (a pass that could not run is
+ * done, failed and not shown), or -EINVAL (bad LATCTL_HV_CHECK_MB, said). */
 int lat_hv_check_run(struct lat_hv_check *c, const cJSON *doc);
 /* Free the check's memory (after the loop); again is harmless. */
 void lat_hv_check_end(struct lat_hv_check *c);

@@ -235,7 +235,12 @@ static void check_text(char *text, size_t len, const cJSON *p)
 		cJSON_GetObjectItemCaseSensitive(chk, "reused_per_1000_pages"));
 	double mb = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(chk, "mb"));
 
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(chk, "shown")))
+	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(chk, "failed")))
+		snprintf(text, len,
+			 "This run's check before its loop (%.0f MiB of fresh memory) could not "
+			 "run (%s): without it the time after a fault stays unexplained.",
+			 mb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(chk, "failed")));
+	else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(chk, "shown")))
 		snprintf(text, len,
 			 "This run's check before its loop (%.0f MiB of fresh memory) found its "
 			 "first touches slow %.2f times per 1000 pages against %.2f for memory "
