@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare/signif.h"
+#include "lib/stats.h"
 
 /* The inverse of erfc for 0 < p < 2, by bisection (a few calls per table). */
 static double erfcinv_approx(double p)
@@ -23,13 +24,6 @@ static double erfcinv_approx(double p)
 	return (lo + hi) / 2;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double *sorted_copy(const double *x, size_t n)
 {
 	double *s = malloc((n ? n : 1) * sizeof(*s));
@@ -37,7 +31,7 @@ static double *sorted_copy(const double *x, size_t n)
 	if (!s)
 		return NULL;
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), lat_cmp_double);
 	return s;
 }
 
@@ -101,7 +95,7 @@ struct ranked {
 
 static int cmp_ranked(const void *a, const void *b)
 {
-	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+	return lat_cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
 }
 
 /* x and y pooled and sorted; twice the mid-rank of each (an integer) into
@@ -265,7 +259,7 @@ int lat_shift_interval(const double *x, size_t nx, const double *y, size_t ny, d
 	for (i = 0; i < nx; i++)
 		for (j = 0; j < ny; j++)
 			d[i * ny + j] = y[j] - x[i];
-	qsort(d, n, sizeof(*d), cmp_double);
+	qsort(d, n, sizeof(*d), lat_cmp_double);
 	out->est = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
 	k = moses_k(nx, ny, conf);
 	out->lo = k ? d[k - 1] : -INFINITY;

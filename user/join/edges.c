@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "join/edges.h"
+#include "lib/stats.h"
 
 /* Whether an iteration's ticks are only faults' and uncovered ones, from
  * fault records alone. */
@@ -17,13 +18,6 @@ static int only_faults(const struct join_iter *it)
 		if (it->ticks[l] && l != JOIN_FAULT && l != JOIN_UNEXPLAINED)
 			return 0;
 	return 1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 cJSON *lat_fault_edges_json(const struct join_result *r, uint64_t typical)
@@ -50,7 +44,7 @@ cJSON *lat_fault_edges_json(const struct join_result *r, uint64_t typical)
 	}
 	if (!n)
 		goto out;
-	qsort(per, n, sizeof(*per), cmp_double);
+	qsort(per, n, sizeof(*per), lat_cmp_double);
 	o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "iterations", (double)n);
 	cJSON_AddNumberToObject(o, "faults", (double)faults);

@@ -6,7 +6,7 @@
 
 #include "lib/stats.h"
 
-static int cmp_double(const void *a, const void *b)
+int lat_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -46,7 +46,7 @@ int lat_summary_compute(double *ns, size_t n, struct lat_summary *out)
 
 	if (n == 0)
 		return -EINVAL;
-	qsort(ns, n, sizeof(*ns), cmp_double);
+	qsort(ns, n, sizeof(*ns), lat_cmp_double);
 	for (i = 0; i < n; i++)
 		total += ns[i];
 	out->count = n;

@@ -19,6 +19,9 @@ struct lat_summary {
  */
 int lat_summary_compute(double *ns, size_t n, struct lat_summary *out);
 
+/* qsort's comparison of doubles, ascending. */
+int lat_cmp_double(const void *a, const void *b);
+
 /* One exact percentile of an already sorted array (nearest rank). */
 double lat_percentile_sorted(const double *sorted, size_t n, double p);
 
