@@ -116,6 +116,14 @@ ok "causes.fault_edges: slow iterations with only faults, and what stays per fau
 ok "... the unexplained note says it when some is left" \
 	bash -c '[ "$1" = null ] || ! perl -e "exit !(\$ARGV[0] > 0)" "$2" ||
 		tr "\n" " " <"$3" | tr -s " " | grep -q "In the $1 slow iterations whose only events are faults"' _ "$e_it" "$e_share" "$TMPD/chase.txt"
+if [ "$e_it" != null ] && perl -e 'exit !($ARGV[0] > 0)' "$e_share"; then
+	perl -MJSON::PP -0pe '$d = decode_json($_); $d->{causes}{fault_edges}{share} = "most"; $_ = encode_json($d)' "$C" >"$TMPD/edited.json"
+	check "a result whose fault_edges share was edited to a word: one line, exit 2" \
+		"$L report $TMPD/edited.json" 2 'key "share" is missing or has the wrong type'
+else
+	echo "ok $((_n + 1)) # skip an edited fault_edges: this run left nothing at the edges"
+	_n=$((_n + 1))
+fi
 
 G=$TMPD/grow.json
 thp_before=$(cat $THP)

@@ -78,6 +78,13 @@ case $(json_get "$F" machine) in
 	cp "$TMPD/kept.json" "$F"
 	;;
 esac
+cp "$F" "$TMPD/kept.json"
+forge 'delete $d->{date}'
+ok "a stored probe without its date (edited by hand): a run" run i --backend none
+ok "... writes date null" perl -MJSON::PP -e 'local $/; my $p = decode_json(<>)->{hypervisor_probe};
+	exit !(exists $p->{date} && !defined $p->{date})' "$TMPD/i.json"
+ok "... and its report reads" "$L" report "$TMPD/i.json"
+cp "$TMPD/kept.json" "$F"
 check "LATCTL_HV_CHECK_MB must be MiB" "env LATCTL_HV_CHECK_MB=lots $L run chase --iters 1000 --backend none" 2 \
 	"LATCTL_HV_CHECK_MB 'lots' is not valid"
 

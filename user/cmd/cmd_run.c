@@ -248,7 +248,10 @@ static void add_hypervisor_probe(struct run_ctx *c, struct lat_causes_in *in)
 	cJSON_AddStringToObject(o, "path", lat_hv_path());
 	cJSON_AddBoolToObject(o, "used", hv != NULL);
 	if (hv) {
-		cJSON_AddItemToObject(o, "date", cJSON_DetachItemFromObject(hv, "date"));
+		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(hv, "date")))
+			cJSON_AddItemToObject(o, "date", cJSON_DetachItemFromObject(hv, "date"));
+		else
+			cJSON_AddNullToObject(o, "date"); /* a probe file edited by hand */
 		cJSON_AddBoolToObject(o, "shown", in->hypervisor);
 		cJSON_AddBoolToObject(o, "stored_shown", lat_hv_shown(hv));
 		cJSON_AddItemToObject(o, "verdict", cJSON_DetachItemFromObject(hv, "verdict"));

@@ -373,7 +373,7 @@ static void render_causes(FILE *out, struct lat_rd *r, const cJSON *doc)
 		render_sources(out, r, lm);
 	}
 	lat_render_causes(out, r, causes, iters, est);
-	lat_unexplained_render(out, doc, causes);
+	lat_unexplained_render(out, r, doc, causes);
 	render_missed_in(out, r, be);
 	if (!strcmp(backend, "bpf")) {
 		lat_bpf_render(out, r, be);

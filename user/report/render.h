@@ -48,7 +48,7 @@ void lat_bpf_render(FILE *out, struct lat_rd *r, const cJSON *backend);
 /* Under the cause table, when some slow time is unexplained: what the
  * backend watched and did not see then, what it did not watch, and in a
  * guest the hypervisor's time and the loop's steal (render_unexplained.c). */
-void lat_unexplained_render(FILE *out, const cJSON *doc, const cJSON *causes);
+void lat_unexplained_render(FILE *out, struct lat_rd *r, const cJSON *doc, const cJSON *causes);
 /* "on CPU 1", or "on all CPUs together" of the counters' steal_cpu. */
 void lat_steal_where(char *buf, size_t len, const cJSON *counters);
 

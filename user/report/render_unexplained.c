@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "lib/fmt.h"
+#include "lib/rdoc.h"
 #include "report/render.h"
 
 #define LIST_LEN 512
@@ -226,69 +227,74 @@ static void render_guest_steal(FILE *out, const cJSON *doc, const cJSON *causes)
 }
 
 /* What the run's check of the probe's memory verdict found. */
-static void check_text(char *text, size_t len, const cJSON *p)
+static void check_text(char *text, size_t len, struct lat_rd *r, const cJSON *p)
 {
-	const cJSON *chk = cJSON_GetObjectItemCaseSensitive(p, "check");
-	double fresh =
-		cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(chk, "gaps_per_1000_pages"));
-	double reused = cJSON_GetNumberValue(
-		cJSON_GetObjectItemCaseSensitive(chk, "reused_per_1000_pages"));
-	double mb = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(chk, "mb"));
+	const cJSON *chk = lat_rd_obj(r, p, "check");
+	const cJSON *failed = cJSON_GetObjectItemCaseSensitive(chk, "failed");
+	double mb = lat_rd_num(r, chk, "mb");
+	int n;
 
-	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(chk, "failed")))
+	if (failed) {
 		snprintf(text, len,
 			 "This run's check before its loop (%.0f MiB of fresh memory) could not "
 			 "run (%s): without it the time after a fault stays unexplained.",
-			 mb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(chk, "failed")));
-	else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(chk, "shown")))
-		snprintf(text, len,
-			 "This run's check before its loop (%.0f MiB of fresh memory) found its "
-			 "first touches slow %.2f times per 1000 pages against %.2f for memory "
-			 "taken back: the time after a fault is the hypervisor's, hypervisor~ "
-			 "above, but for an ordinary iteration's own work, which stays here.",
-			 mb, fresh, reused);
+			 mb, lat_rd_str(r, chk, "failed"));
+		return;
+	}
+	n = snprintf(text, len,
+		     "This run's check before its loop (%.0f MiB of fresh memory) found its "
+		     "first touches slow %.2f times per 1000 pages against %.2f for memory "
+		     "taken back: ",
+		     mb, lat_rd_num(r, chk, "gaps_per_1000_pages"),
+		     lat_rd_num(r, chk, "reused_per_1000_pages"));
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (lat_rd_bool(r, chk, "shown"))
+		snprintf(text + n, len - (size_t)n,
+			 "the time after a fault is the hypervisor's, hypervisor~ above, but for "
+			 "an ordinary iteration's own work, which stays here.");
 	else
-		snprintf(text, len,
-			 "This run's check before its loop (%.0f MiB of fresh memory) found its "
-			 "first touches slow %.2f times per 1000 pages against %.2f for memory "
-			 "taken back: the guest's fresh memory is backed now, so the time after "
-			 "a fault stays unexplained (the probe's verdict: %s).",
-			 mb, fresh, reused,
-			 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "stored_shown")) ?
-				 "shown" :
-				 "not shown");
+		snprintf(text + n, len - (size_t)n,
+			 "the guest's fresh memory is backed now, so the time after a fault "
+			 "stays unexplained (the probe's verdict: %s).",
+			 lat_rd_bool(r, p, "stored_shown") ? "shown" : "not shown");
 }
 
 /* What the hypervisor probe this run used says of the time after a fault. */
-static void render_probe(FILE *out, const cJSON *doc)
+static void render_probe(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(doc, "hypervisor_probe");
-	const char *date = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "date"));
 	char text[3 * LIST_LEN];
+	const char *date;
+	bool used;
 
 	if (!p)
 		return; /* a result of an older latctl */
-	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(p, "check")))
-		check_text(text, sizeof(text), p);
-	else if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "used")))
+	used = lat_rd_bool(r, p, "used");
+	date = used ? lat_rd_opt_str(r, p, "date") : "none";
+	if (!strcmp(date, "none"))
+		date = ""; /* null: the stored probe had no date */
+	if (cJSON_GetObjectItemCaseSensitive(p, "check"))
+		check_text(text, sizeof(text), r, p);
+	else if (!used)
 		snprintf(text, sizeof(text),
 			 "Whether the time after a fault is the hypervisor's (backing the page "
 			 "the guest just mapped) is not known on this machine: 'latctl doctor "
 			 "--probe-hypervisor' (root) runs the experiment that shows it.");
-	else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "shown")))
+	else if (lat_rd_bool(r, p, "shown"))
 		snprintf(text, sizeof(text),
-			 "The hypervisor probe of %s showed that the time after a fault is the "
+			 "The hypervisor probe%s%s showed that the time after a fault is the "
 			 "hypervisor's: it is hypervisor~ above, but for an ordinary iteration's "
 			 "own work, which stays here.",
-			 date ? date : "?");
+			 *date ? " of " : "", date);
 	else
 		snprintf(text, sizeof(text),
-			 "The hypervisor probe of %s did not show that the time after a fault is "
+			 "The hypervisor probe%s%s did not show that the time after a fault is "
 			 "the hypervisor's (first touches of fresh memory were not slower than of "
 			 "memory taken back), so it stays unexplained.",
-			 date ? date : "?");
+			 *date ? " of " : "", date);
 	print_wrapped(out, text);
-	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "used")))
+	if (!used)
 		return;
 	snprintf(text, sizeof(text), "%s",
 		 noise_used(doc) == 1 ? "Its idle pass showed gaps no guest event explains: "
@@ -302,29 +308,27 @@ static void render_probe(FILE *out, const cJSON *doc)
 	print_wrapped(out, text);
 }
 
-/* How much of unexplained is around faults no event times in full. */
-static void render_edges(FILE *out, const cJSON *causes)
+/* How much of unexplained is around faults no event times in full (null:
+ * no slow iteration had only faults). */
+static void render_edges(FILE *out, struct lat_rd *r, const cJSON *causes)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(causes, "fault_edges");
 	char text[3 * LIST_LEN], per[24], typ[24];
-	double share = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "share"));
+	double share;
 
-	if (!cJSON_IsObject(e) || !(share > 0))
+	if (!e || cJSON_IsNull(e))
 		return;
-	lat_fmt_ns(per, sizeof(per),
-		   cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "ns_per_fault_median")),
-		   10);
-	lat_fmt_ns(typ, sizeof(typ),
-		   cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "typical_ns")), 10);
+	share = lat_rd_num(r, e, "share");
+	lat_fmt_ns(per, sizeof(per), lat_rd_num(r, e, "ns_per_fault_median"), 10);
+	lat_fmt_ns(typ, sizeof(typ), lat_rd_num(r, e, "typical_ns"), 10);
 	snprintf(text, sizeof(text),
 		 "In the %.0f slow iterations whose only events are faults (%.0f faults), "
 		 "%s a fault (median) stays unexplained beyond an ordinary iteration's %s, "
 		 "%.1f%% of the slow time: the parts of a fault no event times (its entry "
 		 "before the first event, its work after the last, its return).",
-		 cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "iterations")),
-		 cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "faults")), per, typ,
-		 100 * share);
-	print_wrapped(out, text);
+		 lat_rd_num(r, e, "iterations"), lat_rd_num(r, e, "faults"), per, typ, 100 * share);
+	if (share > 0)
+		print_wrapped(out, text);
 }
 
 /* The share of the slow time no recorded event explains, 0 without it. */
@@ -342,7 +346,7 @@ static double unexplained_share(const cJSON *causes)
 	return 0;
 }
 
-void lat_unexplained_render(FILE *out, const cJSON *doc, const cJSON *causes)
+void lat_unexplained_render(FILE *out, struct lat_rd *r, const cJSON *doc, const cJSON *causes)
 {
 	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
 	const char *machine =
@@ -355,7 +359,7 @@ void lat_unexplained_render(FILE *out, const cJSON *doc, const cJSON *causes)
 	fprintf(out, "unexplained: %.1f%% of the slow time, when this kernel recorded nothing.\n",
 		100 * share);
 	render_watched(out, doc, guest);
-	render_edges(out, causes);
+	render_edges(out, r, causes);
 	if (!guest)
 		return;
 	/* "QEMU TCG guest (an emulated CPU...)": the name before the comment */
@@ -366,5 +370,5 @@ void lat_unexplained_render(FILE *out, const cJSON *doc, const cJSON *causes)
 		"  guest running, the hypervisor's own fault on a page this guest touched).\n",
 		len, machine);
 	render_guest_steal(out, doc, causes);
-	render_probe(out, doc);
+	render_probe(out, r, doc);
 }
