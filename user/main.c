@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "lib/opt.h"
+#include "system/journal.h"
 #include "system/sysset.h"
 
 int lat_main_argc;

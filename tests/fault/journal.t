@@ -7,14 +7,15 @@
 # restore does it on demand; a journal whose PID runs again (reused) is
 # still put back, the lock says the run is gone; two runs with --thp-size
 # at once wait for each other. On a fake sysfs ($LATCTL_SYSFS_THP) and
-# journal directory ($LATCTL_STATE_DIR): runs unprivileged. As root, also
+# journal directory ($LATCTL_STATE_DIR): runs unprivileged. The journal
+# names settings by key ("set thp madvise"), never by path. As root, also
 # on the real THP file, and a flock held on it by user nobody stalls
 # nothing.
 . "$(dirname "$0")/../cli/engine.sh"
 
 L=$LATCTL
 F=$TMPD/thp
-export LATCTL_STATE_DIR=$TMPD/state
+export LATCTL_STATE_DIR=$TMPD/state LATCTL_SYSFS_THP=$F
 reset_fake() {
 	mkdir -p "$F/hugepages-64kB" "$F/hugepages-2048kB"
 	echo 'always [inherit] madvise never' > "$F/hugepages-2048kB/enabled"
@@ -23,7 +24,7 @@ reset_fake() {
 	echo 'always inherit madvise [never]' > "$F/hugepages-64kB/enabled"
 }
 val() { sed 's/.*\[\(.*\)\].*/\1/' "$1"; }
-RUN="env LATCTL_SYSFS_THP=$F $L run grow --backend none"
+RUN="$L run grow --backend none"
 # wait_for FILE VALUE: until the fake setting is VALUE (the run has set it)
 wait_for() { for _ in $(seq 600); do [ "$(val "$1")" = "$2" ] && return 0; sleep 0.05; done; return 1; }
 
@@ -31,7 +32,7 @@ reset_fake
 check "kill point: SIGKILL after the journal's line, before the write" \
 	"LATCTL_TEST_KILL=journaled $RUN --thp always --iters 1000" 137 ''
 ok "... the journal holds the setting and its old value" \
-	grep -q "^set	$F/enabled	madvise$" "$LATCTL_STATE_DIR/journal"
+	grep -q "^set	thp	madvise$" "$LATCTL_STATE_DIR/journal"
 check "... the next command (latctl list) says what it put back" "$L list" 0 \
 	"a latctl run that died \(pid [0-9]+ .*--thp always.*\) left settings changed; put back: $F/enabled madvise -> madvise"
 ok "... and removed the journal" test ! -e "$LATCTL_STATE_DIR/journal"
@@ -62,7 +63,7 @@ check "... the next --repeat removes the dead one's scratch directory" \
 	"$RUN --repeat 2 --iters 1000 --quiet --json $TMPD/rep.json; ls -A $TMPD | grep -c '^\\.latctl-repeat\\.'" 1 '^0$'
 
 reset_fake
-printf 'run %d latctl run grow --thp always\nset\t%s/enabled\tmadvise\n' $$ "$F" > "$LATCTL_STATE_DIR/journal"
+printf 'run %d latctl run grow --thp always\nsysfs\tfake\nset\tthp\tmadvise\n' $$ > "$LATCTL_STATE_DIR/journal"
 echo always > "$F/enabled"
 check "a journal whose PID runs again (this shell's): the free lock says its run died" "$L list" 0 \
 	"died \(pid $$ latctl run grow --thp always\).* always -> madvise"
@@ -76,7 +77,7 @@ wait $first
 ok "... both put back: 64 KiB never" test "$(val "$F/hugepages-64kB/enabled")" = never
 
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
-	unset LATCTL_STATE_DIR
+	unset LATCTL_STATE_DIR LATCTL_SYSFS_THP
 	T=/sys/kernel/mm/transparent_hugepage/enabled
 	before=$(cat $T)
 	su nobody -s /bin/sh -c "exec flock $T sleep 30" >/dev/null 2>&1 & holder=$!

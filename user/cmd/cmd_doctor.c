@@ -19,6 +19,7 @@
 #include "lib/latctl.h"
 #include "lib/opt.h"
 #include "doc/result.h"
+#include "system/journal.h"
 #include "system/sysset.h"
 #include "system/sysinfo.h"
 #include "run/vm.h"
@@ -397,6 +398,8 @@ static void check_settings(struct finding *f)
 		SET(f, V_OK, "nothing to put back");
 	} else if (k == 1) {
 		SET(f, V_NOTE, "a latctl run is changing these now and puts them back when it ends");
+	} else if (k == 3) {
+		SET(f, V_WARN, "nothing in it is put back: read it, set what it names by hand, then remove it");
 	} else {
 		SET(f, V_WARN, "a latctl run died (SIGKILL, the OOM killer) with these changed, so "
 		    "the values above may be its own: 'latctl restore' (or any latctl run) puts them back");

@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "lib/opt.h"
+#include "system/journal.h"
 #include "system/sysset.h"
 
 static void usage(FILE *out)

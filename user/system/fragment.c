@@ -230,13 +230,11 @@ static int spawn(struct lat_fragment *f, size_t bytes)
 /* THP defrag always and proactive compaction off for the run. */
 static int set_compaction(void)
 {
-	char path[512];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/defrag", lat_thp_dir());
-	ret = lat_sysset_write("--fragment", path, "always");
+	ret = lat_sysset_write("--fragment", "thp-defrag", "always");
 	if (!ret && !access("/proc/sys/vm/compaction_proactiveness", F_OK))
-		ret = lat_sysset_write("--fragment", "/proc/sys/vm/compaction_proactiveness", "0");
+		ret = lat_sysset_write("--fragment", "compaction-proactiveness", "0");
 	return ret;
 }
 

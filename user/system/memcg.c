@@ -13,6 +13,7 @@
 #include "lib/cleanup.h"
 #include "system/memcg.h"
 #include "lib/rdoc.h"
+#include "system/journal.h"
 #include "system/sysset.h"
 
 #define FILL_CHUNK	(4UL << 20)
@@ -146,7 +147,7 @@ static int enable_memory(void)
 	if (strstr(ctl, "memory"))
 		return 0;
 	ret = lat_journal_begin();	/* a killed run's +memory: -memory by the next */
-	ret = ret ? ret : lat_journal_set(root_file("cgroup.subtree_control"), "-memory");
+	ret = ret ? ret : lat_journal_set("cgroup-memory", "-memory");
 	if (ret)
 		return ret;
 	cg.enabled_memory = 1;
@@ -185,7 +186,8 @@ static int create(void)
 		cg.path[0] = '\0';
 		return ret;
 	}
-	lat_journal_rmdir(cg.path);	/* a killed run's cgroup: removed by the next */
+	snprintf(file, sizeof(file), "cgroup-latctl-%d", (int)getpid());
+	lat_journal_rmdir(file);	/* a killed run's cgroup: removed by the next */
 	lat_cleanup_install();
 	lat_cleanup_add(undo);
 	snprintf(file, sizeof(file), "%s/memory.max", cg.path);

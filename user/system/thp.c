@@ -11,15 +11,10 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
+#include "system/journal.h"
+#include "system/setting.h"
 #include "system/sysset.h"
 #include "system/thp.h"
-
-const char *lat_thp_dir(void)
-{
-	const char *dir = getenv("LATCTL_SYSFS_THP");
-
-	return dir && *dir ? dir : "/sys/kernel/mm/transparent_hugepage";
-}
 
 int lat_thp_valid(const char *value)
 {
@@ -60,9 +55,10 @@ int lat_thp_set(const char *value)
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/enabled", lat_thp_dir());
-	ret = lat_sysset_change(path, value);
+	ret = lat_sysset_change("thp", value);
 	if (ret) {
-		thp_error(ret, path, value);
+		if (ret != -LAT_ENOJOURNAL)	/* the journal said its own line */
+			thp_error(ret, path, value);
 		lat_sysset_restore();
 	}
 	return ret;

@@ -145,7 +145,7 @@ int lat_thp_size_apply(const struct lat_thp_size *s, int n)
 			no_such_size(s[i].kb, kb, have);
 			return -ENOENT;
 		}
-		size_path(path, sizeof(path), s[i].kb);
+		snprintf(path, sizeof(path), "thp-size-%ukB", s[i].kb);
 		ret = lat_sysset_write("--thp-size", path, s[i].mode);
 		if (ret)
 			return ret;
