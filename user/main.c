@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* latctl: run a workload, time every iteration, report the tail. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -141,10 +142,23 @@ static int stdout_checked(const char *cmd, int ret)
 	return strcmp(cmd, "check") ? LAT_EXIT_FAIL : LAT_EXIT_CANNOT_TELL;
 }
 
+/* Descriptors 0, 1 and 2 open (on /dev/null if closed), so that no file
+ * latctl opens becomes stdout and gets the report. */
+static void std_fds_open(void)
+{
+	int fd;
+
+	while ((fd = open("/dev/null", O_RDWR | O_NOCTTY)) >= 0 && fd <= STDERR_FILENO)
+		;
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
 
+	std_fds_open();
 	lat_main_argc = argc;
 	lat_main_argv = argv;
 	if (argc < 2) {
@@ -152,17 +166,17 @@ int main(int argc, char **argv)
 		return LAT_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return cmd_help(1, argv + 1);
+		return stdout_checked(argv[1], cmd_help(1, argv + 1));
 	if (lat_opt_only_help(&main_cmd, argc, argv) == LAT_PARSED_HELP)
-		return LAT_EXIT_OK;
+		return stdout_checked(argv[1], LAT_EXIT_OK);
 	if (!strcmp(argv[1], "--list-cmds")) {
 		for (i = 0; i < NCOMMANDS; i++)
 			puts(commands[i].name);
-		return LAT_EXIT_OK;
+		return stdout_checked(argv[1], LAT_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("latctl %s (latmon UAPI %d)\n", LATCTL_VERSION, LATMON_UAPI_VERSION);
-		return LAT_EXIT_OK;
+		return stdout_checked(argv[1], LAT_EXIT_OK);
 	}
 	for (i = 0; i < NCOMMANDS; i++) {
 		if (strcmp(argv[1], commands[i].name))

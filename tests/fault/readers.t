@@ -26,8 +26,8 @@ truncate -s 300M "$TMPD/big.json"
 check_err "a 300 MiB file: refused by its size" "$(lim "$L report $TMPD/big.json")" 2 \
 	'larger than 256 MiB, more than any result latctl writes'
 perl -e 'print "[", "0," x 9000000, "0]"' > "$TMPD/many.json"
-check_err "an array of 9 M values (18 MB): refused before parsing" "$(lim "$L report $TMPD/many.json")" 2 \
-	'holds more than 8388608 JSON values'
+check_err "an array of 9 M values (18 MB, over 4 M): refused before parsing" "$(lim "$L report $TMPD/many.json")" 2 \
+	'holds more than 4194304 JSON values'
 head -c 4096 /dev/urandom > "$TMPD/bin.json"
 check_err "a binary file: said so, not \"truncated\"" \
 	"$(lim "$L report $TMPD/bin.json")" 2 '(binary file|not valid JSON)'

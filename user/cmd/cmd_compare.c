@@ -280,7 +280,7 @@ static int write_json(const struct compare_opts *o, int argc, char **argv)
 	int ret;
 
 	if (lat_result_open(&file, o->json_path))
-		return -1;
+		return LAT_EXIT_USAGE;
 	doc = lat_result_new(argc, argv);
 	cJSON_ReplaceItemInObject(doc, "schema", cJSON_CreateString(LAT_COMPARE_SCHEMA));
 	cJSON_ReplaceItemInObject(doc, "schema_version", cJSON_CreateNumber(LAT_COMPARE_SCHEMA_VERSION));
@@ -304,7 +304,7 @@ static int write_json(const struct compare_opts *o, int argc, char **argv)
 	lat_result_finish(doc, LAT_EXIT_OK);
 	ret = lat_result_commit(&file, doc);
 	cJSON_Delete(doc);
-	return ret ? -1 : 0;
+	return ret ? LAT_EXIT_FAIL : 0;
 }
 
 static int compare(struct compare_opts *o)
@@ -342,8 +342,8 @@ int cmd_compare(int argc, char **argv)
 	ret = o.text ? compare(&o) : LAT_EXIT_FAIL;
 	if (o.text && o.text != stdout)
 		fclose(o.text);
-	if (ret == LAT_EXIT_OK && o.json_path && write_json(&o, lat_main_argc, lat_main_argv))
-		ret = LAT_EXIT_USAGE;
+	if (ret == LAT_EXIT_OK && o.json_path)
+		ret = write_json(&o, lat_main_argc, lat_main_argv);
 out:
 	for (i = 0; i < o.n; i++)
 		cJSON_Delete(o.docs[i]);

@@ -107,5 +107,5 @@ int cmd_plot(int argc, char **argv)
 	r = (struct one_result){ doc, in[0] };
 	ret = lat_plot_write(out, draw_one, &r);
 	cJSON_Delete(doc);
-	return ret == -ENOMEM ? LAT_EXIT_FAIL : ret ? LAT_EXIT_USAGE : LAT_EXIT_OK;
+	return ret == -ENOMEM || ret == -EIO ? LAT_EXIT_FAIL : ret ? LAT_EXIT_USAGE : LAT_EXIT_OK;
 }

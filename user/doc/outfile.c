@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: MIT
-/* Output files: replaced atomically, written through, symlinks followed. */
+/* Output files: named to the kernel, replaced atomically by descriptor. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "doc/outfile.h"
 
-#define MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
+#define TMP_TAG		".latctl-"
+#define SCRATCH_TAG	".latctl-repeat."
 
 /* The descriptor path names (/dev/stdout, /dev/fd/1, ...), or -1. */
 static int std_fd_of(const char *path)
@@ -39,74 +40,153 @@ static int std_fd_of(const char *path)
 	return -1;
 }
 
-/* path with every symlink of its last component followed, into out. */
-static int resolve(const char *path, char *out, size_t len)
+/* "a block device", ...: what a path that latctl does not write is. */
+static const char *kind_of(mode_t m)
 {
-	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
-	struct stat st;
-	ssize_t n;
-	int hops;
-
-	snprintf(cur, sizeof(cur), "%s", path);
-	for (hops = 0; hops < MAX_HOPS; hops++) {
-		if (lstat(cur, &st) || !S_ISLNK(st.st_mode)) {
-			snprintf(out, len, "%s", cur);
-			return 0;
-		}
-		n = readlink(cur, link, sizeof(link) - 1);
-		if (n < 0)
-			return -errno;
-		link[n] = '\0';
-		snprintf(dir, sizeof(dir), "%s", cur);
-		if (link[0] == '/')
-			snprintf(cur, sizeof(cur), "%s", link);
-		else if (snprintf(cur, sizeof(cur), "%s/%s", dirname(dir), link) >= (int)sizeof(cur))
-			return -ENAMETOOLONG;
-	}
-	return -ELOOP;
+	return S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a directory" :
+	       S_ISSOCK(m) ? "a socket" : "not a file latctl writes";
 }
 
-/* Remove ".base.latctl-PID.*" in dir whose PID no longer runs. */
-static void remove_stale(const char *dir, const char *base)
-{
-	char prefix[PATH_MAX];
-	struct dirent *e;
-	size_t k;
-	DIR *d = opendir(dir);
-	long pid;
-	char *end;
+/* ---- leftovers of dead runs ---- */
 
-	if (!d)
-		return;
-	k = (size_t)snprintf(prefix, sizeof(prefix), ".%s.latctl-", base);
+/* PID of a temporary name ".NAME.latctl-PID.XXXXXX" or a scratch directory
+ * ".latctl-repeat.PID.XXXXXX" (dir set), else 0. */
+static long leftover_pid(const char *name, int *dir)
+{
+	const char *p = NULL, *s;
+	char *end;
+	long pid;
+
+	*dir = !strncmp(name, SCRATCH_TAG, strlen(SCRATCH_TAG));
+	if (*dir)
+		p = name + strlen(SCRATCH_TAG);
+	else if (name[0] == '.')
+		for (s = name; (s = strstr(s, TMP_TAG)); s++)
+			p = s + strlen(TMP_TAG);
+	if (!p || *p < '1' || *p > '9')
+		return 0;
+	pid = strtol(p, &end, 10);
+	if (*end != '.' || strlen(end + 1) != 6 || strchr(end + 1, '/'))
+		return 0;
+	return pid;
+}
+
+static int dead(long pid)
+{
+	return pid != getpid() && kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+/* This user's regular files in a scratch directory, then the directory. */
+static int remove_scratch_dir(int dfd, const char *name, const struct stat *st)
+{
+	struct stat in;
+	struct dirent *e;
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &in) || in.st_ino != st->st_ino || in.st_dev != st->st_dev ||
+	    !(d = fdopendir(fd))) {
+		close(fd);
+		return 0;
+	}
+	while ((e = readdir(d)))
+		if (!fstatat(fd, e->d_name, &in, AT_SYMLINK_NOFOLLOW) && S_ISREG(in.st_mode) &&
+		    in.st_uid == geteuid())
+			unlinkat(fd, e->d_name, 0);
+	closedir(d);
+	return !unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+int lat_outfile_sweep(int dfd)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0, dir;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
 	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, prefix, k))
+		long pid = leftover_pid(e->d_name, &dir);
+
+		if (!pid || !dead(pid) || fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    st.st_uid != geteuid())
 			continue;
-		pid = strtol(e->d_name + k, &end, 10);
-		if (*end != '.' || pid <= 0 || pid == getpid())
-			continue;
-		if (kill((pid_t)pid, 0) && errno == ESRCH)
-			unlinkat(dirfd(d), e->d_name, 0);
+		if (dir && S_ISDIR(st.st_mode))
+			n += remove_scratch_dir(fd, e->d_name, &st);
+		else if (!dir && S_ISREG(st.st_mode))
+			n += !unlinkat(fd, e->d_name, 0);
 	}
 	closedir(d);
+	return n;
 }
 
-/* The temporary file beside o->path, with the old file's mode and owner. */
+int lat_outfile_sweep_path(const char *path)
+{
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return 0;
+	n = lat_outfile_sweep(fd);
+	close(fd);
+	return n;
+}
+
+/* Six random letters and digits after name's last '.'. */
+static void randomize(char *name)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char r[6];
+	char *x = strrchr(name, '.') + 1;
+	int i;
+
+	if (getrandom(r, sizeof(r), 0) != sizeof(r))
+		for (i = 0; i < 6; i++)
+			r[i] = (unsigned char)rand();
+	for (i = 0; i < 6; i++)
+		x[i] = set[r[i] % (sizeof(set) - 1)];
+	x[6] = '\0';
+}
+
+int lat_outfile_scratch(int dfd, char *name)
+{
+	int i, fd;
+
+	for (i = 0; i < 100; i++) {
+		snprintf(name, NAME_MAX + 1, SCRATCH_TAG "%d.", (int)getpid());
+		randomize(name);
+		if (!mkdirat(dfd, name, 0700))
+			break;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* ---- opening ---- */
+
+/* The temporary file in o->dir_fd, with the old file's mode and owner. */
 static int make_tmp(struct lat_outfile *o, const struct stat *old)
 {
-	char d[PATH_MAX], b[PATH_MAX];
 	mode_t mask = umask(0);
+	int i;
 
 	umask(mask);
-	snprintf(d, sizeof(d), "%s", o->path);
-	snprintf(b, sizeof(b), "%s", o->path);
-	remove_stale(dirname(d), basename(b));
-	snprintf(d, sizeof(d), "%s", o->path);
-	snprintf(b, sizeof(b), "%s", o->path);
-	if (snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.latctl-%d.XXXXXX", dirname(d), basename(b),
-		     (int)getpid()) >= (int)sizeof(o->tmp))
-		return -ENAMETOOLONG;
-	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	o->creating = 1;
+	lat_outfile_sweep(o->dir_fd);
+	for (i = 0; i < 100; i++) {
+		snprintf(o->tmp, sizeof(o->tmp), ".%.200s" TMP_TAG "%d.", o->base, (int)getpid());
+		randomize(o->tmp);
+		o->fd = openat(o->dir_fd, o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (o->fd >= 0 || errno != EEXIST)
+			break;
+	}
 	if (o->fd < 0) {
 		o->tmp[0] = '\0';
 		return -errno;
@@ -121,47 +201,164 @@ static int make_tmp(struct lat_outfile *o, const struct stat *old)
 	return 0;
 }
 
-int lat_outfile_open(struct lat_outfile *o, const char *path, const char *what)
+/* dir_fd and base from a path: its directory opened by the kernel. */
+static int split(struct lat_outfile *o, const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t k = slash ? (size_t)(slash - path) : 0;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(k ? k : 1), path);
+	if (snprintf(o->base, sizeof(o->base), "%s", slash ? slash + 1 : path) >= (int)sizeof(o->base))
+		return -ENAMETOOLONG;
+	if (!o->base[0] || !strcmp(o->base, ".") || !strcmp(o->base, ".."))
+		return -EISDIR;
+	o->dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return o->dir_fd < 0 ? -errno : 0;
+}
+
+/* A regular file the kernel opened as pfd: its directory by the kernel's
+ * own name for it, the entry checked to be that file, and opened with
+ * O_CREAT as a shell's > would (fs.protected_regular). */
+static int take_regular(struct lat_outfile *o, int pfd, const struct stat *st)
+{
+	char proc[64], real[PATH_MAX];
+	struct stat in;
+	ssize_t n;
+	int fd, ret;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	n = readlink(proc, real, sizeof(real) - 1);
+	if (n <= 0 || real[0] != '/')
+		return n < 0 ? -errno : -ENOENT;
+	real[n] = '\0';
+	ret = split(o, real);
+	if (ret)
+		return ret;
+	if (fstatat(o->dir_fd, o->base, &in, AT_SYMLINK_NOFOLLOW) || in.st_ino != st->st_ino ||
+	    in.st_dev != st->st_dev)
+		return -ESTALE;		/* renamed meanwhile */
+	fd = openat(o->dir_fd, o->base, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return make_tmp(o, st);
+}
+
+/* A symlink to nothing: its target created by the kernel, as a shell's >
+ * would (fs.protected_symlinks applies), then taken as a regular file; it
+ * is removed again if nothing is written. */
+static int take_dangling(struct lat_outfile *o, const char *path)
 {
 	struct stat st;
-	int ret, exists;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600), ret;
 
+	if (fd < 0 && errno == EEXIST)	/* O_EXCL does not follow: create through it */
+		fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	ret = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? take_regular(o, fd, &st) : -EINVAL;
+	if (!ret && st.st_size == 0)
+		o->created = 1;
+	close(fd);
+	return ret;
+}
+
+/* A name that is not there yet: created in its directory at commit. */
+static int take_new(struct lat_outfile *o, const char *path)
+{
+	struct stat st;
+	int ret;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+		return take_dangling(o, path);
+	ret = split(o, path);
+	return ret ? ret : make_tmp(o, NULL);
+}
+
+static int open_std(struct lat_outfile *o, const char *path, const char *what)
+{
+	int fl = fcntl(o->std_fd, F_GETFL);
+
+	if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY)
+		return 0;
+	fprintf(stderr, "latctl: %s %s: descriptor %d is not open for writing\n", what, path, o->std_fd);
+	return -EBADF;
+}
+
+/* A device or a FIFO written through: writable by this user. */
+static int take_through(struct lat_outfile *o, int pfd)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	if (access(proc, W_OK))
+		return -errno;
+	o->through_fd = pfd;
+	return 0;
+}
+
+static void say_open_error(const struct lat_outfile *o, int ret)
+{
+	if (ret == -EISDIR)
+		fprintf(stderr, "latctl: %s %s is a directory; give a file name\n", o->what, o->path);
+	else if ((ret == -EACCES || ret == -EPERM) && !o->creating)
+		fprintf(stderr, "latctl: %s %s: cannot write to it: %s (a symlink or another user's file in a sticky directory is refused, as the kernel refuses it to a shell's >)\n",
+			o->what, o->path, strerror(-ret));
+	else
+		fprintf(stderr, "latctl: %s %s: cannot create a file there: %s; choose a writable directory\n",
+			o->what, o->path, strerror(-ret));
+}
+
+static void init(struct lat_outfile *o, const char *path, const char *what)
+{
 	memset(o, 0, sizeof(*o));
-	o->fd = -1;
+	o->fd = o->dir_fd = o->through_fd = -1;
 	o->what = what;
 	o->std_fd = std_fd_of(path);
 	snprintf(o->path, sizeof(o->path), "%s", path);
-	if (o->std_fd >= 0) {
-		ret = fcntl(o->std_fd, F_GETFL);
-		if (ret >= 0 && (ret & O_ACCMODE) != O_RDONLY)
-			return 0;
-		fprintf(stderr, "latctl: %s %s: descriptor %d is not open for writing\n", what, path,
-			o->std_fd);
-		return -EBADF;
+}
+
+int lat_outfile_open(struct lat_outfile *o, const char *path, const char *what)
+{
+	struct stat st;
+	int pfd, ret;
+
+	init(o, path, what);
+	if (o->std_fd >= 0)
+		return open_std(o, path, what);
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0) {
+		ret = errno == ENOENT ? take_new(o, path) : -errno;
+	} else if (fstat(pfd, &st)) {
+		ret = -errno;
+	} else if (S_ISREG(st.st_mode)) {
+		ret = take_regular(o, pfd, &st);
+	} else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+		ret = take_through(o, pfd);
+		if (!ret)
+			return 0;	/* pfd kept */
+	} else if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+	} else {
+		fprintf(stderr, "latctl: %s %s is %s; latctl writes a regular file, a character device, a FIFO or a terminal\n",
+			what, path, kind_of(st.st_mode));
+		close(pfd);
+		return -EINVAL;
 	}
-	ret = resolve(path, o->path, sizeof(o->path));
-	exists = !ret && !stat(o->path, &st);
-	if (!ret && exists && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "latctl: %s %s is a directory; give a file name\n", what, path);
-		return -EISDIR;
-	}
-	if (!ret && exists && !S_ISREG(st.st_mode)) {
-		o->through = 1;		/* a device, a FIFO: written, not replaced */
-		if (access(o->path, W_OK)) {
-			ret = -errno;
-			fprintf(stderr, "latctl: %s %s: cannot write to it: %s\n", what, path,
-				strerror(-ret));
-		}
-		return ret;
-	}
-	ret = ret ? ret : make_tmp(o, exists ? &st : NULL);
+	if (pfd >= 0)
+		close(pfd);
 	if (ret) {
-		fprintf(stderr, "latctl: %s %s: cannot create a file there: %s; choose a writable directory\n",
-			what, path, strerror(-ret));
+		say_open_error(o, ret);
 		lat_outfile_abort(o);
 	}
 	return ret;
 }
+
+/* ---- writing ---- */
 
 static int write_all(int fd, const char *s, size_t len)
 {
@@ -179,13 +376,17 @@ static int write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
-/* Write through: the descriptor latctl has, or the target opened now (a
- * FIFO waits for its reader here, as a shell's > would). */
+/* Write through: the descriptor latctl has, or the device opened now by
+ * its descriptor (a FIFO waits for its reader here, as a shell's > would). */
 static int commit_through(struct lat_outfile *o, const char *text, size_t len)
 {
-	int fd = o->std_fd >= 0 ? o->std_fd : open(o->path, O_WRONLY | O_CLOEXEC);
-	int ret;
+	char proc[64];
+	int fd = o->std_fd, ret;
 
+	if (fd < 0) {
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->through_fd);
+		fd = open(proc, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return -errno;
 	if (o->std_fd == STDOUT_FILENO)
@@ -196,28 +397,30 @@ static int commit_through(struct lat_outfile *o, const char *text, size_t len)
 	return ret;
 }
 
+static int commit_file(struct lat_outfile *o, const char *text, size_t len)
+{
+	int ret = write_all(o->fd, text, len);
+
+	if (!ret && fsync(o->fd))
+		ret = -errno;
+	if (close(o->fd) && !ret)
+		ret = -errno;
+	o->fd = -1;
+	if (!ret && renameat(o->dir_fd, o->tmp, o->dir_fd, o->base))
+		ret = -errno;
+	if (!ret)
+		o->tmp[0] = '\0';	/* renamed: nothing left to remove */
+	return ret;
+}
+
 int lat_outfile_commit(struct lat_outfile *o, const char *text, size_t len)
 {
-	int ret;
+	int through = o->std_fd >= 0 || o->through_fd >= 0;
+	int ret = through ? commit_through(o, text, len) : commit_file(o, text, len);
 
-	if (o->std_fd >= 0 || o->through) {
-		ret = commit_through(o, text, len);
-	} else {
-		ret = write_all(o->fd, text, len);
-		if (!ret && fsync(o->fd))
-			ret = -errno;
-		if (close(o->fd) && !ret)
-			ret = -errno;
-		o->fd = -1;
-		if (!ret && rename(o->tmp, o->path))
-			ret = -errno;
-		if (!ret)
-			o->tmp[0] = '\0';	/* renamed: nothing left to remove */
-	}
 	if (ret)
 		fprintf(stderr, "latctl: %s: writing %s failed: %s; %s\n", o->what, o->path,
-			strerror(-ret), o->through || o->std_fd >= 0 ? "what it got may be cut short"
-								      : "the old file is kept");
+			strerror(-ret), through ? "what it got may be cut short" : "the old file is kept");
 	lat_outfile_abort(o);
 	return ret;
 }
@@ -227,13 +430,20 @@ void lat_outfile_abort(struct lat_outfile *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp[0])
-		unlink(o->tmp);
+	if (o->tmp[0] && o->dir_fd >= 0)
+		unlinkat(o->dir_fd, o->tmp, 0);
+	if (o->tmp[0] && o->dir_fd >= 0 && o->created)
+		unlinkat(o->dir_fd, o->base, 0);	/* the empty target it made */
 	o->tmp[0] = '\0';
+	if (o->dir_fd >= 0)
+		close(o->dir_fd);
+	if (o->through_fd >= 0)
+		close(o->through_fd);
+	o->dir_fd = o->through_fd = -1;
 }
 
 void lat_outfile_unlink(const struct lat_outfile *o)
 {
-	if (o->tmp[0])
-		unlink(o->tmp);
+	if (o->tmp[0] && o->dir_fd >= 0)
+		unlinkat(o->dir_fd, o->tmp, 0);
 }

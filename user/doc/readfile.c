@@ -52,6 +52,8 @@ static int grow(char **buf, size_t *cap, size_t need)
 
 	while (ncap < need)
 		ncap = ncap > SIZE_MAX / 2 ? need : ncap * 2;
+	if (ncap > LAT_READ_MAX_BYTES + 2 && need <= LAT_READ_MAX_BYTES + 2)
+		ncap = LAT_READ_MAX_BYTES + 2;	/* stdin: never twice the bound */
 	if (ncap == *cap)
 		return 0;
 	nb = realloc(*buf, ncap);
@@ -149,10 +151,18 @@ void lat_json_shape(const char *text, size_t len, size_t max_items, struct lat_j
 	}
 }
 
+/* Values read so far by this process: all its files within LAT_READ_MAX_TOTAL. */
+static size_t items_read;
+
 int lat_read_count_items(const char *text, size_t len)
 {
 	struct lat_json_shape s;
 
 	lat_json_shape(text, len, LAT_READ_MAX_ITEMS, &s);
-	return s.items > LAT_READ_MAX_ITEMS ? -E2BIG : 0;
+	if (s.items > LAT_READ_MAX_ITEMS)
+		return -E2BIG;
+	if (items_read + s.items > LAT_READ_MAX_TOTAL)
+		return -ENOSPC;
+	items_read += s.items;
+	return 0;
 }

@@ -391,21 +391,80 @@ static int check_schema(const char *path, const cJSON *doc)
 /* The first key that one object of o (at any depth) holds twice with two
  * different values; NULL if none. cJSON keeps both, and a reader sees only
  * the first; two equal copies read the same either way and pass. */
+static int cmp_key(const void *a, const void *b)
+{
+	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+
+	return strcmp(x->string ? x->string : "", y->string ? y->string : "");
+}
+
+/* A key that object o holds twice: its members' names sorted, neighbours
+ * compared (n log n). */
+static const char *dup_in_object(const cJSON *o)
+{
+	const cJSON **v, *a;
+	const char *d = NULL;
+	size_t n = 0, i;
+
+	cJSON_ArrayForEach(a, o)
+		n++;
+	if (n < 2)
+		return NULL;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return "(no memory to check)";
+	n = 0;
+	cJSON_ArrayForEach(a, o)
+		v[n++] = a;
+	qsort(v, n, sizeof(*v), cmp_key);
+	for (i = 0; i + 1 < n && !d; i++)
+		if (!cmp_key(&v[i], &v[i + 1]))
+			d = v[i]->string;
+	free(v);
+	return d;
+}
+
 static const char *duplicate_key(const cJSON *o)
 {
-	const cJSON *a, *b;
-	const char *d;
+	const cJSON *a;
+	const char *d = cJSON_IsObject(o) ? dup_in_object(o) : NULL;
 
-	cJSON_ArrayForEach(a, o) {
-		if (cJSON_IsObject(o))
-			for (b = a->next; b; b = b->next)
-				if (a->string && b->string && !strcmp(a->string, b->string) &&
-				    !cJSON_Compare(a, b, 1))
-					return a->string;
-		if ((cJSON_IsObject(a) || cJSON_IsArray(a)) && (d = duplicate_key(a)))
-			return d;
+	cJSON_ArrayForEach(a, o)
+		if (!d && (cJSON_IsObject(a) || cJSON_IsArray(a)))
+			d = duplicate_key(a);
+	return d;
+}
+
+/* Control bytes (C0, DEL, C1 as UTF-8) in s as '?': no string of a file
+ * reaches a terminal as an escape sequence. */
+static void defang(char *s)
+{
+	for (; s && *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+		else if ((unsigned char)s[0] == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+			 (unsigned char)s[1] <= 0x9f)
+			s[0] = s[1] = '?';
 	}
-	return NULL;
+}
+
+static void defang_all(cJSON *o)
+{
+	cJSON *a;
+
+	for (a = o; a; a = a->next) {
+		defang(a->string);
+		if (cJSON_IsString(a))
+			defang(a->valuestring);
+		if (a->child)
+			defang_all(a->child);
+	}
+}
+
+/* 1 if only white space follows the document. */
+static int nothing_after(const char *end, const char *text, size_t len)
+{
+	return !end || strspn(end, " \t\r\n") == len - (size_t)(end - text);
 }
 
 int lat_json_read(const char *path, cJSON **doc)
@@ -418,9 +477,14 @@ int lat_json_read(const char *path, cJSON **doc)
 	ret = lat_read_file(path, &text, &len);
 	if (ret)
 		return ret;
-	if (lat_read_count_items(text, len)) {
+	ret = lat_read_count_items(text, len);
+	if (ret == -E2BIG)
 		fprintf(stderr, "latctl: %s holds more than %zu JSON values, more than any result latctl writes; not read\n",
 			path, LAT_READ_MAX_ITEMS);
+	else if (ret)
+		fprintf(stderr, "latctl: %s: the files given hold more than %zu JSON values in all, more than one command reads; give fewer\n",
+			path, LAT_READ_MAX_TOTAL);
+	if (ret) {
 		free(text);
 		return -E2BIG;
 	}
@@ -430,10 +494,19 @@ int lat_json_read(const char *path, cJSON **doc)
 		free(text);
 		return -EINVAL;
 	}
+	if (!nothing_after(end, text, len)) {
+		fprintf(stderr, "latctl: %s has more after its JSON document (from byte %zu of %zu): it was edited or damaged\n",
+			path, (size_t)(end - text), len);
+		free(text);
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		return -EINVAL;
+	}
 	free(text);
+	defang_all(*doc);
 	dup = duplicate_key(*doc);
 	if (dup) {
-		fprintf(stderr, "latctl: %s has the key \"%s\" twice in one object, with two values: it was edited or damaged\n",
+		fprintf(stderr, "latctl: %s has the key \"%s\" twice in one object: it was edited or damaged\n",
 			path, dup);
 		cJSON_Delete(*doc);
 		*doc = NULL;

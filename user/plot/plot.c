@@ -549,8 +549,9 @@ int lat_plot_svg(const cJSON *doc, const char *origin, FILE *out)
 	return ret;
 }
 
-/* A path that cannot be written is bad input (exit 2), as for run --json;
- * the SVG is drawn in memory, then written as doc/outfile.h says. */
+/* The SVG drawn in memory, then written as doc/outfile.h says. 0; -EINVAL
+ * for a path that cannot be written (bad input, said); -EIO when the
+ * writing failed (said); -ENOMEM. */
 int lat_plot_write(const char *path, lat_plot_fn fn, void *arg)
 {
 	struct lat_outfile o;
@@ -561,10 +562,11 @@ int lat_plot_write(const char *path, lat_plot_fn fn, void *arg)
 
 	if (!path) {
 		ret = fn(arg, stdout);
-		return ret ? ret : fflush(stdout) ? -EIO : 0;
+		fflush(stdout);		/* a failed stdout: main says it, exit 1 */
+		return ret;
 	}
 	if (lat_outfile_open(&o, path, "plot -o"))
-		return -EIO;
+		return -EINVAL;
 	f = open_memstream(&text, &len);
 	ret = f ? fn(arg, f) : -ENOMEM;
 	if (f && fclose(f) && !ret)

@@ -137,5 +137,5 @@ int lat_plot_compare_cmd(const char *const in[2], const char *out)
 	cJSON_Delete(doc);
 	for (i = 0; i < 2; i++)
 		cJSON_Delete(j.docs[i]);
-	return ret == -ENOMEM ? LAT_EXIT_FAIL : ret ? LAT_EXIT_USAGE : LAT_EXIT_OK;
+	return ret == -ENOMEM || ret == -EIO ? LAT_EXIT_FAIL : ret ? LAT_EXIT_USAGE : LAT_EXIT_OK;
 }

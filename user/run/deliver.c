@@ -2,6 +2,7 @@
 /* A run's report and result file, each written whatever the other did. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 
 #include "lib/latctl.h"
@@ -16,6 +17,8 @@ static int print_report(const cJSON *doc, FILE *out)
 	if (!ret && (fflush(out) || ferror(out))) {
 		fprintf(stderr, "latctl: writing the report to %s failed: %s\n",
 			out == stdout ? "stdout" : "stderr", strerror(errno ? errno : EIO));
+		__fpurge(out);		/* said once: nothing left for exit to fail on */
+		clearerr(out);
 		ret = -EIO;
 	}
 	return ret;

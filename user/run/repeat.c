@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* --repeat N: N runs in fresh processes gathered into one result document. */
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <libgen.h>
 #include <limits.h>
@@ -18,68 +18,61 @@
 #include "lib/rdoc.h"
 #include "run/deliver.h"
 #include "run/repeat.h"
+#include "doc/outfile.h"
 #include "doc/result.h"
 #include "doc/runs.h"
 #include "compare/signif.h"
 #include "report/render.h"
 
-/* The scratch directory of the runs' documents, removed on a signal. */
-static char scratch[PATH_MAX];
+/* The scratch directory of the runs' documents: made in base_fd, used by
+ * its descriptor (runs write to /proc/PID/fd/N/run-I.json), removed on a
+ * signal. */
+static char scratch[NAME_MAX + 1];
+static int base_fd = -1, scratch_fd = -1;
 
 static void remove_scratch(void)
 {
-	if (scratch[0])
-		rmdir(scratch);
+	if (scratch[0] && base_fd >= 0)
+		unlinkat(base_fd, scratch, AT_REMOVEDIR);
 }
 
-/* Remove base/.latctl-repeat.PID.* whose PID is gone (a SIGKILLed
- * --repeat) and the run files in them. */
-static void remove_stale(const char *base)
+static void close_scratch(void)
 {
-	char path[PATH_MAX + 300];
-	struct dirent *e, *f;
-	DIR *d = opendir(base), *sub;
-	long pid;
-	char *end;
-
-	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, ".latctl-repeat.", 15))
-			continue;
-		pid = strtol(e->d_name + 15, &end, 10);
-		if (*end != '.' || pid <= 0 || !kill((pid_t)pid, 0) || errno != ESRCH)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", base, e->d_name);
-		sub = opendir(path);
-		while (sub && (f = readdir(sub)))
-			if (!strncmp(f->d_name, "run-", 4))
-				unlinkat(dirfd(sub), f->d_name, 0);
-		if (sub)
-			closedir(sub);
-		rmdir(path);
-	}
-	if (d)
-		closedir(d);
+	remove_scratch();
+	scratch[0] = '\0';
+	if (scratch_fd >= 0)
+		close(scratch_fd);
+	if (base_fd >= 0)
+		close(base_fd);
+	scratch_fd = base_fd = -1;
 }
 
 /* Next to the result file (writable there: checked by lat_result_open),
- * else in $TMPDIR or /tmp. */
+ * else in $TMPDIR or /tmp; the directory opened by the kernel, a dead
+ * --repeat's leftovers of this user removed from it. */
 static int make_scratch(const char *json_path)
 {
 	char copy[PATH_MAX];
 	const char *base = getenv("TMPDIR");
+	int ret;
 
 	if (json_path) {
 		snprintf(copy, sizeof(copy), "%s", json_path);
 		base = dirname(copy);
 	}
 	base = base && *base ? base : "/tmp";
-	remove_stale(base);
-	snprintf(scratch, sizeof(scratch), "%s/.latctl-repeat.%d.XXXXXX", base, (int)getpid());
-	if (!mkdtemp(scratch)) {
-		fprintf(stderr, "latctl: --repeat: cannot make a directory for the runs' results (%s): %s\n",
-			scratch, strerror(errno));
+	base_fd = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ret = base_fd < 0 ? -errno : 0;
+	if (!ret)
+		lat_outfile_sweep(base_fd);
+	scratch_fd = ret ? ret : lat_outfile_scratch(base_fd, scratch);
+	if (scratch_fd < 0) {
+		ret = scratch_fd;
+		fprintf(stderr, "latctl: --repeat: cannot make a directory for the runs' results in %s: %s\n",
+			base, strerror(-ret));
 		scratch[0] = '\0';
-		return -errno;
+		close_scratch();
+		return ret;
 	}
 	lat_cleanup_install();
 	lat_cleanup_add(remove_scratch);
@@ -200,17 +193,18 @@ static void take_first(cJSON *doc, const cJSON *first, const struct lat_opts *o)
 /* Run i; its document is read back into *run and the file removed. */
 static int one_run(int argc, char **argv, uint64_t i, cJSON **run, pid_t *pid)
 {
-	char path[PATH_MAX + 32];
+	char path[96], name[32];
 	int ret;
 
 	*run = NULL;
-	snprintf(path, sizeof(path), "%s/run-%llu.json", scratch, (unsigned long long)i + 1);
+	snprintf(name, sizeof(name), "run-%llu.json", (unsigned long long)i + 1);
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d/%s", (int)getpid(), scratch_fd, name);
 	ret = run_child(argc, argv, path, pid);
-	if (ret == LAT_EXIT_INTERRUPTED && !access(path, R_OK))
+	if (ret == LAT_EXIT_INTERRUPTED && !faccessat(scratch_fd, name, R_OK, AT_SYMLINK_NOFOLLOW))
 		ret = LAT_EXIT_OK;	/* stopped by Ctrl-C: what it measured */
 	if (ret == LAT_EXIT_OK && lat_result_read(path, run))
 		ret = LAT_EXIT_FAIL;
-	unlink(path);
+	unlinkat(scratch_fd, name, 0);
 	return ret;
 }
 
@@ -317,7 +311,7 @@ int lat_repeat_run(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 		ret = 128 + lat_stop_signal;
 	}
 out:
-	remove_scratch();
+	close_scratch();
 	lat_cleanup_remove(remove_scratch);
 	lat_result_abort(&file);
 	return ret;
