@@ -75,7 +75,7 @@ check_err "report of a result missing a key" "$L report $TMPD/nokey.json" 2 '"p9
 # a key twice in one object: a reader sees only the first, so it is refused
 sed '0,/"p99_ns":/s//"p99_ns":\t1, "p99_ns":/' "$J" > "$TMPD/dup.json"
 check_err "report of a result with a key twice in one object" "$L report $TMPD/dup.json" 2 \
-	'has the key "p99_ns" twice in one object: it was edited or damaged'
+	'has the key "p99_ns" twice in one object, with two values: it was edited or damaged'
 check_err "compare refuses it too" "$L compare $J $TMPD/dup.json" 2 'has the key "p99_ns" twice'
 # the same value twice (a --repeat result of an earlier latctl: latctl_version)
 sed '0,/"latctl_version":[^,]*,/s//&&/' "$J" > "$TMPD/same.json"

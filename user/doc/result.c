@@ -398,8 +398,15 @@ static int cmp_key(const void *a, const void *b)
 	return strcmp(x->string ? x->string : "", y->string ? y->string : "");
 }
 
-/* A key that object o holds twice: its members' names sorted, neighbours
- * compared (n log n). */
+/* Two equal plain values (a --repeat result of latctl 0.1 holds
+ * latctl_version twice): read as one. */
+static int same_scalar(const cJSON *a, const cJSON *b)
+{
+	return !cJSON_IsObject(a) && !cJSON_IsArray(a) && cJSON_Compare(a, b, 1);
+}
+
+/* A key that object o holds twice with two values: its members' names
+ * sorted, neighbours compared (n log n). */
 static const char *dup_in_object(const cJSON *o)
 {
 	const cJSON **v, *a;
@@ -418,7 +425,7 @@ static const char *dup_in_object(const cJSON *o)
 		v[n++] = a;
 	qsort(v, n, sizeof(*v), cmp_key);
 	for (i = 0; i + 1 < n && !d; i++)
-		if (!cmp_key(&v[i], &v[i + 1]))
+		if (!cmp_key(&v[i], &v[i + 1]) && !same_scalar(v[i], v[i + 1]))
 			d = v[i]->string;
 	free(v);
 	return d;
@@ -506,7 +513,7 @@ int lat_json_read(const char *path, cJSON **doc)
 	defang_all(*doc);
 	dup = duplicate_key(*doc);
 	if (dup) {
-		fprintf(stderr, "latctl: %s has the key \"%s\" twice in one object: it was edited or damaged\n",
+		fprintf(stderr, "latctl: %s has the key \"%s\" twice in one object, with two values: it was edited or damaged\n",
 			path, dup);
 		cJSON_Delete(*doc);
 		*doc = NULL;
