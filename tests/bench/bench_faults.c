@@ -4,8 +4,10 @@
  * any tracing: each access timed with the TSC, one per 4 KiB page of
  * fresh anonymous memory (no huge pages), pinned by the caller. Rows:
  * a pair of TSC reads; a system call round trip (getppid); a read fault
- * of the zero page; the write after it (a copy-on-write of the zero
- * page); a write fault on fresh memory; and a write to each page of a
+ * (of the zero page where the kernel maps it: the resident pages it
+ * added, measured here, say which); the write after it (a copy-on-write
+ * of the zero page, or no fault where the read mapped a page of its own);
+ * a write fault on fresh memory; and a write to each page of a
  * MAP_POPULATE mapping, the first and the second time (the guest's
  * kernel mapped those pages: a first write slower than the second is a
  * cost the guest does not see, such as a hypervisor filling its own
@@ -77,6 +79,20 @@ static void time_row(struct row *r, int kind, volatile char *p, double hz)
 	print_row(r, hz);
 }
 
+/* Resident pages of this process (/proc/self/statm); the zero page is
+ * not counted. */
+static long resident(void)
+{
+	long size = 0, rss = -1;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f && fscanf(f, "%ld %ld", &size, &rss) != 2)
+		rss = -1;
+	if (f)
+		fclose(f);
+	return rss;
+}
+
 static volatile char *map(size_t n, int flags)
 {
 	void *p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags,
@@ -96,6 +112,8 @@ int main(int argc, char **argv)
 	double hz = lat_tsc_hz();
 	struct row r = { .n = n, .t = malloc(n * sizeof(uint64_t)) };
 	volatile char *p, *q;
+	long rss;
+	int zero;
 
 	if (!n || !r.t || !(hz > 0)) {
 		fprintf(stderr, "usage: bench_faults [PAGES] (PAGES > 0)\n");
@@ -109,10 +127,15 @@ int main(int argc, char **argv)
 	r.name = "system call (getppid)";
 	time_row(&r, 1, NULL, hz);
 	p = map(n, 0);
-	r.name = "read fault (the zero page)";
+	rss = resident();
+	r.name = "read fault";
 	time_row(&r, 2, p, hz);
-	r.name = "write after it (copy-on-write)";
+	rss = resident() - rss;
+	zero = rss >= 0 && (size_t)rss < n / 2;
+	r.name = zero ? "write after it (copy-on-write)" : "write after it (no zero page)";
 	time_row(&r, 3, p, hz);
+	printf("  read faults mapped %s: resident pages +%ld for %zu pages read\n",
+	       zero ? "the zero page" : "a page each (no zero page on this kernel)", rss, n);
 	q = map(n, 0);
 	r.name = "write fault (fresh memory)";
 	time_row(&r, 3, q, hz);

@@ -27,10 +27,17 @@ ok "bench-verdicts: the shifted copies checked" \
 
 check "bench-faults: every kind of fault timed, no tracing" \
 	"'$B/bench-faults.sh' 2000" 0 '^  write fault \(fresh memory\) +2000 +[0-9]+ +[0-9]+ +[0-9]+$'
-ok "bench-faults: a read and a write fault on each page, none on populated pages" \
-	bash -c "printf '%s\n' \"\$1\" | grep -Eq '^  read fault \(the zero page\) +2000 ' &&
-		printf '%s\n' \"\$1\" | grep -Eq '^  write after it \(copy-on-write\) +2000 ' &&
-		printf '%s\n' \"\$1\" | grep -Eq '^  MAP_POPULATE, first write +0 '" _ "$OUT"
+# whether a read maps the zero page is the kernel's (no zero page under
+# some hypervisors): bench-faults measures it (resident pages), the test
+# asserts the fault counts that follow from what it measured
+if printf '%s\n' "$OUT" | grep -q '^  read faults mapped the zero page:'; then
+	cow='copy-on-write\) +2000' why='the zero page: a copy-on-write fault after each read'
+else
+	cow='no zero page\) +0' why='no zero page (measured): the read mapped a writable page, no fault after it'
+fi
+row() { printf '%s\n' "$OUT" | grep -Eq "$1"; }
+ok "bench-faults: a read fault on each page; $why; none on populated pages" \
+	eval "row '^  read fault +2000 ' && row '^  write after it \\($cow ' && row '^  MAP_POPULATE, first write +0 '"
 
 check "bench-markers: a marker pair outside latctl and with a ring, against the floor" \
 	"'$B/bench-markers.sh' 20000 2" 0 '^with a ring \(begin \+ end, one record\) +[0-9.]+ ns +\([0-9.]+x the floor'
