@@ -594,7 +594,7 @@ int lat_journal_recover(int quiet)
 		close_dir();
 		return 0;
 	}
-	if (ret)
+	if (ret && !quiet)
 		fprintf(stderr, "latctl: %s\n", dir_why);
 	ret = ret ? ret : open_lock();
 	if (!ret && flock(lock_fd, LOCK_EX | LOCK_NB))
@@ -633,6 +633,10 @@ int lat_journal_describe(char *buf, size_t len)
 	if (!has_journal() || open_dir(0, 0))
 		return 0;
 	ret = read_journal(&j);
+	if (ret == -ENOENT && !faccessat(dir_fd, "journal.refused", F_OK, AT_SYMLINK_NOFOLLOW)) {
+		snprintf(j.why, sizeof(j.why), "was kept as journal.refused");
+		ret = -EINVAL;
+	}
 	if (ret == -EINVAL)
 		snprintf(buf, len, "%s/journal is refused: it %s", lat_journal_dir(), j.why);
 	else if (!ret)

@@ -89,11 +89,24 @@ long lat_setting_is_dir(const char *key)
 	return n > 0 ? n : 0;
 }
 
+int lat_setting_known(const char *key)
+{
+	static const char *const fixed[] = {
+		"thp", "thp-defrag", "compaction-proactiveness", "cgroup-memory",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (!strcmp(key, fixed[i]))
+			return 1;
+	return key_number(key, "thp-size-", "kB") > 0 || lat_setting_is_dir(key);
+}
+
 int lat_setting_value_ok(const char *key, const char *value)
 {
 	size_t n = strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+_-");
 
-	if (!n || value[n] || n > 63 || lat_setting_is_dir(key))
+	if (!n || value[n] || n > 63 || lat_setting_is_dir(key) || !lat_setting_known(key))
 		return 0;
 	if (!strcmp(key, "cgroup-memory"))
 		return !strcmp(value, "-memory");

@@ -25,7 +25,9 @@ const char *lat_cgroup2_root(void);
 /* The file of setting key into path: 0, or -EINVAL for a key not in the
  * table (-ENOENT: no cgroup v2 here). */
 int lat_setting_path(const char *key, char *path, size_t len);
-/* 1 if value may be saved for key. */
+/* 1 if key is one of the table's (by its form; cgroup-latctl-PID too). */
+int lat_setting_known(const char *key);
+/* 1 if value may be saved for key (a key of the table, a value of its form). */
 int lat_setting_value_ok(const char *key, const char *value);
 /* PID of a cgroup-latctl-PID key (a directory to remove), else 0. */
 long lat_setting_is_dir(const char *key);
