@@ -180,7 +180,7 @@ fi
 # ---- 7. leftovers and exit codes ----
 mkdir -m 700 "$TMPD/tmpdir"
 TMPDIR=$TMPD/tmpdir $L run grow --iters 40000000 --repeat 3 --backend none -q & r=$!
-for _ in $(seq 100); do ls -A "$TMPD/tmpdir" | grep -q '^\.latctl-repeat' && break; sleep 0.05; done
+for _ in $(seq 100); do compgen -G "$TMPD/tmpdir/.latctl-repeat.*" >/dev/null && break; sleep 0.05; done
 kill -9 $r; wait $r 2>/dev/null
 sleep 0.5
 touch "$TMPD/.x.json.latctl-$dead.AbCdEf"

@@ -76,6 +76,14 @@ check "two runs with --thp-size at once: the second waits and says for whom" \
 wait $first
 ok "... both put back: 64 KiB never" test "$(val "$F/hugepages-64kB/enabled")" = never
 
+reset_fake
+check "a state directory whose parents are missing (a box without /run): made with them" \
+	"LATCTL_STATE_DIR=$TMPD/no/run/latctl $RUN --thp always --iters 1000 --quiet; stat -c %a $TMPD/no/run/latctl" 0 '^700$'
+ok "... and THP put back" test "$(val "$F/enabled")" = madvise
+check_err "a state directory that cannot be made: one line, none that blames THP" \
+	"LATCTL_STATE_DIR=/proc/latctl-state $RUN --thp always --iters 1000 --quiet" 1 \
+	'cannot keep the journal of changed settings in /proc/latctl-state: .*set LATCTL_STATE_DIR'
+
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 	unset LATCTL_STATE_DIR LATCTL_SYSFS_THP
 	T=/sys/kernel/mm/transparent_hugepage/enabled

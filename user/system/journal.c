@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
+#include "lib/safedir.h"
 #include "system/journal.h"
 #include "system/setting.h"
-#include "system/sysset.h"
 
 #define DEFAULT_DIR	"/run/latctl"
 
@@ -33,72 +33,6 @@ const char *lat_journal_dir(void)
 	return d && *d ? d : DEFAULT_DIR;
 }
 
-/* A parent on the way: a directory of root or ours, written by nobody
- * else unless sticky. The last: ours alone. */
-static int dir_ok(const struct stat *st, int last)
-{
-	uid_t me = geteuid();
-
-	if (!S_ISDIR(st->st_mode))
-		return 0;
-	if (last)
-		return st->st_uid == me && !(st->st_mode & 077);
-	return (st->st_uid == 0 || st->st_uid == me) &&
-	       (!(st->st_mode & 022) || (st->st_mode & S_ISVTX));
-}
-
-/* One component of a path: opened (made if create) under at, checked. */
-static int open_component(int at, const char *name, int last, int create)
-{
-	struct stat st;
-	int fd;
-
-	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT && create) {
-		if (mkdirat(at, name, last ? 0700 : 0755) && errno != EEXIST)
-			return -errno;
-		fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	}
-	if (fd < 0)
-		return errno == ELOOP || errno == ENOTDIR ? -ENOTDIR : -errno;
-	if (fstat(fd, &st) || !dir_ok(&st, last)) {
-		close(fd);
-		return -EPERM;
-	}
-	return fd;
-}
-
-/* path from /, one component at a time, no symlink, each checked. */
-static int open_safe_dir(const char *path, int create)
-{
-	char copy[PATH_MAX], *save = NULL, *name, *next;
-	int fd, at;
-
-	if (path[0] != '/' || snprintf(copy, sizeof(copy), "%s", path) >= (int)sizeof(copy))
-		return -EINVAL;
-	at = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (at < 0)
-		return -errno;
-	name = strtok_r(copy, "/", &save);
-	if (!name) {
-		close(at);
-		return -EINVAL;		/* "/" itself is no state directory */
-	}
-	for (; name; name = next) {
-		next = strtok_r(NULL, "/", &save);
-		if (!strcmp(name, "..") || !strcmp(name, ".")) {
-			close(at);
-			return -EINVAL;
-		}
-		fd = open_component(at, name, !next, create);
-		close(at);
-		if (fd < 0)
-			return fd;
-		at = fd;
-	}
-	return at;
-}
-
 /* The state directory into dir_fd; one line on failure if say. */
 static int open_dir(int create, int say)
 {
@@ -107,7 +41,7 @@ static int open_dir(int create, int say)
 
 	if (dir_fd >= 0)
 		return 0;
-	fd = open_safe_dir(dir, create);
+	fd = lat_safedir_open(dir, create);
 	if (fd >= 0) {
 		dir_fd = fd;
 		return 0;
@@ -143,7 +77,7 @@ static int lock_dir(void)
 
 	if (geteuid() != 0 || (fake && *fake) || !s || !*s || !strcmp(s, DEFAULT_DIR))
 		return dup(dir_fd);
-	fd = open_safe_dir(DEFAULT_DIR, 1);
+	fd = lat_safedir_open(DEFAULT_DIR, 1);
 	return fd >= 0 ? fd : dup(dir_fd);	/* no /run: the state directory's */
 }
 

@@ -32,4 +32,12 @@ int lat_setting_value_ok(const char *key, const char *value);
 /* PID of a cgroup-latctl-PID key (a directory to remove), else 0. */
 long lat_setting_is_dir(const char *key);
 
+/* Read a setting: the [bracketed] word of "always [madvise] never", or the
+ * whole trimmed content. 0 or -errno. */
+int lat_sysset_read(const char *path, char *buf, size_t len);
+
+/* Write a whole string to path (a regular file, no symlink followed),
+ * nothing saved; async-signal-safe. 0 or -errno. */
+int lat_sysset_put(const char *path, const char *value);
+
 #endif /* LATCTL_SETTING_H */

@@ -20,69 +20,6 @@
 #include "system/setting.h"
 #include "system/sysset.h"
 
-/* "always [madvise] never" -> "madvise"; "max\n" -> "max". */
-static void pick_value(const char *text, char *buf, size_t len)
-{
-	const char *b = strchr(text, '['), *e;
-
-	if (b && (e = strchr(b, ']'))) {
-		b++;
-	} else {
-		b = text + strspn(text, " \t\n");
-		e = b + strcspn(b, " \t\n");
-	}
-	snprintf(buf, len, "%.*s", (int)(e - b), b);
-}
-
-/* A setting's file: no symlink followed, no waiting, a regular file
- * (sysfs, procfs and cgroup files are). fd or -errno. */
-static int open_setting(const char *path, int flags)
-{
-	struct stat st;
-	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-
-	if (fd < 0)
-		return errno == ELOOP ? -EPERM : -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EPERM;
-	}
-	return fd;
-}
-
-int lat_sysset_read(const char *path, char *buf, size_t len)
-{
-	char text[256];
-	ssize_t n;
-	int fd;
-
-	fd = open_setting(path, O_RDONLY);
-	if (fd < 0)
-		return fd;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	text[n] = '\0';
-	pick_value(text, buf, len);
-	return 0;
-}
-
-int lat_sysset_put(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	int fd, ret = 0;
-
-	fd = open_setting(path, O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return fd;
-	if (write(fd, value, len) != (ssize_t)len)
-		ret = errno ? -errno : -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 /* ---- saved settings ---- */
 
 struct saved {

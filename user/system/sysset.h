@@ -10,16 +10,9 @@
 
 #include <stddef.h>
 
+#include "system/setting.h" /* lat_sysset_read(), lat_sysset_put() */
 
 #define LAT_SYSSET_MAX	16
-
-/* Read a setting: the [bracketed] word of "always [madvise] never", or the
- * whole trimmed content. 0 or -errno. */
-int lat_sysset_read(const char *path, char *buf, size_t len);
-
-/* Write a whole string to path (a regular file, no symlink followed),
- * nothing saved; async-signal-safe. 0 or -errno. */
-int lat_sysset_put(const char *path, const char *value);
 
 /* Save the setting key's value (key: journal.h's table; once per run,
  * journaled before), then write value. 0 or -errno, nothing printed but

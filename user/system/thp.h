@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "system/setting.h"	/* lat_thp_dir() */
+#include "system/setting.h" /* lat_thp_dir() */
 
 /* 1 if value is always, madvise or never. */
 int lat_thp_valid(const char *value);
