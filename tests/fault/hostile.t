@@ -26,7 +26,12 @@ chmod 755 "$TMPD"
 bash -c 'exit 0' & dead=$!
 wait $dead
 planted=()
-cleanup_planted() { rm -f "${planted[@]}" 2>/dev/null; }
+core=$(cat /proc/sys/kernel/core_pattern)
+# a latctl with the hole writes core_pattern: put back whatever happens
+cleanup_planted() {
+	rm -f "${planted[@]}" 2>/dev/null
+	[ "$(cat /proc/sys/kernel/core_pattern)" = "$core" ] || echo "$core" > /proc/sys/kernel/core_pattern
+}
 trap 'cleanup_planted; rm -rf "$TMPD"' EXIT
 
 # ---- 1. --repeat's stale scratch directories ----
@@ -70,7 +75,7 @@ ok "... the file is as it was, the journal kept for a person" \
 	test "$(cat "$TMPD/victim1.txt")" = precious -a -e "$J.refused" -a ! -e "$J"
 refused "removing a directory" "run 1 x\nrmdir\t$TMPD/keepdir\n"
 ok "... the directory stays" test -d "$TMPD/keepdir"
-refused "with a relative path and .." 'run 1 x\nset\t../../../tmp/x\tv\n'
+refused "with a relative path and .." "run 1 x\nset\t../../../../../..$TMPD/rel\tv\n"
 refused "writing core_pattern" 'run 1 x\nset\t/proc/sys/kernel/core_pattern\t|/tmp/x\n'
 ok "... core_pattern is not |/tmp/x" bash -c "! grep -q '^|/tmp/x' /proc/sys/kernel/core_pattern"
 refused "with a value that is no word" 'run 1 x\nsysfs\tfake\nset\tthp\talways never\n'
@@ -187,6 +192,14 @@ touch "$TMPD/.x.json.latctl-$dead.AbCdEf"
 check "after kill -9 of --repeat, latctl restore removes its scratch directory and a dead temporary" \
 	"cd $TMPD && TMPDIR=$TMPD/tmpdir $L restore" 0 'removed [2-9] temporary files'
 ok "... none left" test -z "$(find $TMPD/tmpdir $TMPD -maxdepth 1 -name '.*latctl-*')"
+for sig in USR1 QUIT; do
+	TMPDIR=$TMPD/tmpdir $L run grow --iters 40000000 --repeat 3 --backend none -q --json "$TMPD/sig.json" 2>/dev/null & r=$!
+	for _ in $(seq 100); do compgen -G "$TMPD/.latctl-repeat.*" >/dev/null && break; sleep 0.05; done
+	sleep 0.3
+	kill -$sig $r; wait $r 2>/dev/null
+	ok "SIG$sig to --repeat --json: no scratch directory or temporary file left" \
+		test -z "$(find "$TMPD" "$TMPD/tmpdir" -maxdepth 1 -name '.*latctl-*')"
+done
 check_err "plot -o /dev/full: exit 1, one line" "$L plot $R -o /dev/full" 1 'writing /dev/full failed'
 check_err "compare --json /dev/full: exit 1, one line" "$L compare $R $R --json /dev/full >/dev/null" 1 \
 	'writing /dev/full failed'

@@ -77,6 +77,15 @@ wait $first
 ok "... both put back: 64 KiB never" test "$(val "$F/hugepages-64kB/enabled")" = never
 
 reset_fake
+$RUN --thp always --iters 30000000 --quiet 2> "$TMPD/meanwhile.err" & pid=$!
+wait_for "$F/enabled" always
+echo 'always madvise [never]' > "$F/enabled"
+wait $pid
+ok "a setting changed by someone else during the run: said when it is put back" \
+	grep -q "enabled was changed to 'never' by someone else during the run (latctl set 'always'); putting back 'madvise'" "$TMPD/meanwhile.err"
+ok "... and put back" test "$(val "$F/enabled")" = madvise
+
+reset_fake
 check "a state directory whose parents are missing (a box without /run): made with them" \
 	"LATCTL_STATE_DIR=$TMPD/no/run/latctl $RUN --thp always --iters 1000 --quiet; stat -c %a $TMPD/no/run/latctl" 0 '^700$'
 ok "... and THP put back" test "$(val "$F/enabled")" = madvise

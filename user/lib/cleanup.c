@@ -22,8 +22,8 @@ volatile sig_atomic_t lat_stop_count;
  * async-signal-safe). */
 static void say_stopped(int sig)
 {
-	const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
-	const char *parts[] = { "latctl: stopped by ", name, " ", phase, "\n" };
+	const char *name = sigabbrev_np(sig);
+	const char *parts[] = { "latctl: stopped by SIG", name ? name : "?", " ", phase, "\n" };
 	size_t i;
 
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
@@ -39,7 +39,8 @@ static void on_signal(int sig)
 {
 	int i, saved = errno;
 
-	if (soft && lat_stop_count < 2 && (sig == SIGINT || soft == LAT_SOFT_ALL)) {
+	if (soft && lat_stop_count < 2 &&
+	    (sig == SIGINT || (soft == LAT_SOFT_ALL && (sig == SIGTERM || sig == SIGHUP)))) {
 		if (!lat_stop_count++) {
 			lat_stop_requested = 1;
 			lat_stop_signal = sig;
@@ -61,7 +62,7 @@ static void on_signal(int sig)
 
 void lat_cleanup_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 	struct sigaction sa;
 	size_t i;
 

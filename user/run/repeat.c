@@ -27,11 +27,20 @@
 /* The scratch directory of the runs' documents: made in base_fd, used by
  * its descriptor (runs write to /proc/PID/fd/N/run-I.json), removed on a
  * signal. */
-static char scratch[NAME_MAX + 1];
+static char scratch[NAME_MAX + 1], current[32];
 static int base_fd = -1, scratch_fd = -1;
+static volatile pid_t running;	/* the run going on, 0 if none */
 
+/* Also from a signal handler: the run going on ended first (it removes its
+ * own temporary file), then its document and the directory. */
 static void remove_scratch(void)
 {
+	pid_t pid = running;
+
+	if (pid > 0 && !kill(pid, SIGTERM))
+		waitpid(pid, NULL, 0);
+	if (scratch_fd >= 0 && current[0])
+		unlinkat(scratch_fd, current, 0);
 	if (scratch[0] && base_fd >= 0)
 		unlinkat(base_fd, scratch, AT_REMOVEDIR);
 }
@@ -122,14 +131,18 @@ static int run_child(int argc, char **argv, const char *path, pid_t *child)
 	*child = pid;
 	if (pid < 0)
 		return LAT_EXIT_FAIL;
+	running = pid;
 	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)	/* the progress ticker's SIGALRM */
+		if (errno != EINTR) {	/* EINTR: the progress ticker's SIGALRM */
+			running = 0;
 			return LAT_EXIT_FAIL;
+		}
 		if (lat_stop_requested == 1) {	/* our Ctrl-C, TERM, HUP: the run's too */
 			kill(pid, lat_stop_signal);
 			lat_stop_requested = 2;
 		}
 	}
+	running = 0;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : LAT_EXIT_FAIL;
 }
 
@@ -198,6 +211,7 @@ static int one_run(int argc, char **argv, uint64_t i, cJSON **run, pid_t *pid)
 
 	*run = NULL;
 	snprintf(name, sizeof(name), "run-%llu.json", (unsigned long long)i + 1);
+	snprintf(current, sizeof(current), "%s", name);
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d/%s", (int)getpid(), scratch_fd, name);
 	ret = run_child(argc, argv, path, pid);
 	if (ret == LAT_EXIT_INTERRUPTED && !faccessat(scratch_fd, name, R_OK, AT_SYMLINK_NOFOLLOW))
