@@ -20,7 +20,9 @@
 #
 # $LATCTL is the binary under test; $TMPD a scratch dir removed at exit;
 # $OUT, $ERR hold the output of the last check. Runs read no hypervisor
-# probe this machine stored (LATCTL_VAR_DIR is the scratch dir's).
+# probe this machine stored (LATCTL_VAR_DIR is the scratch dir's) and keep
+# their journal of changed settings in the scratch dir (LATCTL_STATE_DIR;
+# tests of the real journal unset it and say so).
 set -u
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -28,6 +30,9 @@ LATCTL=${LATCTL:-$TESTS_DIR/user/latctl}
 TMPD=$(mktemp -d /tmp/latctl-test.XXXXXX)
 chmod 755 "$TMPD"
 export LATCTL_VAR_DIR=$TMPD/var
+# each test its own journal, so a run killed on the box changes nothing it
+# sees; the lock of the real settings stays the one every latctl shares
+export LATCTL_STATE_DIR=$TMPD/state
 _n=0
 _failed=0
 OUT=""

@@ -20,13 +20,19 @@ LIB=$TESTS_DIR/user/markers/liblatctl.so.1
 [ -x "$B/markers_prog" ] || { echo "Bail out! tests/exec/bin not built (make check builds it)"; exit 1; }
 
 check_err "exec without a command" "$L run exec" 2 'exec needs a command: latctl run exec'
-check_err "exec of a program that is not there" "$L run exec -- $TMPD/nosuch" 2 \
-	"exec: cannot run '$TMPD/nosuch': No such file"
-check_err "exec of a name not in PATH" "$L run exec -- nosuch-latctl-prog" 2 "'nosuch-latctl-prog' is not a program in PATH"
+# a command that is not there or cannot run: the shell's status and words
+check_err "exec of a program that is not there: 127" "$L run exec -- $TMPD/nosuch" 127 \
+	"exec: $TMPD/nosuch: No such file or directory"
+check_err "exec of a name not in PATH: 127" "$L run exec -- nosuch-latctl-prog" 127 \
+	"exec: nosuch-latctl-prog: command not found"
 mkdir -p $TMPD/adir $TMPD/pathdir/adir
-check_err "exec of a directory" "$L run exec -- $TMPD/adir" 2 "exec: '$TMPD/adir' is a directory, not a program"
-check_err "... and of a name in PATH that is a directory" "PATH=$TMPD/pathdir:\$PATH $L run exec -- adir" 2 \
-	"'adir' is not a program in PATH"
+check_err "exec of a directory: 126" "$L run exec -- $TMPD/adir" 126 "exec: $TMPD/adir: Is a directory"
+check_err "exec of a file that is not executable: 126" "$L run exec -- /etc/passwd" 126 \
+	"exec: /etc/passwd: Permission denied"
+check_err "... and of a name in PATH that is a directory: 127" "PATH=$TMPD/pathdir:\$PATH $L run exec -- adir" 127 \
+	"adir: command not found"
+check_err "--repeat of a command not found: 127, the one line" "$L run exec --repeat 2 -- nosuch-latctl-prog" 127 \
+	"nosuch-latctl-prog: command not found"
 check_err "another workload takes no command" "$L run grow -- ls" 2 "unexpected argument 'ls'"
 check "outside latctl the markers do nothing" "$B/markers_prog fault 100" 0 '^active 0'
 

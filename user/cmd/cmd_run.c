@@ -396,6 +396,8 @@ static int set_up_workload(struct run_ctx *c)
 
 	if (ret == -EINVAL)		/* bad input, reported by the workload */
 		return LAT_EXIT_USAGE;
+	if (ret == -ENOENT || ret == -EACCES)	/* exec's command, said as a shell */
+		return ret == -ENOENT ? LAT_EXIT_NOT_FOUND : LAT_EXIT_CANNOT_RUN;
 	if (ret) {
 		fprintf(stderr, "latctl: %s: setup failed: %s\n", run->ops->name, strerror(-ret));
 		return LAT_EXIT_FAIL;

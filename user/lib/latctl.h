@@ -8,6 +8,8 @@
 #define LAT_EXIT_FAIL	1	/* the system refused: permission, memory, ... */
 #define LAT_EXIT_USAGE	2	/* bad command line or bad input file */
 #define LAT_EXIT_CANNOT_TELL 125	/* check: git bisect's "skip" */
+#define LAT_EXIT_CANNOT_RUN 126	/* exec: the command cannot be run, as a shell's */
+#define LAT_EXIT_NOT_FOUND 127	/* exec: the command is not found, as a shell's */
 #define LAT_EXIT_INTERRUPTED 130 /* Ctrl-C: 128 + SIGINT, as a shell reports it */
 
 /* The whole command line, for the result document. */

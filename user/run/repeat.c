@@ -272,7 +272,8 @@ static int series(const struct lat_opts *o, int argc, char **argv, cJSON *doc)
 			return 128 + lat_stop_signal;
 		}
 		if (ret) {
-			if (ret != LAT_EXIT_USAGE && !lat_stop_requested)	/* bad input: the run said why */
+			if (ret != LAT_EXIT_USAGE && ret != LAT_EXIT_NOT_FOUND && ret != LAT_EXIT_CANNOT_RUN &&
+			    !lat_stop_requested)	/* bad input: the run said why */
 				fprintf(stderr, "latctl: --repeat: run %llu of %llu failed (exit %d); no result written\n",
 					(unsigned long long)i + 1, (unsigned long long)o->repeat, ret);
 			cJSON_Delete(list);

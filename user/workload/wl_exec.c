@@ -52,7 +52,9 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* COMMAND's program exists and can run: one line and -EINVAL if not. */
+/* COMMAND's program exists and can run: one line as a shell says it and
+ * -ENOENT (not found: exit 127) or -EACCES (cannot run: 126) if not;
+ * -EINVAL without a command. */
 static int check_command(char *const *cmd)
 {
 	const char *path = getenv("PATH");
@@ -66,14 +68,13 @@ static int check_command(char *const *cmd)
 	}
 	if (strchr(cmd[0], '/')) {
 		if (is_dir(cmd[0])) {
-			fprintf(stderr, "latctl: exec: '%s' is a directory, not a program\n",
-				cmd[0]);
-			return -EINVAL;
+			fprintf(stderr, "latctl: exec: %s: Is a directory\n", cmd[0]);
+			return -EACCES;
 		}
 		if (access(cmd[0], X_OK) == 0)
 			return 0;
-		fprintf(stderr, "latctl: exec: cannot run '%s': %s\n", cmd[0], strerror(errno));
-		return -EINVAL;
+		fprintf(stderr, "latctl: exec: %s: %s\n", cmd[0], strerror(errno));
+		return errno == ENOENT || errno == ENOTDIR ? -ENOENT : -EACCES;
 	}
 	for (p = path ? path : "/usr/bin:/bin"; *p; p += n + (p[n] == ':')) {
 		n = strcspn(p, ":");
@@ -81,8 +82,8 @@ static int check_command(char *const *cmd)
 		if (access(buf, X_OK) == 0 && !is_dir(buf))
 			return 0;
 	}
-	fprintf(stderr, "latctl: exec: '%s' is not a program in PATH\n", cmd[0]);
-	return -EINVAL;
+	fprintf(stderr, "latctl: exec: %s: command not found (not a program in PATH)\n", cmd[0]);
+	return -ENOENT;
 }
 
 /* The ring: a memfd of cfg.threads regions of run->iters records each,
@@ -120,11 +121,14 @@ static int make_ring(struct lat_run *run)
 
 static int exec_setup(struct lat_run *run)
 {
+	int ret;
+
 	memset(&ex, 0, sizeof(ex));
 	ex.fd = -1;
 	ex.pid = -1;
-	if (check_command(run->command))
-		return -EINVAL;
+	ret = check_command(run->command);
+	if (ret)
+		return ret;
 	ex.cmd = run->command;
 	ex.duration_s = cfg.duration_s;
 	run->priv = &ex;
