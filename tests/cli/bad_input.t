@@ -37,6 +37,12 @@ check_err "--hugepage does not apply to grow" "$L run grow --hugepage" 2 '--huge
 check_err "--duration does not apply to grow" "$L run grow --duration 1s" 2 '--duration does not apply to grow'
 check_err "--rate abc" "$L run grow --rate abc" 2 "--rate 'abc' is not valid"
 check_err "--duration 5parsecs" "$L run grow --duration 5parsecs" 2 "--duration '5parsecs' is not valid"
+# units are never guessed: a bare number is refused wherever a time or a share is due
+check_err "--duration 5 (a bare number): refused" "$L run mmap --duration 5 --iters 10" 2 \
+	"--duration '5' is not valid; give a time with its unit"
+check_err "--duration 5 ms (the unit apart): refused, not taken for a command" \
+	"$L run exec --duration 5 ms -- true" 2 "--duration '5' is not valid"
+
 
 # --json that cannot be written: fails before the run, leaves nothing
 check_err "--json into a missing directory" "$L run grow --iters 10 --json $TMPD/no/such/r.json" 2 \

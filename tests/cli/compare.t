@@ -200,6 +200,10 @@ check_err "compare: a damaged run is named" "$C compare $TMPD/damaged.json $B" 2
 # check
 check "check: within an absolute limit: good (0)" "$C check --max p99.9=1s $A" 0 '^latctl check: good: .*p99\.9 .* <= 1s'
 check "check: over an absolute limit: bad (1)" "$C check --max p50=1ns $A" 1 '^latctl check: bad: .*p50 .* > 1ns \(median of 5 runs\)'
+check_err "check: a time limit without its unit: cannot tell (125), never read as ns" \
+	"$C check --max p99.9=20 $A" 125 "limit '20' of p99.9 is not valid; give a time with its unit"
+check_err "check: --regression without %: cannot tell (125)" \
+	"$C check --baseline $B --regression 10 $A" 125 "--regression '10' is not valid; give a percentage"
 check "check: a share limit" "$C check --max share:realloc=100% $A" 0 'good'
 check "check: a count limit" "$C check --max count:realloc=0 $A" 1 'bad: .*count:realloc [1-9]'
 # One configuration against itself is never bad; good when 5 runs a side

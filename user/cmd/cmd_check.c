@@ -115,7 +115,7 @@ static int parse_limit(const struct lat_metric *m, const char *s, double *v)
 		return 0;
 	}
 	if (!strcmp(m->unit, "ns"))
-		return lat_parse_duration_ns(s, 1, v);
+		return lat_parse_duration_ns(s, 0, v);	/* a bare number is no time */
 	*v = strtod(s, &end);
 	if (end == s || *v < 0 || !isfinite(*v))
 		return -1;
@@ -130,7 +130,7 @@ static int parse_limit(const struct lat_metric *m, const char *s, double *v)
 static const char *limit_hint(const char *unit)
 {
 	if (!strcmp(unit, "ns"))
-		return "a time such as 2us";
+		return "a time with its unit: 800ns, 2us, 1.5ms or 1s (a bare number is refused)";
 	return !strcmp(unit, "%") ? "a percentage such as 20%" : "a number";
 }
 
@@ -157,13 +157,13 @@ static int add_metric(struct limit *l, char *spec, int with_limit, char *why, si
 	return 0;
 }
 
-/* --regression PCT ("10%" or "10"). */
+/* --regression PCT ("10%"; a bare number is refused). */
 static int parse_regression(const char *s, double *pct)
 {
 	char *end;
 
 	*pct = strtod(s, &end);
-	return end == s || (*end && strcmp(end, "%")) || *pct < 0 || !isfinite(*pct) ? -1 : 0;
+	return end == s || strcmp(end, "%") || *pct < 0 || !isfinite(*pct) ? -1 : 0;
 }
 
 /* --max or --metric (opt) into list[*n]; -1 with o->why set when it is bad. */

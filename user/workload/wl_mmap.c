@@ -525,7 +525,7 @@ static void mmap_teardown(struct lat_run *run)
 }
 
 static const struct lat_wl_opt mmap_opts[] = {
-	{ "duration", LAT_WL_OPT_DURATION, "D", "run time bound (10s, 500ms; a bare number is seconds)",
+	{ "duration", LAT_WL_OPT_DURATION, "D", "run time bound with its unit (10s, 500ms)",
 	  "duration_s", offsetof(struct mmap_cfg, duration_s) },
 	{ "procs", LAT_WL_OPT_COUNT, "N", "worker processes (default: one per online CPU)",
 	  "procs", offsetof(struct mmap_cfg, procs) },

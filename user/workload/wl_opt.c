@@ -40,10 +40,11 @@ static int parse_rate(const char *opt, const char *arg, void *dst)
 static int parse_duration(const char *opt, const char *arg, void *dst)
 {
 	double ns;
-	int ret = lat_parse_duration_ns(arg, 1e9, &ns);
+	int ret = lat_parse_duration_ns(arg, 0, &ns);
 
 	if (ret)
-		return lat_opt_bad_value(opt, arg, ret, "a time such as 10s or 500ms");
+		return lat_opt_bad_value(opt, arg, ret,
+					 "a time with its unit, such as 10s or 500ms (a bare number is refused)");
 	*(double *)dst = ns / 1e9;
 	return 0;
 }
