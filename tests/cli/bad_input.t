@@ -37,6 +37,11 @@ check_err "--hugepage does not apply to grow" "$L run grow --hugepage" 2 '--huge
 check_err "--duration does not apply to grow" "$L run grow --duration 1s" 2 '--duration does not apply to grow'
 check_err "--rate abc" "$L run grow --rate abc" 2 "--rate 'abc' is not valid"
 check_err "--duration 5parsecs" "$L run grow --duration 5parsecs" 2 "--duration '5parsecs' is not valid"
+# conflicting or repeated options: one line, never the last one silently
+check_err "--json twice: refused" "$L run grow --iters 10 --json $TMPD/o1.json --json $TMPD/o2.json" 2 \
+	'--json given twice .*give one file'
+check_err "--thp with --no-thp: refused" "$L run grow --iters 10 --thp always --no-thp" 2 \
+	'--thp always and --no-thp contradict each other'
 # units are never guessed: a bare number is refused wherever a time or a share is due
 check_err "--duration 5 (a bare number): refused" "$L run mmap --duration 5 --iters 10" 2 \
 	"--duration '5' is not valid; give a time with its unit"
@@ -80,6 +85,8 @@ check_err "report of a newer schema" "$L report $TMPD/v99.json" 2 'schema_versio
 check_err "report of a result missing a key" "$L report $TMPD/nokey.json" 2 '"p99_ns" is missing'
 # a key twice in one object: a reader sees only the first, so it is refused
 sed '0,/"p99_ns":/s//"p99_ns":\t1, "p99_ns":/' "$J" > "$TMPD/dup.json"
+check_err "plot -o twice: refused" "$L plot $J -o $TMPD/a.svg -o $TMPD/b.svg" 2 '-o given twice'
+check_err "compare a file with itself: refused" "$L compare $J $J" 2 'one file, given twice'
 check_err "report of a result with a key twice in one object" "$L report $TMPD/dup.json" 2 \
 	'has the key "p99_ns" twice in one object, with two values: it was edited or damaged'
 check_err "compare refuses it too" "$L compare $J $TMPD/dup.json" 2 'has the key "p99_ns" twice'

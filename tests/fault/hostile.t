@@ -133,9 +133,10 @@ trap 'sysctl -qw fs.protected_symlinks=$old_sym fs.protected_regular=$old_reg; c
 sysctl -qw fs.protected_symlinks=1 fs.protected_regular=1
 R=$TMPD/r.json
 $L run grow --iters 2000 --backend none -q --json "$R"
+$L run grow --iters 2000 --backend none -q --json "$TMPD/r2.json"
 echo ROOT > "$TMPD/rootfile"
 $AS_NOBODY ln -s "$TMPD/rootfile" "$TMPD/sticky/link.json"
-for c in "run grow --iters 1000 --backend none -q --json" "plot $R -o" "compare $R $R --json"; do
+for c in "run grow --iters 1000 --backend none -q --json" "plot $R -o" "compare $R $TMPD/r2.json --json"; do
 	check "$c through nobody's symlink in a sticky directory (protected_symlinks=1): refused" \
 		"$L $c $TMPD/sticky/link.json >/dev/null" 2 'Permission denied'
 	ok "... root's file is as it was" test "$(cat "$TMPD/rootfile")" = ROOT
@@ -201,7 +202,7 @@ for sig in USR1 QUIT; do
 		test -z "$(find "$TMPD" "$TMPD/tmpdir" -maxdepth 1 -name '.*latctl-*')"
 done
 check_err "plot -o /dev/full: exit 1, one line" "$L plot $R -o /dev/full" 1 'writing /dev/full failed'
-check_err "compare --json /dev/full: exit 1, one line" "$L compare $R $R --json /dev/full >/dev/null" 1 \
+check_err "compare --json /dev/full: exit 1, one line" "$L compare $R $TMPD/r2.json --json /dev/full >/dev/null" 1 \
 	'writing /dev/full failed'
 check_err "--help to /dev/full: exit 1, one line" "$L --help > /dev/full" 1 'writing to stdout failed'
 check_err "--version to /dev/full: exit 1, one line" "$L --version > /dev/full" 1 'writing to stdout failed'

@@ -125,15 +125,17 @@ static int take_metric(struct compare_opts *o, const char *name)
 	return 0;
 }
 
-/* With sides of invocations, a file given twice would count twice. */
+/* A file given twice: with sides of invocations its runs would count
+ * twice; as two results, it is compared with itself. */
 static int given_twice(const struct compare_opts *o)
 {
 	size_t i, j;
 
-	if (!o->n_base || !lat_paths_twice(o->files, o->n, &i, &j))
+	if (!lat_paths_twice(o->files, o->n, &i, &j))
 		return 0;
-	fprintf(stderr,
-		"latctl compare: %s and %s are one file, given twice: its runs would count twice\n",
+	fprintf(stderr, o->n_base ?
+		"latctl compare: %s and %s are one file, given twice: its runs would count twice\n" :
+		"latctl compare: %s and %s are one file, given twice: a result compared with itself tells nothing\n",
 		o->files[i], o->files[j]);
 	return 1;
 }
@@ -165,6 +167,11 @@ static int take_option(struct compare_opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case 'j':
+		if (o->json_path) {
+			fprintf(stderr, "latctl compare: --json given twice (%s and %s); give one file\n",
+				o->json_path, arg);
+			return -1;
+		}
 		o->json_path = arg;
 		return 0;
 	case OPT_STRICT:

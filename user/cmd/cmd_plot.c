@@ -74,7 +74,11 @@ static enum lat_parsed parse_args(int argc, char **argv, const char **in, const 
 			return LAT_PARSED_HELP;
 		if (c == LAT_OPT_BAD)
 			return lat_opt_say(&p);
-		*out = optarg;		/* -o: the only option with a value */
+		if (*out) {		/* -o: the only option with a value */
+			fprintf(stderr, "latctl plot: -o given twice (%s and %s); give one file\n", *out, optarg);
+			return LAT_PARSED_BAD;
+		}
+		*out = optarg;
 	}
 	if (optind + 2 < argc) {
 		fprintf(stderr, "latctl plot: unexpected argument '%s'; give one result file, or two to compare\n",

@@ -234,6 +234,11 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 
 	switch (c) {
 	case 'j':
+		if (o->json_path) {
+			fprintf(stderr, "latctl run: --json given twice (%s and %s); give one file\n",
+				o->json_path, arg);
+			return -EINVAL;
+		}
 		o->json_path = arg;
 		o->quiet |= !strcmp(arg, "-");	/* stdout holds the JSON alone */
 		return 0;
@@ -247,6 +252,10 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 					 "a percentile such as p99.9 or a time such as 5us");
 		return 0;
 	case OPT_THP:
+		if (o->thp) {
+			fprintf(stderr, "latctl run: --thp given twice (%s and %s); give one\n", o->thp, arg);
+			return -EINVAL;
+		}
 		o->thp = arg;
 		if (!lat_thp_valid(arg))
 			return lat_opt_bad_value("--thp", arg, -EINVAL, "always, madvise or never");
@@ -330,6 +339,11 @@ static enum lat_parsed take_workload(int argc, char **argv, struct lat_opts *o)
 	ret = parse_pass(argc, argv, o, exec);
 	if (ret)
 		return ret;
+	if (o->thp && o->no_thp) {
+		fprintf(stderr, "latctl run: --thp %s and --no-thp contradict each other (system-wide THP %s, and none for this run); give one\n",
+			o->thp, o->thp);
+		return LAT_PARSED_BAD;
+	}
 	if (exec && o->json_path && !strcmp(o->json_path, "-")) {
 		fprintf(stderr, "latctl run: exec's program owns stdout; give --json FILE, not --json -\n");
 		return LAT_PARSED_BAD;

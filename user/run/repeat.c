@@ -91,10 +91,21 @@ static int make_scratch(const char *json_path)
 
 static int command_at = -1;	/* exec: where its COMMAND begins in argv */
 
-/* Run this binary's `run` again with argv plus --repeat 1 --json path
- * --quiet (later options win), before exec's COMMAND, which follows a
- * "--" (given or not: latctl's options end at the command). Its exit
- * status, LAT_EXIT_FAIL if killed; *child its process id. */
+/* 1 if argv[i] is the user's --json (n: the words it takes, 1 or 2). */
+static int is_json_opt(char **argv, int i, int end, int *n)
+{
+	const char *a = argv[i];
+
+	*n = (!strcmp(a, "--json") || !strcmp(a, "-j")) && i + 1 < end ? 2 : 1;
+	return !strcmp(a, "--json") || !strcmp(a, "-j") || !strncmp(a, "--json=", 7) ||
+	       (a[0] == '-' && a[1] == 'j' && a[2]);
+}
+
+/* Run this binary's `run` again with argv, without the user's --json, plus
+ * --repeat 1 --json path --quiet (later options win), before exec's
+ * COMMAND, which follows a "--" (given or not: latctl's options end at the
+ * command). Its exit status, LAT_EXIT_FAIL if killed; *child its process
+ * id. */
 static int run_child(int argc, char **argv, const char *path, pid_t *child)
 {
 	char **cv = calloc((size_t)argc + 9, sizeof(*cv));
@@ -104,9 +115,16 @@ static int run_child(int argc, char **argv, const char *path, pid_t *child)
 	if (!cv)
 		return LAT_EXIT_FAIL;
 	cv[n++] = "latctl";
-	for (i = 0; i < end; i++)
+	for (i = 0; i < end; i++) {
+		int k;
+
+		if (is_json_opt(argv, i, end, &k)) {
+			i += k - 1;
+			continue;
+		}
 		if (i != end - 1 || command_at < 0 || strcmp(argv[i], "--"))
 			cv[n++] = argv[i];
+	}
 	cv[n++] = "--repeat";
 	cv[n++] = "1";
 	cv[n++] = "--json";
