@@ -109,4 +109,16 @@ ok "nothing written for a refused input" test ! -e "$TMPD/x.svg"
 check_err "an unwritable output path" "$L plot $TMPD/all.json -o $TMPD/no/such/dir.svg" 2 '^latctl: plot -o .*/no/such/dir.svg: cannot create a file there'
 check_err "-o without a file" "$L plot $TMPD/all.json -o" 2 "option '-o' needs a value"
 check "plot --help" "$L plot --help" 0 '^usage: latctl plot RESULT.json'
+if command -v script >/dev/null; then
+	check "plot without -o on a terminal (script's pseudo-terminal): refused, no SVG" \
+		"script -qec '$L plot $TMPD/all.json' /dev/null; echo rc=\$?" 0 \
+		'not writing SVG onto a terminal; give -o FILE.svg'
+	ok "... exit 2, nothing else written" bash -c '[ "$(printf "%s\n" "$1" | tr -d "\r" | tail -1)" = rc=2 ] && ! printf "%s" "$1" | grep -q "<svg"' _ "$OUT"
+	check "... -o - writes it there all the same" "script -qec '$L plot $TMPD/all.json -o -' /dev/null" 0 '</svg>'
+else
+	echo "ok $((_n + 1)) # skip plot on a terminal: no script(1)"
+	echo "ok $((_n + 2)) # skip ... exit 2"
+	echo "ok $((_n + 3)) # skip ... -o -"
+	_n=$((_n + 3))
+fi
 done_testing

@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "doc/result.h"
 #include "cmd/cmd.h"
@@ -47,7 +49,8 @@ static void usage(FILE *out)
 	      "threshold and the slow ones by primary cause, and the timeline of the slow\n"
 	      "iterations (number against duration) marked by cause. Colours are safe for\n"
 	      "colour-blind readers, and hatching and mark shapes keep the causes apart\n"
-	      "in greyscale. Without -o the SVG goes to standard output.\n\n"
+	      "in greyscale. With -o - the SVG goes to standard output (without -o too,\n"
+	      "unless that is a terminal: 33 KB of SVG is refused there).\n\n"
 	      "Given two results (or what 'latctl compare --json' wrote), it draws the\n"
 	      "comparison: both histograms bar beside bar (base left, new right), each\n"
 	      "split by cause; every percentile's median and interval on both sides\n"
@@ -103,6 +106,12 @@ int cmd_plot(int argc, char **argv)
 
 	if (ret)
 		return ret == LAT_PARSED_HELP ? LAT_EXIT_OK : LAT_EXIT_USAGE;
+	if (!out && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "latctl plot: not writing SVG onto a terminal; give -o FILE.svg (or -o - for stdout)\n");
+		return LAT_EXIT_USAGE;
+	}
+	if (out && !strcmp(out, "-"))
+		out = NULL;		/* stdout, asked for */
 	ret = lat_plot_compare_cmd(in, out);
 	if (ret >= 0)
 		return ret;
