@@ -72,7 +72,7 @@ check_err "bad input in a run is said once" "$L run grow --iters 100 --repeat 2 
 
 # compare: the same configuration twice
 retry "$AA" pair_again check "compare of the same configuration: no change up to p99.9 is significant" \
-	"$C compare $A $B | grep -E '^p(50|90|99|99\\.9)\\*? ' | awk '\$(NF-2) != \"~\"' | wc -l" 0 '^0$'
+	"$C compare $A $B | grep -E '^p(50|90|99|99\\.9)\\*? ' | grep -Ec ' [-+][0-9.]+% +[0-9.]+ +[0-9]+\\+[0-9]+\$'" 1 '^0$'
 check "compare's rows carry p and n" "$C compare $A $B" 0 '^p99\.9\* .* 5\+5$'
 check "compare fits 80 columns" "$C compare $A $B $ONE | awk 'length > 80' | wc -l" 0 '^0$'
 # 11 cause labels in every run: 33 cause rows beside the metric rows, more
@@ -120,7 +120,9 @@ check "too few runs: no verdict, a line says how many" "$C compare $ONE $A" 0 \
 	'no verdict: base has 1 run, new 5; a difference can be significant$'
 check "too few runs: how many are needed" "$C compare $ONE $A" 0 \
 	'^only with at least 4 runs a side \(run --repeat 4\)$'
-check "too few runs: '?' instead of a change" "$C compare $ONE $A | grep -E '^p99\\.9'" 0 ' \? +- +1\+5$'
+check "too few runs: 'cannot tell' instead of a change" "$C compare $ONE $A | grep -E '^p99\\.9'" 0 ' cannot tell +- +1\+5$'
+check "... no note of 0% confidence from the side of one run, but that it has no interval" \
+	"echo \$($C compare $ONE $A | grep -c '0\\.0% confidence') \$($C compare $ONE $A | grep -c 'a side of one unit has no interval')" 0 '^0 1$'
 
 # synthetic: invocations as units. Eight copies of A whose p99.9 runs are
 # 1000 + 3i ns or 1500 + 3i ns: each invocation's runs agree, invocations
@@ -143,7 +145,7 @@ check "one invocation a side: the drift between two is called a change" \
 check "... and the table says a drift cannot be told from a change there" \
 	"$C compare $TMPD/inv_b1.json $TMPD/inv_n1.json" 0 '^  drift between invocations cannot be told from a change here; 4$'
 check "four invocations a side, pooled: the same drift is no change" \
-	"$C compare $IB --pool $IN | grep -E '^p99\\.9'" 0 ' ~ +1\.000 +4\+4$'
+	"$C compare $IB --pool $IN | grep -E '^p99\\.9'" 0 ' (no change|cannot tell) +1\.000 +4\+4$'
 check "... the units and the ICC of the primary metric are said" \
 	"$C compare $IB --pool $IN" 0 '^  ICC of p99\.9 within an invocation: base 1\.00, new 1\.00$'
 # synthetic: 4+4 invocation medians, every new one above every base one
@@ -223,14 +225,14 @@ check "check: p99.9 three times the baseline's: bad (1)" "$C check --baseline $A
 edit "$A" "$TMPD/p50a.json" 'my $i = 0; $_->{summary}{p50_ns} = 1000 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/p50n.json" 'my $i = 0; $_->{summary}{p50_ns} = 1005 + $i++ for @{$d->{repeat}{per_run}}'
 edit "$A" "$TMPD/p50s.json" 'my $i = 0; $_->{summary}{p50_ns} = 1100 + $i++ for @{$d->{repeat}{per_run}}'
-check "compare: runs apart by 0.5% (p=0.008) are within noise: ~" \
-	"$C compare --metric p50 $TMPD/p50a.json $TMPD/p50n.json | grep -E '^p50'" 0 '^p50\* .* ~ +0\.008 +5\+5$'
+check "compare: runs apart by 0.5% (p=0.008) are within noise: no change" \
+	"$C compare --metric p50 $TMPD/p50a.json $TMPD/p50n.json | grep -E '^p50'" 0 '^p50\* .* no change +0\.008 +5\+5$'
 # synthetic: the p50 files above
 check "compare: runs apart by 10% are a change of the primary metric" \
 	"$C compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50'" 0 '\+10\.0% +0\.008 +5\+5$'
 # synthetic: the p50 files above
-check "compare: the same 10% in an exploratory row is Holm-corrected: ~" \
-	"$C compare $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50 '" 0 ' ~ +0\.008 +5\+5$'
+check "compare: the same 10% in an exploratory row is Holm-corrected: cannot tell" \
+	"$C compare $TMPD/p50a.json $TMPD/p50s.json | grep -E '^p50 '" 0 ' cannot tell +0\.008 +5\+5$'
 # synthetic: the p50 files above
 check "compare: the primary line says its interval" "$C compare --metric p50 $TMPD/p50a.json $TMPD/p50s.json" 0 \
 	'change \+10\.0%, 95% interval \+9\.[0-9]% \.\. \+10\.[0-9]%'

@@ -178,6 +178,9 @@ struct text_ctx {
 	struct lat_pair primary;
 	const char *primary_name;
 	const char *primary_unit;
+	int one_unit;		/* a row with one unit on a side */
+	size_t runs_to_tell, tell_nb, tell_nw;	/* the most a "cannot tell" row needs */
+	double tell_alpha;
 };
 
 static const char *row_name(const struct lat_metric *m, FILE *out)
@@ -195,6 +198,29 @@ static const char *row_name(const struct lat_metric *m, FILE *out)
 	return m->name;
 }
 
+/* What the notes under the table need of a row: the least confidence of
+ * an interval of 2 to 5 units, a side of one unit, the runs a side that
+ * a row that cannot tell would need. */
+static void note_row(struct text_ctx *c, const struct lat_pair *p)
+{
+	size_t k;
+
+	if (p->base.n >= 2)
+		c->min_conf = fmin(c->min_conf, p->base.confidence);
+	if (p->new.n >= 2)
+		c->min_conf = fmin(c->min_conf, p->new.confidence);
+	c->one_unit |= p->base.n == 1 || p->new.n == 1;
+	if (strcmp(lat_pair_word(p), "cannot tell") || p->missing)
+		return;
+	k = lat_pair_runs_to_tell(p);
+	if (k > c->runs_to_tell) {
+		c->runs_to_tell = k;
+		c->tell_alpha = p->alpha;
+		c->tell_nb = p->base.n;
+		c->tell_nw = p->new.n;
+	}
+}
+
 static void text_row(void *arg, const struct lat_metric *m, const struct lat_pair *p)
 {
 	struct text_ctx *c = arg;
@@ -203,10 +229,8 @@ static void text_row(void *arg, const struct lat_metric *m, const struct lat_pai
 
 	fmt_side(b, sizeof(b), &p->base, m->unit);
 	fmt_side(w, sizeof(w), &p->new, m->unit);
-	if (!p->verdict)
-		snprintf(ch, sizeof(ch), "?");
-	else if (!p->significant)
-		snprintf(ch, sizeof(ch), "~");
+	if (!p->verdict || !p->significant)
+		snprintf(ch, sizeof(ch), "%s", lat_pair_word(p));	/* no change, cannot tell */
 	else if (isnan(p->change_pct))
 		snprintf(ch, sizeof(ch), "new");
 	else if (!isfinite(p->change_pct))
@@ -216,9 +240,9 @@ static void text_row(void *arg, const struct lat_metric *m, const struct lat_pai
 	snprintf(pv, sizeof(pv), p->verdict ? "%.3f" : "-", p->p);
 	snprintf(n, sizeof(n), "%zu+%zu", p->base.n, p->new.n);
 	snprintf(full, sizeof(full), "%s%s", name, p->primary ? "*" : "");
-	fprintf(c->out, "%s%-*s %16s %16s %9s %7s %7s\n", name == m->name ? "" : "  ",
+	fprintf(c->out, "%s%-*s %16s %16s %11s %7s %7s\n", name == m->name ? "" : "  ",
 		name == m->name ? 12 : 10, full, b, w, ch, pv, n);
-	c->min_conf = fmin(c->min_conf, fmin(p->base.confidence, p->new.confidence));
+	note_row(c, p);
 	c->corrected += !p->primary && p->verdict && !p->missing;
 	if (p->primary) {
 		c->primary = *p;
@@ -312,15 +336,22 @@ int lat_compare_print(FILE *out, const struct lat_side *base, const struct lat_s
 	struct text_ctx c = { .out = out, .min_conf = 1 };
 
 	primary = primary ? primary : LAT_COMPARE_PRIMARY;
-	fprintf(out, "%-12s %16s %16s %9s %7s %7s\n", "metric", "base", "new", "change", "p", "n");
+	fprintf(out, "%-12s %16s %16s %11s %7s %7s\n", "metric", "base", "new", "change", "p", "n");
 	if (lat_compare_rows(base, new, primary, text_row, &c))
 		return -ENOMEM;
 	fprintf(out,
 		"  base, new: median of the %s ± the larger half of its interval\n"
 		"  (in %% of the median; in percentage points, pt, for shares);\n"
-		"  change: Hodges-Lehmann estimate; ~: not significant (Mann-Whitney U,\n"
-		"  exact for small samples, and the change's 95%% interval clear of ±1%%)\n",
+		"  change: Hodges-Lehmann estimate where it changed (Mann-Whitney U,\n"
+		"  exact for small samples, and the change's 95%% interval clear of ±1%%);\n"
+		"  no change: that interval inside ±1%%; cannot tell: neither\n",
 		base->n > 1 || new->n > 1 ? "units" : "runs");
+	if (c.runs_to_tell)
+		fprintf(out,
+			"  cannot tell with %zu+%zu: no p can go below %.4f there, and such a row\n"
+			"  is judged at %.4f; %zu runs a side could tell\n",
+			c.tell_nb, c.tell_nw, lat_mwu_min_p(c.tell_nb, c.tell_nw),
+			c.tell_alpha > 0 ? c.tell_alpha : LAT_SIGNIF_ALPHA, c.runs_to_tell);
 	primary_line(out, &c);
 	if (c.corrected && c.primary.significant)
 		fprintf(out,
@@ -332,9 +363,11 @@ int lat_compare_print(FILE *out, const struct lat_side *base, const struct lat_s
 			"  primary metric changed (--metric picks another)\n", c.corrected);
 	if (c.min_conf < LAT_SIGNIF_CONFIDENCE)
 		fprintf(out,
-			"  with fewer than 6 units a side a median's interval is their [min, max],\n"
+			"  with 2 to 5 units a side a median's interval is their [min, max],\n"
 			"  which holds it with %.1f%% confidence, not 95%%\n",
 			c.min_conf * 100);
+	if (c.one_unit)
+		fputs("  a side of one unit has no interval (±0%): one value is no spread\n", out);
 	verdict_lines(out, base, new, primary);
 	lat_compare_explain(out, base, new, c.primary_name && c.primary.significant);
 	return 0;

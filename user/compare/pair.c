@@ -137,6 +137,25 @@ static cJSON *finite_or_null(double v)
 	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
+const char *lat_pair_word(const struct lat_pair *p)
+{
+	if (p->verdict && p->significant)
+		return "changed";
+	if (p->verdict && isfinite(p->change_lo) && isfinite(p->change_hi) &&
+	    p->change_lo >= -LAT_SIGNIF_NOISE_PCT && p->change_hi <= LAT_SIGNIF_NOISE_PCT)
+		return "no change";
+	return "cannot tell";
+}
+
+size_t lat_pair_runs_to_tell(const struct lat_pair *p)
+{
+	double alpha = p->alpha > 0 ? p->alpha : LAT_SIGNIF_ALPHA;
+
+	if (p->base.n && p->new.n && lat_mwu_min_p(p->base.n, p->new.n) < alpha)
+		return 0;
+	return lat_signif_min_runs(alpha);
+}
+
 cJSON *lat_pair_json(const struct lat_pair *p)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -152,6 +171,8 @@ cJSON *lat_pair_json(const struct lat_pair *p)
 	cJSON_AddNumberToObject(o, "p", p->p);
 	cJSON_AddBoolToObject(o, "verdict", p->verdict);
 	cJSON_AddBoolToObject(o, "significant", p->significant);
+	cJSON_AddStringToObject(o, "says", lat_pair_word(p));
+	cJSON_AddNumberToObject(o, "runs_to_tell", (double)lat_pair_runs_to_tell(p));
 	cJSON_AddBoolToObject(o, "primary", p->primary);
 	cJSON_AddNumberToObject(o, "alpha", p->alpha);
 	return o;

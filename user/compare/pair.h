@@ -96,4 +96,13 @@ void lat_pair_fmt(char *buf, size_t len, double v, const char *unit);
  * change_pct, change_lo_pct, change_hi_pct, p, significant, verdict}. */
 cJSON *lat_pair_json(const struct lat_pair *p);
 
+/* What a row says, in three words: "changed" (significant), "no change"
+ * (the change's 95% interval inside +-LAT_SIGNIF_NOISE_PCT), "cannot tell"
+ * (neither, or too few runs). */
+const char *lat_pair_word(const struct lat_pair *p);
+/* Runs a side with which this row could tell at its level (its alpha): 0
+ * when the runs it has could already; else the smallest n whose least
+ * possible p is below alpha. */
+size_t lat_pair_runs_to_tell(const struct lat_pair *p);
+
 #endif /* LATCTL_PAIR_H */

@@ -36,6 +36,7 @@ struct pct_row {
 	double side[2][3];	/* base, new: median, lo, hi */
 	double change;		/* NAN: none (base 0) */
 	int verdict, significant;
+	const char *says;	/* "no change", "cannot tell" (older documents: NULL) */
 };
 
 struct cause_row {
@@ -86,6 +87,8 @@ static void read_pct(struct cmp *c, const cJSON *metrics, const char *name)
 		r->change = cJSON_IsNumber(ch) ? ch->valuedouble : NAN;
 		r->verdict = lat_rd_bool(&c->rd, m, "verdict");
 		r->significant = lat_rd_bool(&c->rd, m, "significant");
+		r->says = lat_rd_opt_str(&c->rd, m, "says");
+		r->says = strcmp(r->says, "none") ? r->says : NULL;
 		c->npct++;
 		return;
 	}
@@ -277,21 +280,21 @@ static void draw_pct_axes(FILE *out, double lo, double hi)
 		 "upper bar: base (open), lower: new (dark); dot: the median");
 }
 
-/* "+12.3%" (significant), "~ p 0.45" (not), "? runs 1+1" (no verdict). */
-static void change_text(char *buf, size_t len, const struct pct_row *r, const struct cmp *c)
+/* "+12.3%" (changed), "no change", "cannot tell" (also with too few runs),
+ * as compare says them. */
+static void change_text(char *buf, size_t len, const struct pct_row *r)
 {
 	if (!r->verdict)
-		snprintf(buf, len, "? runs %.0f+%.0f", c->runs[0], c->runs[1]);
+		snprintf(buf, len, "cannot tell");	/* the runs: in the notes */
 	else if (!r->significant)
-		snprintf(buf, len, "~ same");
+		snprintf(buf, len, "%s", r->says ? r->says : "cannot tell");
 	else if (isnan(r->change))
 		snprintf(buf, len, "new");
 	else
 		snprintf(buf, len, "%+.1f%%", r->change);
 }
 
-static void draw_pct_row(FILE *out, const struct cmp *c, const struct pct_row *r, double y,
-			 double lo, double hi)
+static void draw_pct_row(FILE *out, const struct pct_row *r, double y, double lo, double hi)
 {
 	static const char *const fill[2] = { "#ffffff", NEW_FILL };
 	static const char *const dot[2] = { "#ffffff", "#000000" };
@@ -307,7 +310,7 @@ static void draw_pct_row(FILE *out, const struct cmp *c, const struct pct_row *r
 			"stroke=\"#000000\" stroke-width=\"0.8\"/>\n", x0, y - 12 + 12 * s, x1 - x0, fill[s]);
 		svg_marker(out, MARK_CIRCLE, pct_x(r->side[s][0], lo, hi), y - 6.5 + 12 * s, 3.6, dot[s]);
 	}
-	change_text(buf, sizeof(buf), r, c);
+	change_text(buf, sizeof(buf), r);
 	svg_text(out, QX1 + 8, y + 4, 12, "start", r->verdict && r->significant ? "bold" : NULL, buf);
 }
 
@@ -319,7 +322,7 @@ static void draw_percentiles(FILE *out, const struct cmp *c)
 	pct_range(c, &lo, &hi);
 	draw_pct_axes(out, lo, hi);
 	for (i = 0; i < c->npct; i++)
-		draw_pct_row(out, c, &c->pct[i], TY0 + (i + 0.5) * row, lo, hi);
+		draw_pct_row(out, &c->pct[i], TY0 + (i + 0.5) * row, lo, hi);
 }
 
 /* ---- the causes --------------------------------------------------------- */
