@@ -64,15 +64,15 @@ ok "JSON: breakdown_ns sums to duration_ns (within 1 ns)" test "$(fact bad_ns)" 
 ok "report FILE prints exactly what the run printed" \
 	bash -c "'$L' report '$J' | diff - '$TMPD/run.txt'"
 check "default p99.9: slow count shown" "$L run grow --backend none --iters 20000" 0 \
-	'slow pushes \(slower than p99\.9 = [0-9]+ ns\): [0-9]+'
+	'slow pushes \(slower than p99\.9 = [0-9.]+ [nmu]?s\): [0-9]+'
 check "without --json the slow list says where it would be" "$L run grow --backend none --iters 2000 --slow p50" 0 \
-	'^slow pushes \(slower than p50 = [0-9]+ ns\): [0-9]+, all listed in a JSON result \(--json FILE\)$'
+	'^slow pushes \(slower than p50 = [0-9.]+ [nmu]?s\): [0-9]+, all listed in a JSON result \(--json FILE\)$'
 check "... with it, that it is there" "cat $TMPD/run.txt" 0 '^slow pushes .*, all listed in the JSON result$'
 check "p99 of 50 pushes is the slowest: that one is explained, not none" \
 	"$L run grow --backend none --iters 50 --slow p99" 0 \
-	'^slow pushes \(p99 = [0-9]+ ns is the slowest; too few for a tail, those at it\): [1-9]'
+	'^slow pushes \(p99 = [0-9.]+ [nmu]?s is the slowest; too few for a tail, those at it\): [1-9]'
 check "... and p50 of the same is a threshold below it, as before" "$L run grow --backend none --iters 50 --slow p50" 0 \
-	'^slow pushes \(slower than p50 = [0-9]+ ns\): [1-9][0-9]?,'
+	'^slow pushes \(slower than p50 = [0-9.]+ [nmu]?s\): [1-9][0-9]?,'
 check_err "--events below the minimum" "$L run grow --backend none --events 10" 2 \
 	"^latctl: --events '10' is out of range; give a whole number from 16 to"
 check_err "--events not a number" "$L run grow --backend none --events many" 2 "^latctl: --events 'many' is not valid"

@@ -131,14 +131,19 @@ static void run_options(void **state)
 
 	(void)state;
 	assert_int_equal(parse_apply(&o, ARGS("run", "grow", "--iters", "100", "--cpu", "1",
-					      "--thp", "always", "--slow", "p99", "-q", "--no-thp")), 0);
+					      "--thp", "always", "--slow", "p99", "-q")), 0);
 	assert_string_equal(o.workload, "grow");
 	assert_int_equal(o.iters, 100);
 	assert_int_equal(o.cpu, 1);
 	assert_string_equal(o.thp, "always");
 	assert_string_equal(o.slow, "p99");
-	assert_true(o.quiet && o.no_thp);
+	assert_true(o.quiet && !o.no_thp);
 	assert_int_equal(o.seed, LAT_DEFAULT_SEED);
+	assert_int_equal(parse_apply(&o, ARGS("run", "grow", "--no-thp")), 0);
+	assert_true(o.no_thp);
+	/* contradicting or repeated: refused */
+	assert_int_not_equal(parse_apply(&o, ARGS("run", "grow", "--thp", "always", "--no-thp")), 0);
+	assert_int_not_equal(parse_apply(&o, ARGS("run", "grow", "--json", "a", "--json", "b")), 0);
 	for (size_t i = 0; lat_wl_opt_at(i); i++)
 		assert_null(o.wl_arg[i]);	/* no workload option given */
 	/* options may come before the workload */

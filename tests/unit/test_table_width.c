@@ -174,8 +174,10 @@ static void test_formatters_bounded(void **state)
 		lat_fmt_change(buf, sizeof(buf), v[i], "%", 9);
 		assert_true(strlen(buf) <= 9);
 	}
+	lat_fmt_ns_cell(buf, sizeof(buf), 99999, 7);
+	assert_string_equal(buf, "99999");	/* whole ns below 100 us */
 	lat_fmt_ns_cell(buf, sizeof(buf), 108352, 7);
-	assert_string_equal(buf, "108352");
+	assert_string_equal(buf, "108.4us");
 	lat_fmt_ns_cell(buf, sizeof(buf), 54502817, 7);
 	assert_string_equal(buf, "54.5ms");
 	lat_pair_fmt(buf, sizeof(buf), 1e10, "ns");

@@ -36,6 +36,15 @@ static const char *get_plain(const cJSON *doc, const struct lat_env_row *row,
 	return scalar(member(o, row->key), buf, len);
 }
 
+/* An option whose 0 means the default (--iters, --events, --ring). */
+static const char *get_option(const cJSON *doc, const struct lat_env_row *row, char *buf,
+			      size_t len)
+{
+	const cJSON *v = member(member(doc, row->section), row->key);
+
+	return cJSON_IsNumber(v) && v->valuedouble == 0 ? "default" : get_plain(doc, row, buf, len);
+}
+
 /* One parameter of the kernel command line (key "preempt" matches
  * "preempt=full"), or "none". */
 static const char *get_param(const cJSON *doc, const struct lat_env_row *row,
@@ -200,15 +209,15 @@ const struct lat_env_row lat_env_rows[] = {
 	{ "isolated cpus", LAT_ENV_MACHINE, get_plain,  "environment", "isolcpus" },
 	{ "workload",	   LAT_ENV_RUN,     get_plain,  "run", "workload" },
 	{ "mode",	   LAT_ENV_RUN,     get_plain,  "run", "mode" },
-	{ "iterations",	   LAT_ENV_RUN,     get_plain,  "options", "iters" },
+	{ "iterations",	   LAT_ENV_RUN,     get_option, "options", "iters" },
 	{ "--thp",	   LAT_ENV_RUN,     get_plain,  "options", "thp" },
 	{ "--no-thp",	   LAT_ENV_RUN,     get_plain,  "options", "no_thp" },
 	{ "--hugepage",	   LAT_ENV_RUN,     get_plain,  "options", "hugepage" },
 	{ "--cpu",	   LAT_ENV_RUN,     get_plain,  "options", "cpu" },
 	{ "--slow",	   LAT_ENV_RUN,     get_plain,  "options", "slow" },
 	{ "--seed",	   LAT_ENV_RUN,     get_plain,  "options", "seed" },
-	{ "--events",	   LAT_ENV_RUN,     get_plain,  "options", "events" },
-	{ "--ring",	   LAT_ENV_RUN,     get_plain,  "options", "ring" },
+	{ "--events",	   LAT_ENV_RUN,     get_option, "options", "events" },
+	{ "--ring",	   LAT_ENV_RUN,     get_option, "options", "ring" },
 	{ "--backend",	   LAT_ENV_RUN,     get_plain,  "options", "backend" },
 	{ "wl options",	   LAT_ENV_RUN,     get_options, NULL, NULL },
 	{ "--fragment",	   LAT_ENV_RUN,     get_json,   "mm", "fragment" },

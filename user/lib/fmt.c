@@ -47,8 +47,21 @@ void lat_fmt_int(char *buf, size_t len, double v, int width)
 void lat_fmt_ns_cell(char *buf, size_t len, double ns, int width)
 {
 	snprintf(buf, len, "%.0f", ns);
-	if (!isfinite(ns) || !fits(buf, width))
+	if (!isfinite(ns) || fabs(ns) >= 1e5 || !fits(buf, width))
 		lat_fmt_ns(buf, len, ns, width);
+}
+
+const char *lat_fmt_time(char *buf, size_t len, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	return buf;
 }
 
 /* v with one decimal ("%+.1f" with sign "+"), then whole, then in exponent

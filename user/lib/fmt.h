@@ -21,9 +21,12 @@ void lat_fmt_num(char *buf, size_t len, double v, const char *suffix, int width)
 /* ns in the largest time unit it reaches ("108.4us", "10s"), within width. */
 void lat_fmt_ns(char *buf, size_t len, double ns, int width);
 
-/* A table cell of ns: the whole number of nanoseconds ("108352") where it
- * fits width, else with its unit ("54.5ms"). */
+/* A table cell of ns: the whole number of nanoseconds ("10835") below
+ * 100 us where it fits width, else with its unit ("108.4us", "54.5ms"). */
 void lat_fmt_ns_cell(char *buf, size_t len, double ns, int width);
+
+/* A time in a sentence: "812 ns", "3.4 us", "1.25 ms", "2.00 s". */
+const char *lat_fmt_time(char *buf, size_t len, double ns);
 
 /* v as a whole number where it fits width, else as lat_fmt_num. */
 void lat_fmt_int(char *buf, size_t len, double v, int width);

@@ -87,8 +87,7 @@ static void read_pct(struct cmp *c, const cJSON *metrics, const char *name)
 		r->change = cJSON_IsNumber(ch) ? ch->valuedouble : NAN;
 		r->verdict = lat_rd_bool(&c->rd, m, "verdict");
 		r->significant = lat_rd_bool(&c->rd, m, "significant");
-		r->says = lat_rd_opt_str(&c->rd, m, "says");
-		r->says = strcmp(r->says, "none") ? r->says : NULL;
+		r->says = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "says"));
 		c->npct++;
 		return;
 	}

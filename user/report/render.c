@@ -237,16 +237,16 @@ static void render_slow(FILE *out, struct lat_rd *r, const cJSON *doc, const cha
 	const cJSON *s = lat_rd_obj(r, doc, "slow");
 	double count = lat_rd_num(r, s, "count"), listed = lat_rd_num(r, s, "listed");
 	const char *where = json_named(r, doc) ? "the JSON result" : "a JSON result (--json FILE)";
+	char t[32];
 
 	lat_rd_get(r, s, "iterations", cJSON_Array);
+	lat_fmt_time(t, sizeof(t), lat_rd_num(r, s, "threshold_ns"));
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "threshold_is_max")))
-		fprintf(out,
-			"\nslow %s (%s = %.0f ns is the slowest; too few for a tail, those at it): %.0f",
-			units, lat_rd_str(r, s, "threshold"), lat_rd_num(r, s, "threshold_ns"),
-			count);
+		fprintf(out, "\nslow %s (%s = %s is the slowest; too few for a tail, those at it): %.0f",
+			units, lat_rd_str(r, s, "threshold"), t, count);
 	else
-		fprintf(out, "\nslow %s (slower than %s = %.0f ns): %.0f", units,
-			lat_rd_str(r, s, "threshold"), lat_rd_num(r, s, "threshold_ns"), count);
+		fprintf(out, "\nslow %s (slower than %s = %s): %.0f", units,
+			lat_rd_str(r, s, "threshold"), t, count);
 	if (listed < count)
 		fprintf(out, ", the %.0f slowest listed in %s", listed, where);
 	else if (count > 0)

@@ -6,24 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "report/breakdown.h"
 #include "report/render.h"
 #include "events/evtype.h"
 #include "join/join.h"
 #include "lib/rdoc.h"
 
-/* "812 ns", "3.4 us", "1.25 ms", "2.00 s" */
 static const char *fmt_ns(double ns, char *buf, size_t len)
 {
-	if (ns < 1e3)
-		snprintf(buf, len, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.1f us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.2f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2f s", ns / 1e9);
-	return buf;
+	return lat_fmt_time(buf, len, ns);
 }
 
 static void print_cause_row(const cJSON *row, const cJSON *est, FILE *out, struct lat_rd *r)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/cleanup.h"
+#include "lib/fmt.h"
 #include "lib/tsc.h"
 #include "workload/workload.h"
 
@@ -135,7 +136,7 @@ static void fmt_bytes(double b, char *buf, size_t len)
 static void grow_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
 	const cJSON *last = lat_rd_array(rd, x, "last_reallocations"), *it;
-	char cap[32];
+	char cap[32], took[32];
 	int first = 1;
 
 	fmt_bytes(lat_rd_num(rd, x, "capacity_bytes"), cap, sizeof(cap));
@@ -149,8 +150,9 @@ static void grow_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 			lat_rd_num(rd, x, "realloc_ns") / 1e3);
 	cJSON_ArrayForEach(it, last) {
 		fmt_bytes(lat_rd_num(rd, it, "capacity_bytes"), cap, sizeof(cap));
-		fprintf(out, "%s push %.0f took %.0f ns (to %s)", first ? "last reallocations:" : ",",
-			lat_rd_num(rd, it, "index"), lat_rd_num(rd, it, "ns"), cap);
+		fprintf(out, "%s push %.0f took %s (to %s)", first ? "last reallocations:" : ",",
+			lat_rd_num(rd, it, "index"), lat_fmt_time(took, sizeof(took), lat_rd_num(rd, it, "ns")),
+			cap);
 		first = 0;
 	}
 	if (!first)
