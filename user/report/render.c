@@ -75,11 +75,18 @@ static void render_interrupted(FILE *out, struct lat_rd *r, const cJSON *doc, co
 {
 	const cJSON *i = cJSON_GetObjectItemCaseSensitive(doc, "interrupted");
 
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+	const char *wl = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "workload"));
+
 	if (!i)
 		return;
-	fprintf(out, "INTERRUPTED by %s after %.0f of %.0f %s: everything below covers those\n",
-		lat_rd_str(r, i, "signal"), lat_rd_num(r, i, "iterations_done"),
-		lat_rd_num(r, i, "iterations_asked"), units);
+	if (wl && !strcmp(wl, "exec"))	/* its program decides how many: no "of N" */
+		fprintf(out, "INTERRUPTED by %s after %.0f %s: everything below covers those\n",
+			lat_rd_str(r, i, "signal"), lat_rd_num(r, i, "iterations_done"), units);
+	else
+		fprintf(out, "INTERRUPTED by %s after %.0f of %.0f %s: everything below covers those\n",
+			lat_rd_str(r, i, "signal"), lat_rd_num(r, i, "iterations_done"),
+			lat_rd_num(r, i, "iterations_asked"), units);
 }
 
 static void render_run(FILE *out, struct lat_rd *r, const cJSON *doc, const char *units)

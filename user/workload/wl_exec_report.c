@@ -133,10 +133,17 @@ static void print_losses(const cJSON *m, FILE *out, struct lat_rd *rd)
 	double nob = lat_rd_num(rd, m, "end_without_begin"), twice = lat_rd_num(rd, m, "begin_twice");
 	double open = lat_rd_num(rd, m, "open_at_end");
 
-	fprintf(out, "markers lost: %.0f iterations%s (a thread's region full: %.0f, threads beyond --threads %.0f: %.0f, "
-		"end without begin: %.0f, begin while one was open: %.0f, open at the end: %.0f)\n",
-		full + nob + twice + open, full + refused + nob + twice + open > 0 ? " !" : "",
-		full, lat_rd_num(rd, m, "regions"), refused, nob, twice, open);
+	char threads[96] = "";
+
+	if (refused > 0)
+		snprintf(threads, sizeof(threads), ", and all those of %.0f thread%s beyond --threads %.0f",
+			 refused, refused == 1 ? "" : "s", lat_rd_num(rd, m, "regions"));
+	if (full + refused + nob + twice + open == 0)
+		fputs("markers lost: none\n", out);
+	else
+		fprintf(out, "markers lost: %.0f iterations%s ! (a thread's region full: %.0f, "
+			"end without begin: %.0f, begin while one was open: %.0f, open at the end: %.0f)\n",
+			full + nob + twice + open, threads, full, nob, twice, open);
 	if (full > 0)
 		fprintf(out, "  a region holds %.0f iterations: raise --iters to keep more per thread\n",
 			lat_rd_num(rd, m, "capacity_per_thread"));
@@ -150,30 +157,41 @@ void lat_exec_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
 	const char *src = lat_rd_str(rd, x, "source");
 	const cJSON *m = lat_rd_obj(rd, x, "markers");
-	double th = lat_rd_num(rd, x, "threads"), pr = lat_rd_num(rd, x, "processes");
-
 	double misuse = lat_rd_num(rd, m, "end_without_begin") + lat_rd_num(rd, m, "begin_twice") +
 			lat_rd_num(rd, m, "open_at_end");
 
 	print_command(x, out, rd);
+	if (!strcmp(src, "markers") || lat_rd_num(rd, m, "written") > 0 || misuse > 0)
+		print_losses(m, out, rd);
+}
+
+/* What one iteration is, first thing in the report. */
+static void print_what(const cJSON *x, FILE *out, struct lat_rd *rd)
+{
+	const char *src = lat_rd_str(rd, x, "source");
+	const cJSON *m = lat_rd_obj(rd, x, "markers");
+	double th = lat_rd_num(rd, x, "threads"), pr = lat_rd_num(rd, x, "processes");
+	double misuse = lat_rd_num(rd, m, "end_without_begin") + lat_rd_num(rd, m, "begin_twice") +
+			lat_rd_num(rd, m, "open_at_end");
+	const char *all = "; all of them, whatever --iters says";
+
 	if (!strcmp(src, "syscalls") && misuse > 0)
-		fprintf(out, "iterations: each system call of the command (%.0f thread%s in %.0f process%s), "
+		fprintf(out, "iterations: each system call of the command (%.0f thread%s in %.0f process%s%s), "
 			"since its markers were used wrongly: no latctl_begin() to latctl_end() pair !\n",
-			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
+			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es", all);
 	else if (!strcmp(src, "syscalls") && lat_rd_num(rd, m, "written") > 0)
 		fprintf(out,
-			"iterations: each system call of the command (%.0f thread%s in %.0f process%s), "
+			"iterations: each system call of the command (%.0f thread%s in %.0f process%s%s), "
 			"as --mode syscalls asks; its %.0f marked iterations are not these\n",
-			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es",
+			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es", all,
 			lat_rd_num(rd, m, "written"));
 	else if (!strcmp(src, "syscalls"))
 		fprintf(out, "iterations: no markers were used, so each system call of the command is one "
-			"(%.0f thread%s in %.0f process%s)\n", th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
+			"(%.0f thread%s in %.0f process%s%s)\n", th, th == 1 ? "" : "s", pr,
+			pr == 1 ? "" : "es", all);
 	else
 		fprintf(out, "iterations: latctl_begin() to latctl_end() of %.0f thread%s in %.0f process%s\n",
 			th, th == 1 ? "" : "s", pr, pr == 1 ? "" : "es");
-	if (!strcmp(src, "markers") || lat_rd_num(rd, m, "written") > 0 || misuse > 0)
-		print_losses(m, out, rd);
 }
 
 void lat_exec_print_head(const cJSON *x, FILE *out, struct lat_rd *rd)
@@ -189,4 +207,5 @@ void lat_exec_print_head(const cJSON *x, FILE *out, struct lat_rd *rd)
 	if (refused > 0)
 		fprintf(out, "MARKERS LOST: %.0f thread%s beyond --threads %.0f recorded nothing\n",
 			refused, refused == 1 ? "" : "s", lat_rd_num(rd, m, "regions"));
+	print_what(x, out, rd);
 }
