@@ -54,7 +54,10 @@ static void preemption_note(const cJSON *it, FILE *out, struct lat_rd *r)
 {
 	const cJSON *p = lat_rd_get(r, it, "preemptor", cJSON_Object);
 
-	if (p)
+	if (p && !strncmp(lat_rd_str(r, p, "comm"), "latctl", 6))
+		fprintf(out, " (by latctl's own pid %.0f (%s): the observer)", lat_rd_num(r, p, "pid"),
+			lat_rd_str(r, p, "comm"));
+	else if (p)
 		fprintf(out, " (by pid %.0f (%s))", lat_rd_num(r, p, "pid"), lat_rd_str(r, p, "comm"));
 }
 

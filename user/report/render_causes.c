@@ -270,11 +270,44 @@ static void print_slowest(const cJSON *iters, const cJSON *est, FILE *out, struc
 	free(v);
 }
 
+/* 1 if the task that preempted it is latctl's own (its reader, the BPF
+ * ring's consumer, the progress ticker: their names begin with latctl). */
+static int by_observer(const cJSON *it)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "preemptor");
+	const char *comm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "comm"));
+
+	return comm && !strncmp(comm, "latctl", 6);
+}
+
+/* The observer named: how many slow iterations latctl's own threads
+ * preempted, and how to keep them off the measured CPU. */
+static void print_observer(const cJSON *iters, FILE *out)
+{
+	const cJSON *it;
+	int n = 0, primary = 0;
+
+	cJSON_ArrayForEach(it, iters) {
+		const char *pr = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "primary"));
+
+		if (!by_observer(it))
+			continue;
+		n++;
+		primary += pr && !strcmp(pr, "preemption");
+	}
+	if (n)
+		fprintf(out, "latctl's own threads (the observer: its event reader) preempted %d of the listed slow "
+			"iterations, %d of them as their primary cause; --cpu N pins the workload to CPU N and latctl's reader to another\n",
+			n, primary);
+}
+
 void lat_render_causes(FILE *out, struct lat_rd *r, const cJSON *causes, const cJSON *iters,
 		       const cJSON *estimated)
 {
 	if (causes)
 		print_causes(causes, estimated, out, r);
+	if (iters && cJSON_GetArraySize(iters) > 0)
+		print_observer(iters, out);
 	if (iters && cJSON_GetArraySize(iters) > 0)
 		print_slowest(iters, estimated, out, r);
 }
