@@ -141,8 +141,11 @@ static void run_options(void **state)
 	assert_int_equal(o.seed, LAT_DEFAULT_SEED);
 	assert_int_equal(parse_apply(&o, ARGS("run", "grow", "--no-thp")), 0);
 	assert_true(o.no_thp);
-	/* contradicting or repeated: refused */
-	assert_int_not_equal(parse_apply(&o, ARGS("run", "grow", "--thp", "always", "--no-thp")), 0);
+	/* --thp for the system and --no-thp for this run both apply */
+	assert_int_equal(parse_apply(&o, ARGS("run", "grow", "--thp", "always", "--no-thp")), 0);
+	assert_true(o.no_thp && !strcmp(o.thp, "always"));
+	/* repeated: refused */
+	assert_int_not_equal(parse_apply(&o, ARGS("run", "grow", "--thp", "always", "--thp", "never")), 0);
 	assert_int_not_equal(parse_apply(&o, ARGS("run", "grow", "--json", "a", "--json", "b")), 0);
 	for (size_t i = 0; lat_wl_opt_at(i); i++)
 		assert_null(o.wl_arg[i]);	/* no workload option given */

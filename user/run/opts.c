@@ -339,11 +339,6 @@ static enum lat_parsed take_workload(int argc, char **argv, struct lat_opts *o)
 	ret = parse_pass(argc, argv, o, exec);
 	if (ret)
 		return ret;
-	if (o->thp && o->no_thp) {
-		fprintf(stderr, "latctl run: --thp %s and --no-thp contradict each other (system-wide THP %s, and none for this run); give one\n",
-			o->thp, o->thp);
-		return LAT_PARSED_BAD;
-	}
 	if (exec && o->json_path && !strcmp(o->json_path, "-")) {
 		fprintf(stderr, "latctl run: exec's program owns stdout; give --json FILE, not --json -\n");
 		return LAT_PARSED_BAD;
