@@ -280,7 +280,7 @@ check "... without the descriptor it cannot map the ring, and says so" \
 	"$L run exec -- setpriv --reuid=65534 --regid=65534 --clear-groups env -u LATCTL_RING_FD $B/markers_prog fault 1000" 0 \
 	"^liblatctl: pid [0-9]+ cannot map latctl's ring \\(descriptor none, /proc/[0-9]+/fd/[0-9]+\\): its markers are not recorded"
 check_err "unmarked, without a backend: said what is needed, the program's status kept" \
-	"$L run exec --backend none -- sh -c 'exit 3'" 3 'no system call of it was recorded: that needs latmon or the BPF backend'
+	"$L run exec --backend none --mode syscalls -- sh -c 'exit 3'" 3 'no system call of it was recorded: that needs latmon or the BPF backend'
 check "--mode markers keeps no system call" "$L run exec --mode markers -- $B/calls 2" 1 'no marker was written: the command never called latctl_begin'
 
 D=$TMPD/dur
@@ -314,10 +314,16 @@ check "options stop at the command without --: head -n 2 is head's" \
 	"$L run exec head -n 2 $Z.txt 2>/dev/null | tr '\\n' ' '" 0 '^1 2 $'
 check "... with --repeat too: each run's command is head -n 2" \
 	"$L run exec --repeat 2 head -n 2 $Z.txt 2>/dev/null | tr '\\n' ' '" 0 '^1 2 1 2 $'
-check "a program's own exit 127 is its status, with the report" "$L run exec -- sh -c 'exit 127'" 127 \
-	'exited with status 127'
-check "... and a command not found by its shell" "$L run exec -- sh -c nosuchcommand-latctl" 127 \
+check "a program's own exit 127 is its status, with the report (--mode syscalls)" \
+	"$L run exec --mode syscalls -- sh -c 'exit 127'" 127 'exited with status 127'
+check "... and a command not found by its shell" "$L run exec --mode syscalls -- sh -c nosuchcommand-latctl" 127 \
 	'command: sh -c nosuchcommand-latctl .*exited with status 127'
+check_err "a program that fails before any marker (auto): its status, one line, no report" \
+	"$L run exec -- sh -c 'exit 3'" 3 \
+	'exec: sh exited with status 3 before any marker: no report \(--mode syscalls reports'
+check_err "... killed by a signal before any marker: 128 + N, said so" \
+	"$L run exec -- sh -c 'kill -9 \$\$'" 137 'exec: sh was killed by SIGKILL before any marker'
+
 printf '#!/nonexistent/interpreter\n' >$TMPD/badinterp
 chmod +x $TMPD/badinterp
 check_err "a program that cannot be exec'd: 127, one line, no report" "$L run exec -- $TMPD/badinterp" 127 \
@@ -327,9 +333,9 @@ check "SIGINT twice at once (timeout -s INT): the report of what was measured" \
 	"timeout -s INT 2 $L run exec --json $TMPD/twice.json -- sleep 30; echo rc=\$?" 0 \
 	'INTERRUPTED by SIGINT after [0-9]+ iterations: everything below'
 ok "... and its result file" test -s $TMPD/twice.json
-check "a failing command's status is latctl's, after the report" "$L run exec -- sh -c 'exit 3'" 3 \
+check "a failing command's status is latctl's, after the report" "$L run exec --mode syscalls -- sh -c 'exit 3'" 3 \
 	'exited with status 3'
-check "a command killed by a signal: 128 + N" "$L run exec -- sh -c 'kill -9 \$\$'" 137 'killed by SIGKILL'
+check "a command killed by a signal: 128 + N" "$L run exec --mode syscalls -- sh -c 'kill -9 \$\$'" 137 'killed by SIGKILL'
 
 check "--repeat 3 runs the command 3 times" "$L run exec --repeat 3 --json $TMPD/rep.json -- $B/markers_prog fault 2000" 0 ''
 ok "... the pooled runs hold 6000 iterations" test "$(json_get $TMPD/rep.json runs 2 run iterations 2>/dev/null || json_get $TMPD/rep.json summary count)" -ge 2000

@@ -321,6 +321,18 @@ static int exec_run(struct lat_run *run)
 	}
 	if (!strcmp(run->mode, "syscalls"))
 		return 0;
+	if (!strcmp(run->mode, "auto") && run->exit_status && !lat_stop_requested &&
+	    !lat_exec_marker_count(&ex)) {
+		char how[48];
+
+		if (WIFSIGNALED(ex.status))
+			snprintf(how, sizeof(how), "was killed by SIG%s", sigabbrev_np(WTERMSIG(ex.status)));
+		else
+			snprintf(how, sizeof(how), "exited with status %d", run->exit_status);
+		fprintf(stderr, "latctl: exec: %s %s before any marker: no report (--mode syscalls "
+			"reports its system calls all the same)\n", ex.cmd[0], how);
+		return -ENOEXEC;	/* its status is latctl's */
+	}
 	ret = lat_exec_take_markers(run, &ex);
 	lat_exec_sum_regions(&ex, &m);
 	run->own_minflt = m.populated;
