@@ -177,7 +177,7 @@ ok "--strict: the same environment is fine" $C compare --strict "$A" "$B"
 edit "$B" "$TMPD/kernel.json" '$d->{environment}{kernel_release} = "7.3.0-other"; $d->{environment}{thp_enabled} = "never"'
 ok "--strict: another kernel is a kernel A/B, not an error" $C compare --strict "$A" "$TMPD/kernel.json"
 edit "$B" "$TMPD/events.json" '$d->{options}{events} = 4096; $d->{options}{threads} = 3; $d->{backend}{name} = "none"'
-check "every option of the run is compared: --events" "$C compare $A $TMPD/events.json | grep '^\\*'" 0 '^\* --events +0 +4096'
+check "every option of the run is compared: --events" "$C compare $A $TMPD/events.json | grep '^\\*'" 0 '^\* --events +default +4096'
 check "... and a workload's own" "$C compare $A $TMPD/events.json | grep '^\\*'" 0 '^\* wl options +none +threads=3'
 check "the backend that recorded is compared" "$C compare $A $TMPD/events.json | grep '^\\* backend'" 0 'none'
 check_err "check: another option than the baseline: 125" "$C check --baseline $A $TMPD/events.json" 125 \

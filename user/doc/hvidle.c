@@ -82,7 +82,7 @@ static void spin(struct lat_hv_idle *s, double secs, double hz, uint64_t *gap, s
 	uint16_t cpu;
 
 	start = prev = lat_tsc(&cpu);
-	while (prev - start < (uint64_t)(secs * hz)) {
+	while ((double)(prev - start) < secs * hz) {	/* not truncated: at least secs */
 		t = lat_tsc(&cpu);
 		d = t - prev;
 		prev = t;
