@@ -13,7 +13,7 @@ include tests/fuzz/fuzz.mk
 UNIT_LIB := tests/unit/test_liblatctl.a
 
 .PHONY: tests tests-clean
-tests: $(UNIT_TESTS)
+tests: $(UNIT_TESTS) ## build the unit tests
 
 $(UNIT_LIB): $(filter-out user/main.o,$(USER_OBJS))
 	rm -f $@
@@ -22,7 +22,7 @@ $(UNIT_LIB): $(filter-out user/main.o,$(USER_OBJS))
 tests/unit/test_%: tests/unit/test_%.c $(UNIT_LIB)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $< $(UNIT_LIB) $(USER_LIBS) -lcmocka
 
-tests-clean:
+tests-clean: ## remove the unit tests
 	rm -f $(UNIT_TESTS) $(UNIT_LIB)
 	rm -rf tests/exec/bin
 
@@ -43,5 +43,5 @@ tests/exec/bin/calls: tests/exec/calls.c
 # (scripts/dev/soak.sh): about 3 minutes a pass on 2 cores.
 SOAK_N ?= 20
 .PHONY: check-soak
-check-soak: user $(EXEC_PROGS)
+check-soak: user $(EXEC_PROGS) ## the tests that judge real runs, SOAK_N times beside a busy loop
 	scripts/dev/soak.sh -n $(SOAK_N)

@@ -19,11 +19,11 @@ include user/markers/markers.mk
 .PHONY: user user-clean layers
 
 # The layer rule, the include and call circles, as tests/cli/layers.t checks them.
-layers: user/latctl
+layers: user/latctl ## the layer rule and the include and call circles (as layers.t)
 	@scripts/dev/layers.pl user $(USER_LIB_LAYERS) $(USER_LAYERS) && scripts/dev/layers.pl module
 	@scripts/dev/call-circles.sh $(USER_OBJS)
 
-user: user/latctl markers
+user: user/latctl markers ## build user/latctl and the markers library
 
 user/latctl: $(USER_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(USER_OBJS) $(USER_LIBS)
@@ -37,8 +37,8 @@ user/%.o: user/%.c
 # The main job: grow with huge pages on, on this machine with latmon when it
 # can load the module, else in the QEMU test bed (scripts/make-run.sh says
 # which and why). Extra latctl options: make run RUN_ARGS='--iters 100000'.
-run:
+run: ## set up what is missing, build, run the main job (README)
 	@scripts/make-run.sh $(RUN_ARGS)
 
-user-clean:
+user-clean: ## remove user/latctl and its objects
 	rm -f user/latctl user/*.o user/*.o.d user/*/*.o user/*/*.o.d user/markers/liblatctl.*

@@ -8,6 +8,6 @@
 BISECT_WORK ?= $(CURDIR)/build/bisect
 
 .PHONY: check-bisect
-check-bisect: vm-progs user
+check-bisect: vm-progs user ## bisect a real Linux tree end to end (about an hour)
 	scripts/deps.sh kernel
 	prove --exec '' --timer -v scripts/bisect/check-bisect.sh :: $(BISECT_WORK)

@@ -15,9 +15,9 @@
 
 .PHONY: debug-kernel check-debug
 
-debug-kernel:
+debug-kernel: ## build the debug kernel once (about 20 min, cached outside the checkout)
 	scripts/testbed/debug-kernel.sh --kdir
 
-check-debug: vm-progs user
+check-debug: vm-progs user ## the VM suites on the debug kernel (KASAN, lockdep)
 	LATMON_STRESS_CYCLES=$(STRESS_CYCLES) LATMON_STRESS_SEED=$(STRESS_SEED) \
 		scripts/testbed/debug-kernel.sh --check t s

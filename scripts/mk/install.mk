@@ -35,7 +35,7 @@ TESTBED_SRC := Makefile LICENSE $(MODULE_SRC) include/latctl.h user/user.mk user
 
 .PHONY: install uninstall dkms-install dkms-uninstall
 
-install: user/latctl markers
+install: user/latctl markers ## latctl, man pages, completion, test bed (PREFIX, DESTDIR)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man4 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(COMPDIR) \
 		$(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR)
@@ -56,7 +56,7 @@ install: user/latctl markers
 		$(INSTALL) -D -m $$(test -x $$f && echo 755 || echo 644) $$f $(DESTDIR)$(TESTBEDDIR)/$$f || exit 1; \
 	done
 
-uninstall:
+uninstall: ## remove exactly what install put there
 	rm -f $(DESTDIR)$(BINDIR)/latctl $(DESTDIR)$(MANDIR)/man8/latctl.8 \
 		$(DESTDIR)$(MANDIR)/man5/latctl-result.5 $(DESTDIR)$(MANDIR)/man4/latmon.4 \
 		$(DESTDIR)$(MANDIR)/man7/latctl-lab.7 $(DESTDIR)$(COMPDIR)/latctl $(DESTDIR)$(MANDIR)/man3/latctl-markers.3 \
@@ -64,7 +64,7 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/liblatctl.a $(DESTDIR)$(PCDIR)/latctl.pc
 	rm -rf $(DESTDIR)$(TESTBEDDIR)
 
-dkms-install:
+dkms-install: ## the module source in /usr/src/latmon-VERSION, built by DKMS
 	@for f in $(MODULE_SRC); do \
 		$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; \
 	done
@@ -73,6 +73,6 @@ dkms-install:
 		echo "dkms add -m latmon -v $(VERSION)"; dkms add -m latmon -v $(VERSION) || exit 1; \
 	fi
 
-dkms-uninstall:
+dkms-uninstall: ## dkms remove and the source
 	-[ -n "$(DESTDIR)" ] || dkms remove -m latmon -v $(VERSION) --all
 	rm -rf $(DESTDIR)$(DKMSDIR)

@@ -9,9 +9,9 @@ LAVA_KERNEL ?= 6.12
 LAVA_WORK ?= $(CURDIR)/build/lava
 
 .PHONY: check-lava lava-ramdisk
-lava-ramdisk: vm-progs user
+lava-ramdisk: vm-progs user ## the ramdisk a LAVA job boots
 	scripts/lava/lava-ramdisk.sh --kernel $(LAVA_KERNEL)
 
-check-lava: vm-progs user
+check-lava: vm-progs user ## a LAVA job run by LAVA's own dispatcher in a Debian chroot
 	scripts/deps.sh vm
 	prove --exec '' --timer -v scripts/lava/check-lava.sh :: $(LAVA_KERNEL) $(LAVA_WORK)

@@ -18,7 +18,7 @@ STRESS_TIMEOUT ?= 3000
 
 .PHONY: check-stress
 
-check-stress:
+check-stress: ## the stress groups in the VM (STRESS_CYCLES, STRESS_SEED)
 	@rc=0; for k in $(VM_KERNELS); do \
 		echo "# check-stress: kernel $$k"; mkdir -p build/vm/$$k; \
 		{ LATMON_STRESS_CYCLES=$(STRESS_CYCLES) LATMON_STRESS_SEED=$(STRESS_SEED) \

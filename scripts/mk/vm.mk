@@ -44,16 +44,16 @@ CHECK_BUILD += vm-initramfs
 
 .PHONY: vm-kernels vm-modules vm-progs vm-initramfs vm-check vm-bench bench-cost vm-shell vm-clean
 
-vm-kernels:
+vm-kernels: ## fetch the Debian 6.1, 6.12 and 7.3 kernels and headers
 	@for k in $(VM_KERNELS); do scripts/testbed/kernel-fetch.sh $$k >/dev/null || exit 1; done
 
-vm-modules: vm-kernels
+vm-modules: vm-kernels ## build latmon.ko against each VM kernel
 	@for k in $(VM_KERNELS); do scripts/testbed/vm-module.sh $$k >/dev/null || exit 1; done
 
 # the guest's programs, the exec workload's test programs among them: a
 # long target (check-debug, check-lava) run alone from a fresh clone has
 # not built them through make check
-vm-progs: $(VM_PROGS) $(EXEC_PROGS)
+vm-progs: $(VM_PROGS) $(EXEC_PROGS) ## the guest's programs (the exec workload's test programs among them)
 
 # lmtool names and prints records through the record-type descriptors
 VM_EV_SRCS := user/events/evtype.c $(wildcard user/events/ev_*.c) user/lib/json.c user/lib/rdoc.c user/events/syscalls.c
@@ -99,24 +99,24 @@ $(VM_BIN)/jcheck: tests/vm/prog/jcheck.c
 	$(CC) $(VM_CFLAGS) $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ \
 		tests/vm/prog/jcheck.c $(shell $(PKG_CONFIG) --libs libcjson)
 
-vm-initramfs: vm-modules vm-progs user $(EXEC_PROGS)
+vm-initramfs: vm-modules vm-progs user $(EXEC_PROGS) ## build each VM kernel's initramfs
 	@for k in $(VM_KERNELS); do scripts/testbed/vm-initramfs.sh --kernel $$k >/dev/null || exit 1; done
 
-vm-check: vm-initramfs
+vm-check: vm-initramfs ## run the VM test suite on every kernel
 	prove --exec '' $(VM_TESTS)
 
-vm-bench: vm-initramfs
+vm-bench: vm-initramfs ## the probe-cost benchmark (tests/bench/bench-probe-cost.sh)
 	tests/bench/bench-probe-cost.sh --kernel $(VM_KERNEL)
 
 BENCH_VM ?=
 BENCH_ARGS ?= --rounds 7 --pages 20000 --huge 16 --calls 100000
-bench-cost:
+bench-cost: ## what each latmon source adds per 4 KiB fault (BENCH_VM)
 	tests/bench/bench-backends.sh --sources $(if $(BENCH_VM),--kernel $(BENCH_VM),--here) $(BENCH_ARGS)
 
-vm-shell: vm-initramfs
+vm-shell: vm-initramfs ## one command in the VM (VM_KERNEL, VM_CMD)
 	scripts/testbed/vm-run.sh --kernel $(VM_KERNEL) -- $(VM_CMD)
 
-vm-clean:
+vm-clean: ## remove the VM build tree
 	rm -rf build/vm $(VM_BIN)
 include scripts/mk/stress.mk
 include scripts/mk/debug.mk

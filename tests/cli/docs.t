@@ -28,4 +28,10 @@ for l in $(cd "$R/user/events" && grep -ho '\.id = JOIN_[A-Z_]*, \.name = "[a-z-
 done
 # a file renamed or moved leaves no old name in a comment
 ok "no comment names a .c or .h file the tree does not have" bash -c "cd '$R' && scripts/dev/stale-names.pl"
+# make help: every target a makefile declares, one line each
+help=$(make -s -C "$R" --no-print-directory help)
+for t in $(cd "$R" && grep -h '^\.PHONY:' Makefile scripts/mk/*.mk tests/tests.mk tests/fuzz/fuzz.mk \
+		user/user.mk user/markers/markers.mk user/backend/bpf/bpf.mk | sed 's/^\.PHONY://' | tr ' ' '\n' | sort -u); do
+	ok "make help lists $t" bash -c "printf '%s\n' \"\$1\" | grep -Eq '^  make $t +[^ ]'" _ "$help"
+done
 done_testing

@@ -26,7 +26,7 @@ CLI_TESTS += tests/fuzz/fuzz.t
 CHECK_BUILD += $(FUZZ_BINS)
 
 .PHONY: fuzz fuzz-build fuzz-clean
-fuzz-build: $(FUZZ_BINS)
+fuzz-build: $(FUZZ_BINS) ## build the fuzzers
 
 $(FUZZ_OUT)/obj/%.o: user/%.c
 	@mkdir -p $(@D)
@@ -52,7 +52,7 @@ $(LATCTL_ASAN): user/main.c $(FUZZ_LIB)
 
 # One fuzzer at a time, FUZZ_SECONDS each; the line "fuzz_x: N executions"
 # per target is what the README quotes.
-fuzz: $(FUZZ_BINS)
+fuzz: $(FUZZ_BINS) ## each fuzzer FUZZ_SECONDS (libFuzzer)
 	@for t in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_OUT)/new/$$t $(FUZZ_OUT)/crash/$$t || exit 1; \
 		$(FUZZ_OUT)/$$t -max_total_time=$(FUZZ_SECONDS) \
@@ -64,7 +64,7 @@ fuzz: $(FUZZ_BINS)
 		[ $$rc -eq 0 ] || { tail -40 $(FUZZ_OUT)/$$t.log; exit 1; }; \
 	done
 
-fuzz-clean:
+fuzz-clean: ## remove the fuzzers
 	rm -rf $(FUZZ_OUT)/obj $(FUZZ_LIB) $(FUZZ_BINS)
 
 clean: fuzz-clean

@@ -7,7 +7,7 @@ MARKERS_LIB := $(MARKERS_DIR)/liblatctl.so.1
 MARKERS_CFLAGS := -O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -fPIC -fvisibility=hidden
 
 .PHONY: markers
-markers: $(MARKERS_LIB) $(MARKERS_DIR)/liblatctl.so $(MARKERS_DIR)/liblatctl.a
+markers: $(MARKERS_LIB) $(MARKERS_DIR)/liblatctl.so $(MARKERS_DIR)/liblatctl.a ## build the markers library (liblatctl.so)
 
 $(MARKERS_DIR)/markers.pic.o: $(MARKERS_DIR)/markers.c include/latctl.h
 	$(CC) $(MARKERS_CFLAGS) $(USER_WERROR) -c -o $@ $<

@@ -58,6 +58,6 @@ $(BPF_DIR)/%.o: $(BPF_DIR)/%.c
 -include $(BPF_OBJS:.o=.o.d)
 
 user-clean: bpf-clean
-bpf-clean:
+bpf-clean: ## remove the BPF program and its skeleton
 	rm -f $(BPF_DIR)/*.o $(BPF_DIR)/*.o.d $(BPF_DIR)/latbpf.skel.h $(BPF_DIR)/vmlinux.h $(BPF_STAMP)
 .PHONY: bpf-clean
