@@ -6,7 +6,9 @@
 
 #include <stddef.h>
 
-/* "bare metal (no hypervisor bit in CPUID)", "KVM guest", ... into buf. */
+/* "bare metal (no hypervisor bit in CPUID)", "KVM guest", ... into buf:
+ * CPUID's signature, or the kernel's own word where its log says another
+ * ("PVM guest (the kernel's word; CPUID signs it 'bhyve bhyve ')"). */
 void lat_machine_kind(char *buf, size_t len);
 /* The guest of the hypervisor a CPUID leaf 0x40000000 signature names
  * ("KVM guest"), NULL when it is not one this file knows. */
