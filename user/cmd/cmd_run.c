@@ -217,6 +217,14 @@ static void count_migrations(const struct lat_run *run, long long *within,
 	}
 }
 
+/* 1 if a --slow value is a time, not a percentile. */
+static bool slow_is_time(const char *slow)
+{
+	struct lat_threshold t;
+
+	return !lat_parse_threshold(slow, &t) && !t.is_percentile;
+}
+
 /* The --slow threshold in ns: a percentile of the sorted latencies or a
  * time; *at_max when it is a percentile that is the slowest latency. */
 static double slow_limit(const struct lat_run *run, const char *slow, const double *sorted,
@@ -286,6 +294,11 @@ static int add_causes(struct run_ctx *c, const double *sorted)
 
 	in.limit_ns = slow_limit(&c->run, slow, sorted, &in.at_max);
 	in.typical_ns = lat_percentile_sorted(sorted, c->run.n, 50);
+	if (!c->opts.slow && !slow_is_time(slow) && in.limit_ns < LAT_SLOW_MEDIANS * in.typical_ns) {
+		in.percentile_ns = in.limit_ns;	/* ordinary variation: no tail */
+		in.limit_ns = LAT_SLOW_MEDIANS * in.typical_ns;
+		in.at_max = false;
+	}
 	add_hypervisor_probe(c, &in);
 
 	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->sess.mon));

@@ -384,6 +384,12 @@ static cJSON *slow_json(const struct lat_causes_in *in, const struct join_result
 	cJSON_AddNumberToObject(j, "threshold_ns", in->limit_ns);
 	if (at_max)
 		cJSON_AddTrueToObject(j, "threshold_is_max");
+	if (in->percentile_ns > 0) {
+		cJSON *r = cJSON_AddObjectToObject(j, "threshold_raised");
+
+		cJSON_AddNumberToObject(r, "percentile_ns", in->percentile_ns);
+		cJSON_AddNumberToObject(r, "medians", LAT_SLOW_MEDIANS);
+	}
 	cJSON_AddNumberToObject(j, "count", (double)r->n_iters);
 	cJSON_AddNumberToObject(j, "listed", (double)listed);
 	cJSON_AddItemToObject(j, "iterations", list);

@@ -17,6 +17,10 @@
 #include "workload/workload.h"
 
 #define LAT_MAX_SLOW_LISTED	100000	/* slow iterations kept in the JSON */
+/* The default slow threshold (a percentile, no --slow given) is at least
+ * this many times the median: under it an iteration is ordinary
+ * variation, not a tail (tests/BENCHMARKS.md 30). */
+#define LAT_SLOW_MEDIANS	4
 
 struct lat_causes_in {
 	const struct lat_run *run;
@@ -25,6 +29,9 @@ struct lat_causes_in {
 	bool have_events;
 	const char *threshold;		/* --slow as given */
 	double limit_ns;		/* slow: longer than this */
+	double percentile_ns;		/* > 0: the default percentile, which
+					 * limit_ns (LAT_SLOW_MEDIANS x the median)
+					 * was raised above */
 	bool at_max;			/* limit_ns is a percentile that is the
 					 * slowest sample (p99 of fewer than 100):
 					 * the slowest are slow, none being slower */

@@ -246,9 +246,21 @@ static void render_slow(FILE *out, struct lat_rd *r, const cJSON *doc, const cha
 	const char *where = json_named(r, doc) ? "the JSON result" : "a JSON result (--json FILE)";
 	char t[32];
 
+	const cJSON *raised = cJSON_GetObjectItemCaseSensitive(s, "threshold_raised");
+	char p[32];
+
 	lat_rd_get(r, s, "iterations", cJSON_Array);
 	lat_fmt_time(t, sizeof(t), lat_rd_num(r, s, "threshold_ns"));
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "threshold_is_max")))
+	if (raised)
+		lat_fmt_time(p, sizeof(p), lat_rd_num(r, raised, "percentile_ns"));
+	if (raised && count == 0)
+		fprintf(out, "\nslow %s: none slower than %.0f x the median = %s (%s = %s is ordinary "
+			"variation): no tail worth explaining", units, lat_rd_num(r, raised, "medians"), t,
+			lat_rd_str(r, s, "threshold"), p);
+	else if (raised)
+		fprintf(out, "\nslow %s (slower than %.0f x the median = %s; %s = %s is ordinary variation): %.0f",
+			units, lat_rd_num(r, raised, "medians"), t, lat_rd_str(r, s, "threshold"), p, count);
+	else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "threshold_is_max")))
 		fprintf(out, "\nslow %s (%s = %s is the slowest; too few for a tail, those at it): %.0f",
 			units, lat_rd_str(r, s, "threshold"), t, count);
 	else
