@@ -119,6 +119,10 @@ check "... and what it did not watch (SMIs on bare metal, but for latmon's count
 	'^  interrupts and NMIs\. Not watched: SMIs \(firmware time\) inside an iteration,$'
 check "... in a guest, the hypervisor's time instead" "$L report $TMPD/guest.json" 0 \
 	"Not watched: the hypervisor's time inside an"
+p50=$(perl -MJSON::PP -e 'local $/; printf "%.0f", decode_json(<>)->{summary}{p50_ns}' "$TMPD/metal.json")
+check "... and that the program's own work is part of it, with the median ($p50 ns)" \
+	"$L report $TMPD/metal.json | tr -s '\n ' '  '" 0 \
+	"The program's own work is part of it too: .*an ordinary iteration takes $p50 ns \\(the median\\)"
 # ... and by the CPU's vendor: MSR_SMI_COUNT is Intel's (cpu_vendor)
 perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{environment}{cpu_vendor} = "AuthenticAMD";
 	print encode_json($d)' <"$TMPD/metal.json" >"$TMPD/metal-amd.json"

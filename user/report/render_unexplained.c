@@ -346,6 +346,21 @@ static double unexplained_share(const cJSON *causes)
 	return 0;
 }
 
+/* The program's own work: latctl reads no hardware counter of the
+ * iteration, so its own instructions stay in what no event explains. */
+static void render_own_work(FILE *out, const cJSON *doc)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(doc, "summary");
+	char p50[32], text[512];
+
+	lat_fmt_time(p50, sizeof(p50), cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s, "p50_ns")));
+	snprintf(text, sizeof(text),
+		 "The program's own work is part of it too: latctl counts no instructions of an "
+		 "iteration (no PMU reading), and an ordinary iteration takes %s (the median): "
+		 "an unexplained net time near that is the loop itself.", p50);
+	print_wrapped(out, text);
+}
+
 void lat_unexplained_render(FILE *out, struct lat_rd *r, const cJSON *doc, const cJSON *causes)
 {
 	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
@@ -359,6 +374,7 @@ void lat_unexplained_render(FILE *out, struct lat_rd *r, const cJSON *doc, const
 	fprintf(out, "unexplained: %.1f%% of the slow time, when this kernel recorded nothing.\n",
 		100 * share);
 	render_watched(out, doc, guest);
+	render_own_work(out, doc);
 	render_edges(out, r, causes);
 	if (!guest)
 		return;
