@@ -85,7 +85,7 @@ $(VM_BIN)/stress: tests/vm/prog/stress.c include/latmon.h user/backend/latmon_nl
 
 # latctl's --fragment/--memcg/--thp-size around a plain touch (t-3x groups)
 LMMM_SRCS := tests/vm/prog/lmmm.c user/system/mmenv.c user/system/fragment.c user/system/memcg.c \
-	     user/system/thp_size.c user/system/sysset.c user/system/journal.c user/system/setting.c user/lib/safedir.c \
+	     user/system/thp_size.c user/system/sysset.c user/system/journal.c user/system/setting.c user/lib/safedir.c user/lib/fmt.c \
 	     user/lib/cleanup.c user/system/counters.c user/system/thp.c \
 	     user/lib/rdoc.c user/system/sysinfo.c
 $(VM_BIN)/lmmm: $(LMMM_SRCS) tests/vm/prog/sync.h

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
+#include "lib/fmt.h"
 #include "doc/outfile.h"
 #include "system/machine.h"
 #include "system/env_more.h"
@@ -442,27 +443,14 @@ static const char *duplicate_key(const cJSON *o)
 	return d;
 }
 
-/* Control bytes (C0, DEL, C1 as UTF-8) in s as '?': no string of a file
- * reaches a terminal as an escape sequence. */
-static void defang(char *s)
-{
-	for (; s && *s; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-		else if ((unsigned char)s[0] == 0xc2 && (unsigned char)s[1] >= 0x80 &&
-			 (unsigned char)s[1] <= 0x9f)
-			s[0] = s[1] = '?';
-	}
-}
-
 static void defang_all(cJSON *o)
 {
 	cJSON *a;
 
 	for (a = o; a; a = a->next) {
-		defang(a->string);
+		lat_printable(a->string);
 		if (cJSON_IsString(a))
-			defang(a->valuestring);
+			lat_printable(a->valuestring);
 		if (a->child)
 			defang_all(a->child);
 	}

@@ -51,6 +51,17 @@ void lat_fmt_ns_cell(char *buf, size_t len, double ns, int width)
 		lat_fmt_ns(buf, len, ns, width);
 }
 
+void lat_printable(char *s)
+{
+	for (; s && *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+		else if ((unsigned char)s[0] == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+			 (unsigned char)s[1] <= 0x9f)
+			s[0] = s[1] = '?';
+	}
+}
+
 const char *lat_fmt_time(char *buf, size_t len, double ns)
 {
 	if (ns < 1e3)

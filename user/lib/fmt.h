@@ -25,6 +25,10 @@ void lat_fmt_ns(char *buf, size_t len, double ns, int width);
  * 100 us where it fits width, else with its unit ("108.4us", "54.5ms"). */
 void lat_fmt_ns_cell(char *buf, size_t len, double ns, int width);
 
+/* Control bytes of s (C0, DEL, C1 as UTF-8) as '?', in place: no text
+ * from a file reaches a terminal as an escape sequence. */
+void lat_printable(char *s);
+
 /* A time in a sentence: "812 ns", "3.4 us", "1.25 ms", "2.00 s". */
 const char *lat_fmt_time(char *buf, size_t len, double ns);
 

@@ -13,18 +13,13 @@
 #include "join/join.h"
 #include "lib/rdoc.h"
 
-static const char *fmt_ns(double ns, char *buf, size_t len)
-{
-	return lat_fmt_time(buf, len, ns);
-}
-
 static void print_cause_row(const cJSON *row, const cJSON *est, FILE *out, struct lat_rd *r)
 {
 	char med[24], max[24], own[64], label[24];
 
 	snprintf(own, sizeof(own), "%s %s / %s", lat_rd_str(r, row, "own"),
-		 fmt_ns(lat_rd_num(r, row, "own_median_ns"), med, sizeof(med)),
-		 fmt_ns(lat_rd_num(r, row, "own_max_ns"), max, sizeof(max)));
+		 lat_fmt_time(med, sizeof(med), lat_rd_num(r, row, "own_median_ns")),
+		 lat_fmt_time(max, sizeof(max), lat_rd_num(r, row, "own_max_ns")));
 	fprintf(out, "  %-13s %8.0f %8.0f %8.1f%%   %s\n",
 		lat_mark_label(lat_rd_str(r, row, "label"), lat_is_listed(est, lat_rd_str(r, row, "label")),
 			   label, sizeof(label)),
@@ -84,12 +79,12 @@ static void print_steal(const cJSON *e, FILE *out, struct lat_rd *r)
 	fprintf(out,
 		"Steal: the hypervisor ran something else for %s while the threads ran;\n"
 		"  %s of it lies in slow iterations (label steal).\n",
-		fmt_ns(ns, a, sizeof(a)), fmt_ns(in_slow, b, sizeof(b)));
+		lat_fmt_time(a, sizeof(a), ns), lat_fmt_time(b, sizeof(b), in_slow));
 	if (ns - in_slow >= 1)
 		fprintf(out,
 			"  The other %s was not found whole in one's unexplained time: it fell\n"
 			"  in fast iterations or inside recorded events.\n",
-			fmt_ns(ns - in_slow, a, sizeof(a)));
+			lat_fmt_time(a, sizeof(a), ns - in_slow));
 }
 
 /* The uncovered stretches the hypervisor probe's idle gaps named, if used. */
@@ -104,8 +99,8 @@ static void print_stretches(const cJSON *causes, FILE *out, struct lat_rd *r)
 	named = lat_rd_num(r, h, "named");
 	refused = lat_rd_num(r, h, "refused");
 	limit = lat_rd_num(r, h, "limit");
-	fmt_ns(lat_rd_num(r, h, "gap_min_ns"), gap, sizeof(gap));
-	fmt_ns(lat_rd_num(r, h, "typical_ns"), typ, sizeof(typ));
+	lat_fmt_time(gap, sizeof(gap), lat_rd_num(r, h, "gap_min_ns"));
+	lat_fmt_time(typ, sizeof(typ), lat_rd_num(r, h, "typical_ns"));
 	if (refused)
 		fprintf(out,
 			"Hypervisor: %.0f slow iterations held %s or more that no event covers beyond\n"
@@ -147,9 +142,9 @@ static void print_causes(const cJSON *causes, const cJSON *est, FILE *out, struc
 
 	fprintf(out, "Causes of the %.0f slow iteration%s", slow, slow == 1 ? "" : "s");
 	if (thr_ns > 0)
-		fprintf(out, " (>= %s)", fmt_ns(thr_ns, thr, sizeof(thr)));
+		fprintf(out, " (>= %s)", lat_fmt_time(thr, sizeof(thr), thr_ns));
 	fprintf(out, ", %s in total:\n",
-		fmt_ns(lat_rd_num(r, causes, "slow_total_ns"), total, sizeof(total)));
+		lat_fmt_time(total, sizeof(total), lat_rd_num(r, causes, "slow_total_ns")));
 	fprintf(out, "  %-13s %8s %8s %9s   %s\n", "cause", "primary", "present",
 		"share", "own duration: median / max");
 	cJSON_ArrayForEach(row, rows)
@@ -234,7 +229,7 @@ static void print_iter(const cJSON *it, const cJSON *est, int streams, FILE *out
 	char d[24];
 
 	fprintf(out, "  %10.0f %10s  cpu %.0f", lat_rd_num(r, it, "index"),
-		fmt_ns(lat_rd_num(r, it, "duration_ns"), d, sizeof(d)), cpu_begin);
+		lat_fmt_time(d, sizeof(d), lat_rd_num(r, it, "duration_ns")), cpu_begin);
 	if (cpu_end != cpu_begin)
 		fprintf(out, "->%.0f", cpu_end);
 	fprintf(out, "  %s%s: ", lat_rd_str(r, it, "primary"), lat_rd_bool(r, it, "incomplete") ?

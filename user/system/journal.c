@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
+#include "lib/fmt.h"
 #include "lib/safedir.h"
 #include "system/journal.h"
 #include "system/setting.h"
@@ -109,14 +110,6 @@ static void close_lock(void)
 	lock_fd = -1;
 }
 
-/* Printable: control bytes and DEL as '?', so a line cannot drive a terminal. */
-static void printable(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
 /* "pid PID COMMAND LINE" (from /proc/self/cmdline, cut at 1 KiB), no newline. */
 static int run_line(char *l, size_t len)
 {
@@ -135,7 +128,7 @@ static int run_line(char *l, size_t len)
 		if (l[i] == '\0' || l[i] == '\n' || l[i] == '\t')
 			l[i] = ' ';
 	l[n] = '\0';
-	printable(l);
+	lat_printable(l);
 	return n;
 }
 
@@ -146,7 +139,7 @@ static void holder(char *buf, size_t len)
 
 	buf[n > 0 ? n : 0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	printable(buf);
+	lat_printable(buf);
 	if (strncmp(buf, "pid ", 4))
 		snprintf(buf, len, "one that has not said who it is yet");
 }
@@ -217,7 +210,7 @@ static int refuse(struct journal *j, int lineno, const char *text, const char *w
 	char shown[96];
 
 	snprintf(shown, sizeof(shown), "%.80s%s", text, strlen(text) > 80 ? "..." : "");
-	printable(shown);
+	lat_printable(shown);
 	if (lineno)
 		snprintf(j->why, sizeof(j->why), "line %d ('%s') %s", lineno, shown, why);
 	else
@@ -245,7 +238,7 @@ static int parse_journal(char *text, size_t len, struct journal *j)
 			if (strncmp(l, "run ", 4))
 				return refuse(j, 1, l, "is not \"run PID COMMAND\"");
 			snprintf(j->run, sizeof(j->run), "%s", l + 4);
-			printable(j->run);
+			lat_printable(j->run);
 			continue;
 		}
 		if (lineno == 2 && !strcmp(l, "sysfs\tfake")) {
