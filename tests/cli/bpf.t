@@ -131,8 +131,17 @@ check "grow --thp always with the BPF backend" "$L run grow --thp always --backe
 ok "THP setting restored" test "$(cat $THP)" = "$thp_before"
 facts "$G"
 ok "grow: huge pages were cleared ($(fact "$G" clears))" test "$(fact "$G" clears)" -ge 1
-ok "grow: every push holding a huge-page fault has thp-zero ($(fact "$G" thp_zero_iters) of $(fact "$G" thp_iters))" \
-	test "$(fact "$G" thp_iters)" -ge 1 -a "$(fact "$G" thp_zero_iters)" = "$(fact "$G" thp_iters)"
+# A push may lack its clear only where the run counted a lost record.
+lost=$(( $(fact "$G" lost_records) + $(fact "$G" join_lost) ))
+ok "grow: every push holding a huge-page fault has thp-zero ($(fact "$G" thp_zero_iters) of $(fact "$G" thp_iters), $lost records lost)" \
+	test "$(fact "$G" thp_iters)" -ge 1 -a "$(fact "$G" thp_zero_iters)" -ge $(( $(fact "$G" thp_iters) - lost ))
+if [ "$(fact "$G" thp_zero_iters)" != "$(fact "$G" thp_iters)" ]; then
+	echo "# pushes with a huge-page fault and no thp-zero, with their events:"
+	perl -MJSON::PP -e 'local $/; my $d = decode_json(<>);
+		for my $it (@{$d->{slow}{iterations}}) {
+			next unless $it->{thp} && !($it->{breakdown_ticks}{"thp-zero"} // 0);
+			print "# ", encode_json($it), "\n"; }' "$G"
+fi
 ok "grow: clears >= huge pages still mapped ($(fact "$G" huge_kb) kB), <= thp_fault_alloc ($(fact "$G" thp_alloc))" \
 	test "$(fact "$G" clears)" -ge $(($(fact "$G" huge_kb) / 2048)) -a "$(fact "$G" clears)" -le "$(fact "$G" thp_alloc)"
 ok "thp-zero is marked ~" grep -Eq '^  thp-zero~ +[0-9]+' "$TMPD/grow.txt"

@@ -333,6 +333,18 @@ check_err "check: another run than the baseline: 125" "$C check --baseline $A $T
 edit "$B" "$TMPD/kernel.json" '$d->{environment}{kernel_release} = "6.99.0-bisect"'
 check "check: another kernel is what a bisect changes: judged (good, or 125 on the change itself)" \
 	"$C check --baseline $A $TMPD/kernel.json 2>&1; echo rc=\$?" 0 '(good|cannot tell \(125\)): .*kernel\.json: p99\.9 '
+# The machine's facts (environment.facts): a kernel-side one that differs
+# is named after the verdict and under compare's table; another hypervisor
+# is another machine.
+edit "$B" "$TMPD/zp.json" '$d->{environment}{facts}{zero_page} = $d->{environment}{facts}{zero_page} ? JSON::PP::false : JSON::PP::true'
+check "check: a zero page on one side only: judged, and the verdict names it" \
+	"$C check --baseline $A $TMPD/zp.json 2>&1; echo rc=\$?" 0 '\[the machines differ in zero page\]'
+check "compare: ... the row marked and one line naming it" \
+	"$C compare $A $TMPD/zp.json" 0 '(^\* zero page .*|the machines differ in zero page \(marked \*\): a difference below may be the machine.s)'
+ok "compare: ... both" bash -c "$C compare $A $TMPD/zp.json | grep -c -e '^\* zero page' -e '^the machines differ in zero page' | grep -qx 2"
+edit "$B" "$TMPD/hv.json" '$d->{environment}{facts}{hypervisor} = "Xen"'
+check_err "check: another hypervisor than the baseline's: 125" "$C check --baseline $A $TMPD/hv.json" 125 \
+	"environment differs from the baseline: hypervisor is '.*' there, 'Xen' here"
 edit "$B" "$TMPD/failed.json" '$d->{exit_code} = 1'
 check_err "check: a failed run: 125" "$C check --max p99.9=1s $TMPD/failed.json" 125 'the run failed \(exit code 1\)'
 check_err "check: no result (timeout): 125" "$C check --max p99.9=1s $TMPD/none.json" 125 'no result in .*none.json'

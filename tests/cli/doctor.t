@@ -61,6 +61,44 @@ ok "JSON: schema latctl.doctor, one check per finding, in the same order" \
 		die unless $d->{schema} eq "latctl.doctor" && $d->{schema_version} == 1;
 		for (@{$d->{checks}}) { die unless $_->{verdict} =~ /^(ok|note|warn)$/ && length $_->{value} && length $_->{advice} }
 		print join " ", map { $_->{name} } @{$d->{checks}}' "$TMPD/d.json")" = "$NAMES"
+# The machine's facts against what this test measures itself: bench_faults
+# (its own code: resident pages after reads, TSC pairs) and sysfs.
+fact() { json_get "$TMPD/d.json" facts "$1" || echo null; }
+check "bench-faults measures this machine" "'$TESTS_DIR/tests/bench/bench-faults.sh' 2000" 0 '^  write fault \(fresh memory\) '
+BF=$OUT
+p50() { printf '%s\n' "$BF" | awk -v r="$1" 'index($0, r) == 3 { print $(NF - 1) }'; }
+if printf '%s\n' "$BF" | grep -q 'mapped the zero page'; then zp=true; else zp=false; fi
+ok "zero page: $(fact zero_page), as bench-faults measured (resident pages after reads)" \
+	test "$(fact zero_page)" = "$zp"
+ok "... and the text says the same" \
+	grep -Eq "^      zero page      $([ $zp = true ] && echo yes || echo no): " "$TMPD/d.txt"
+ok "first touch $(fact first_touch_ns) ns, bench-faults' median $(p50 'write fault (fresh memory)') ns: within 3x" \
+	between "$(fact first_touch_ns)" "$(awk -v x="$(p50 'write fault (fresh memory)')" 'BEGIN { print x / 3 }')" \
+		"$(awk -v x="$(p50 'write fault (fresh memory)')" 'BEGIN { print x * 3 }')"
+ok "system call $(fact syscall_ns) ns, bench-faults' median $(p50 'system call (getppid)') ns: within 3x" \
+	between "$(fact syscall_ns)" "$(awk -v x="$(p50 'system call (getppid)')" 'BEGIN { print x / 3 }')" \
+		"$(awk -v x="$(p50 'system call (getppid)')" 'BEGIN { print x * 3 }')"
+pmu=false
+[ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ] && pmu=true
+ok "pmu: $(fact pmu), as /sys/bus/event_source/devices says" test "$(fact pmu)" = "$pmu"
+ok "clocksource: the kernel's current one" \
+	test "$(fact clocksource)" = "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+case $(stat -f -c %T /sys/fs/cgroup 2>/dev/null) in
+cgroup2fs) cg=v2 ;;
+tmpfs) cg=v1; [ "$(stat -f -c %T /sys/fs/cgroup/unified 2>/dev/null)" = cgroup2fs ] && cg=hybrid ;;
+*) cg=none ;;
+esac
+ok "cgroup: $(fact cgroup), as statfs of /sys/fs/cgroup says" test "$(fact cgroup)" = "$cg"
+hv=$(dmesg 2>/dev/null | sed -n 's/.*Hypervisor detected: //p' | head -n1)
+if [ -n "$hv" ]; then
+	ok "hypervisor: $(fact hypervisor), the kernel's word in its log" test "$(fact hypervisor)" = "$hv"
+elif ! grep -qw hypervisor /proc/cpuinfo; then
+	ok "hypervisor: none on a CPU without the hypervisor flag" test "$(fact hypervisor)" = null
+fi
+check "a run with --json" "$L run chase --iters 2000 --quiet --json $TMPD/r.json" 0 ''
+ok "... keeps the facts in its environment (zero page $zp, the hypervisor)" \
+	test "$(json_get "$TMPD/r.json" environment facts zero_page) $(json_get "$TMPD/r.json" environment facts hypervisor || echo null)" = "$zp $(fact hypervisor)"
+
 check_err "an unknown argument" "$L doctor --yaml" 2 "^latctl doctor: unknown argument '--yaml'"
 check "doctor --help" "$L doctor --help" 0 '^usage: latctl doctor \[--json\]'
 done_testing

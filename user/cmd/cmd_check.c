@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/check.h"
+#include "compare/envdiff.h"
 #include "lib/latctl.h"
 #include "lib/opt.h"
 #include "lib/parse.h"
@@ -457,6 +458,17 @@ static void units_note(struct check_opts *o, const struct side *bs, const struct
 		 bicc, nicc, mixed ? mixed_note : "");
 }
 
+/* " [the machines differ in zero page, first touch]" after the verdict. */
+static void machines_note(struct check_opts *o, const struct side *bs, const struct side *ns)
+{
+	const cJSON *docs[2] = { bs->doc[0], ns->doc[0] };
+	size_t len = strlen(o->why);
+	char names[256];
+
+	if (lat_env_facts_differ(docs, 2, names, sizeof(names)))
+		snprintf(o->why + len, sizeof(o->why) - len, " [the machines differ in %s]", names);
+}
+
 /* Relative check of every --metric, in any order: bad when one is shown
  * bad, else 125 when one cannot be told, else good. */
 static int check_baseline(struct check_opts *o, const struct side *bs, struct side *ns)
@@ -492,6 +504,7 @@ static int check_baseline(struct check_opts *o, const struct side *bs, struct si
 	else if (o->n_metrics > 1)
 		snprintf(o->why + strlen(o->why), sizeof(o->why) - strlen(o->why),
 			 "; the other %zu --metric within too", o->n_metrics - 1);
+	machines_note(o, bs, ns);
 	return ret;
 }
 

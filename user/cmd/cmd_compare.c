@@ -314,6 +314,17 @@ static int write_json(const struct compare_opts *o, int argc, char **argv)
 	return ret ? LAT_EXIT_FAIL : 0;
 }
 
+/* One line when the machines' facts differ (doc/facts.h). */
+static void machines_note(struct compare_opts *o)
+{
+	char names[256];
+	size_t k = lat_env_facts_differ((const cJSON *const *)o->docs, o->n, names, sizeof(names));
+
+	if (k)
+		fprintf(o->text, "the machines differ in %s (marked *): a difference below may be "
+			"the machine's, not the change's\n", names);
+}
+
 static int compare(struct compare_opts *o)
 {
 	const char *names[MAX_FILES];
@@ -329,6 +340,7 @@ static int compare(struct compare_opts *o)
 			differ, differ == 1 ? "" : "s");
 		return LAT_EXIT_FAIL;
 	}
+	machines_note(o);
 	print_all(o);
 	return LAT_EXIT_OK;
 }

@@ -18,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "lib/opt.h"
+#include "doc/facts.h"
 #include "doc/result.h"
 #include "system/journal.h"
 #include "system/sysset.h"
@@ -426,7 +427,7 @@ static const struct check checks[] = {
 
 #define NCHECKS (sizeof(checks) / sizeof(checks[0]))
 
-static void print_text(const struct finding *f)
+static void print_text(const struct finding *f, const struct lat_facts *facts)
 {
 	struct utsname u;
 	size_t i;
@@ -434,12 +435,14 @@ static void print_text(const struct finding *f)
 	uname(&u);
 	printf("latctl doctor: kernel %s, %ld CPUs online\n", u.release,
 	       sysconf(_SC_NPROCESSORS_ONLN));
+	lat_facts_print(stdout, facts, "      ");
 	for (i = 0; i < NCHECKS; i++)
 		printf("%-4s  %-14s %s\n      %-14s %s\n", verdict_names[f[i].verdict],
 		       checks[i].name, f[i].value, "", f[i].advice);
 }
 
-static int print_json(const struct finding *f, int argc, char **argv)
+static int print_json(const struct finding *f, const struct lat_facts *facts, int argc,
+		      char **argv)
 {
 	cJSON *doc = lat_result_new(argc, argv), *arr = cJSON_CreateArray(), *o;
 	char *text;
@@ -456,6 +459,7 @@ static int print_json(const struct finding *f, int argc, char **argv)
 		cJSON_AddItemToArray(arr, o);
 	}
 	cJSON_AddItemToObject(doc, "checks", arr);
+	cJSON_AddItemToObject(doc, "facts", lat_facts_json(facts));
 	lat_result_finish(doc, LAT_EXIT_OK);
 	text = cJSON_Print(doc);
 	cJSON_Delete(doc);
@@ -533,6 +537,7 @@ static enum lat_parsed parse_args(int argc, char **argv, int *json, int *probe)
 int cmd_doctor(int argc, char **argv)
 {
 	struct finding found[NCHECKS];
+	struct lat_facts facts;
 	int json = 0, probe = 0, ret = parse_args(argc, argv, &json, &probe);
 	size_t i;
 
@@ -545,8 +550,9 @@ int cmd_doctor(int argc, char **argv)
 		memset(&found[i], 0, sizeof(found[i]));
 		checks[i].fn(&found[i]);
 	}
+	lat_facts_read(&facts);
 	if (json)
-		return print_json(found, lat_main_argc, lat_main_argv);
-	print_text(found);
+		return print_json(found, &facts, lat_main_argc, lat_main_argv);
+	print_text(found, &facts);
 	return LAT_EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compare/envdiff.h"
+#include "lib/fmt.h"
 
 #define ENV_WIDTH	80
 #define ENV_NAME	16
@@ -138,6 +139,22 @@ static const char *get_json(const cJSON *doc, const struct lat_env_row *row,
 	return buf;
 }
 
+/* The machine fact row->key of the environment's "facts" (doc/facts.h). */
+static const cJSON *fact_of(const cJSON *doc, const struct lat_env_row *row)
+{
+	return member(member(member(doc, "environment"), "facts"), row->key);
+}
+
+static const char *get_fact(const cJSON *doc, const struct lat_env_row *row,
+			    char *buf, size_t len)
+{
+	const cJSON *v = fact_of(doc, row);
+
+	if (cJSON_IsNumber(v) && strstr(row->key, "_ns"))
+		return lat_fmt_time(buf, len, v->valuedouble);
+	return scalar(v, buf, len);
+}
+
 /* The TSC frequency to 10 MHz: calibrations of one machine agree to that. */
 static const char *get_tsc(const cJSON *doc, const struct lat_env_row *row,
 			   char *buf, size_t len)
@@ -200,6 +217,17 @@ const struct lat_env_row lat_env_rows[] = {
 	{ "thp",	   LAT_ENV_KERNEL,  get_plain,  "environment", "thp_enabled" },
 	{ "thp defrag",	   LAT_ENV_KERNEL,  get_plain,  "environment", "thp_defrag" },
 	{ "mthp",	   LAT_ENV_KERNEL,  get_object, "environment", "mthp" },
+	{ "zero page",	   LAT_ENV_KERNEL,  get_fact,   NULL, "zero_page" },
+	{ "clocksource",   LAT_ENV_KERNEL,  get_fact,   NULL, "clocksource" },
+	{ "first touch",   LAT_ENV_KERNEL,  get_fact,   NULL, "first_touch_ns" },
+	{ "system call",   LAT_ENV_KERNEL,  get_fact,   NULL, "syscall_ns" },
+	{ "cgroup",	   LAT_ENV_KERNEL,  get_fact,   NULL, "cgroup" },
+	{ "bpf",	   LAT_ENV_KERNEL,  get_fact,   NULL, "bpf" },
+	{ "modules",	   LAT_ENV_KERNEL,  get_fact,   NULL, "modules" },
+	{ "hypervisor",	   LAT_ENV_MACHINE, get_fact,   NULL, "hypervisor" },
+	{ "pmu",	   LAT_ENV_MACHINE, get_fact,   NULL, "pmu" },
+	{ "tsc flags",	   LAT_ENV_MACHINE, get_fact,   NULL, "tsc_flags" },
+	{ "thp sizes",	   LAT_ENV_MACHINE, get_fact,   NULL, "thp_sizes" },
 	{ "cpu",	   LAT_ENV_MACHINE, get_plain,  "environment", "cpu_model" },
 	{ "tsc",	   LAT_ENV_MACHINE, get_tsc,    "environment", "tsc_hz" },
 	{ "cpus online",   LAT_ENV_MACHINE, get_plain,  "environment", "online_cpus" },
@@ -259,11 +287,14 @@ size_t lat_env_count_differences(const cJSON *const *docs, size_t n, unsigned in
 /*
  * The share by which a row's numbers may differ and still be the same: the
  * kernel calibrates the TSC at each boot (0.1-1% apart between boots under
- * emulation on a busy host, one machine still); every other row's text must
- * match.
+ * emulation on a busy host, one machine still); a measured cost (a first
+ * touch, a system call) moves with the load of the box, so two are apart
+ * when one is twice the other; every other row's text must match.
  */
 static double tolerance(const struct lat_env_row *row)
 {
+	if (row->get == get_fact && strstr(row->key, "_ns"))
+		return 0.5;	/* measured costs: apart when twice as much */
 	return row->get == get_tsc ? 0.01 : 0;
 }
 
@@ -271,8 +302,8 @@ static double tolerance(const struct lat_env_row *row)
  * either is not a number. */
 static int apart(const struct lat_env_row *row, const cJSON *a, const cJSON *b)
 {
-	const cJSON *x = member(member(a, row->section), row->key);
-	const cJSON *y = member(member(b, row->section), row->key);
+	const cJSON *x = row->get == get_fact ? fact_of(a, row) : member(member(a, row->section), row->key);
+	const cJSON *y = row->get == get_fact ? fact_of(b, row) : member(member(b, row->section), row->key);
 
 	if (!cJSON_IsNumber(x) || !cJSON_IsNumber(y))
 		return -1;
@@ -386,4 +417,20 @@ cJSON *lat_env_json(const cJSON *const *docs, size_t n)
 		cJSON_AddItemToArray(rows, o);
 	}
 	return rows;
+}
+
+size_t lat_env_facts_differ(const cJSON *const *docs, size_t n, char *buf, size_t len)
+{
+	size_t r, k = 0, used = 0;
+
+	buf[0] = '\0';
+	for (r = 0; r < lat_n_env_rows; r++) {
+		if (lat_env_rows[r].get != get_fact || !lat_env_row_differs(&lat_env_rows[r], docs, n))
+			continue;
+		k++;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 lat_env_rows[r].name);
+	}
+	return k;
 }

@@ -11,8 +11,8 @@
 
 #include "lib/cleanup.h"
 #include "lib/fmt.h"
+#include "doc/facts.h"
 #include "doc/outfile.h"
-#include "system/machine.h"
 #include "system/env_more.h"
 #include "doc/readfile.h"
 #include "doc/result.h"
@@ -111,6 +111,7 @@ cJSON *lat_result_environment(void)
 {
 	cJSON *env = cJSON_CreateObject();
 	char buf[256], thp[32];
+	struct lat_facts facts;
 	struct utsname u;
 
 	uname(&u);
@@ -118,10 +119,10 @@ cJSON *lat_result_environment(void)
 	if (!lat_cpuinfo_field("model name", buf, sizeof(buf)))
 		snprintf(buf, sizeof(buf), "unknown CPU");
 	cJSON_AddStringToObject(env, "cpu_model", buf);
-	lat_machine_kind(buf, sizeof(buf));
-	cJSON_AddStringToObject(env, "machine", buf);
+	lat_facts_read(&facts);
+	cJSON_AddStringToObject(env, "machine", facts.kind);
 	add_string_or_null(env, "clocksource",
-			   lat_machine_clocksource(buf, sizeof(buf)) ? NULL : buf);
+			   strcmp(facts.clocksource, "unknown") ? facts.clocksource : NULL);
 	cJSON_AddNumberToObject(env, "online_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
 	cJSON_AddNumberToObject(env, "tsc_hz", lat_tsc_hz());
 	cJSON_AddStringToObject(env, "tsc_hz_source", lat_tsc_hz_source());
@@ -135,6 +136,7 @@ cJSON *lat_result_environment(void)
 	add_string_or_null(env, "isolcpus",
 			   read_line("/sys/devices/system/cpu/isolated", buf, sizeof(buf)));
 	lat_env_more(env);
+	cJSON_AddItemToObject(env, "facts", lat_facts_json(&facts));
 	return env;
 }
 

@@ -5,18 +5,28 @@
  * 0x40000000) or, where they differ, the kernel's own word in its log
  * (a PVM guest signs itself bhyve), and the kernel's clock source. A guest's slow time may be
  * its hypervisor's (steal, a second-level fault), which the guest kernel
- * does not see: the report says where it ran.
+ * does not see: the report says where it ran. And what the kernel does
+ * here, measured rather than assumed: whether a read maps the zero page,
+ * what a first touch and a system call cost, PMU, cgroups, TSC flags.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <linux/magic.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
+#include "lib/tsc.h"
 #include "system/machine.h"
+#include "system/sysinfo.h"
 
 #define CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0/current_clocksource"
 
@@ -129,4 +139,163 @@ int lat_machine_clocksource(char *buf, size_t len)
 		return -1;
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
+}
+
+#define PROBE_PAGES	256
+#define PROBE_PAGE	4096UL
+
+/* Resident pages of this process (/proc/self/statm), -1 unknown; the
+ * shared zero page is not counted. */
+static long resident_pages(void)
+{
+	long size = 0, rss = -1;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f && fscanf(f, "%ld %ld", &size, &rss) != 2)
+		rss = -1;
+	if (f)
+		fclose(f);
+	return rss;
+}
+
+/* PROBE_PAGES fresh anonymous pages, no huge page of any size. */
+static volatile char *probe_map(void)
+{
+	void *p = mmap(NULL, PROBE_PAGES * PROBE_PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, PROBE_PAGES * PROBE_PAGE, MADV_NOHUGEPAGE);
+	return p;
+}
+
+int lat_machine_zero_page(void)
+{
+	volatile char *p = probe_map();
+	long before = resident_pages(), after;
+	size_t i;
+
+	if (!p)
+		return -1;
+	for (i = 0; i < PROBE_PAGES; i++)
+		(void)p[i * PROBE_PAGE];
+	after = resident_pages();
+	munmap((void *)p, PROBE_PAGES * PROBE_PAGE);
+	if (before < 0 || after < 0)
+		return -1;
+	return after - before < PROBE_PAGES / 2;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of n TSC intervals in ns. */
+static double median_ns(uint64_t *t, size_t n, size_t per)
+{
+	double hz = lat_tsc_hz();
+
+	qsort(t, n, sizeof(*t), cmp_u64);
+	return hz > 0 ? (double)t[n / 2] * 1e9 / hz / (double)per : -1;
+}
+
+double lat_machine_first_touch_ns(void)
+{
+	volatile char *p = probe_map();
+	uint64_t t[PROBE_PAGES], a;
+	uint16_t cpu;
+	size_t i;
+	double ns;
+
+	if (!p)
+		return -1;
+	for (i = 0; i < PROBE_PAGES; i++) {
+		a = lat_tsc(&cpu);
+		p[i * PROBE_PAGE] = 1;
+		t[i] = lat_tsc(&cpu) - a;
+	}
+	ns = median_ns(t, PROBE_PAGES, 1);
+	munmap((void *)p, PROBE_PAGES * PROBE_PAGE);
+	return ns;
+}
+
+#define SYSCALL_BATCHES	21
+#define SYSCALL_BATCH	100
+
+double lat_machine_syscall_ns(void)
+{
+	uint64_t t[SYSCALL_BATCHES], a;
+	uint16_t cpu;
+	size_t i, k;
+
+	for (i = 0; i < SYSCALL_BATCHES; i++) {
+		a = lat_tsc(&cpu);
+		for (k = 0; k < SYSCALL_BATCH; k++)
+			syscall(SYS_getppid);
+		t[i] = lat_tsc(&cpu) - a;
+	}
+	return median_ns(t, SYSCALL_BATCHES, SYSCALL_BATCH);
+}
+
+int lat_machine_pmu(void)
+{
+	return !access("/sys/bus/event_source/devices/cpu", F_OK) ||
+	       !access("/sys/bus/event_source/devices/cpu_core", F_OK);
+}
+
+const char *lat_machine_cgroup(void)
+{
+	struct statfs s;
+
+	if (statfs("/sys/fs/cgroup", &s))
+		return "none";
+	if (s.f_type == CGROUP2_SUPER_MAGIC)
+		return "v2";
+	if (!statfs("/sys/fs/cgroup/unified", &s) && s.f_type == CGROUP2_SUPER_MAGIC)
+		return "hybrid";
+	return s.f_type == TMPFS_MAGIC ? "v1" : "none";
+}
+
+void lat_machine_tsc_flags(char *buf, size_t len)
+{
+	static const char *const flags[] = { "constant_tsc", "nonstop_tsc", "tsc_known_freq",
+					     "tsc_reliable", "rdtscp" };
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]) && used < len; i++)
+		if (lat_sys_cpuflag(flags[i]))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+						 flags[i]);
+}
+
+int lat_machine_tsc_clock_ok(void)
+{
+	char avail[256] = "";
+
+	if (lat_sys_line("/sys/devices/system/clocksource/clocksource0/available_clocksource",
+			 avail, sizeof(avail)))
+		return -1;
+	return !!strstr(avail, "tsc");
+}
+
+void lat_machine_hypervisor(char *buf, size_t len)
+{
+	char sig[13], word[64];
+	const char *name;
+
+	buf[0] = '\0';
+	if (hypervisor_sig(sig))
+		return;
+	name = lat_machine_vendor_kind(sig);
+	if (!kernel_word(word, sizeof(word)))
+		snprintf(buf, len, "%s", word);
+	else if (name)
+		snprintf(buf, len, "%.*s", (int)strcspn(name, " "), name);
+	else
+		snprintf(buf, len, "%s", sig);
 }

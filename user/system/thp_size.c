@@ -83,8 +83,7 @@ static int cmp_uint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The sizes this kernel has, ascending; count, or -errno. */
-static int list_sizes(unsigned int *kb, int max)
+int lat_thp_sizes(unsigned int *kb, int max)
 {
 	DIR *d = opendir(lat_thp_dir());
 	struct dirent *e;
@@ -134,7 +133,7 @@ int lat_thp_size_apply(const struct lat_thp_size *s, int n)
 
 	if (!n)
 		return 0;
-	have = list_sizes(kb, 32);
+	have = lat_thp_sizes(kb, 32);
 	if (have <= 0) {
 		fprintf(stderr, "latctl: --thp-size: this kernel has no per-size huge pages (no %s/hugepages-*kB; they came in Linux 6.8); run without --thp-size\n",
 			lat_thp_dir());
@@ -157,7 +156,7 @@ cJSON *lat_thp_size_json(void)
 {
 	unsigned int kb[32];
 	char path[PATH_MAX], key[16], val[16];
-	int n = list_sizes(kb, 32), i;
+	int n = lat_thp_sizes(kb, 32), i;
 	cJSON *o;
 
 	if (n <= 0)

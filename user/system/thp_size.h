@@ -36,4 +36,8 @@ cJSON *lat_thp_size_json(void);
  * for a kernel without them; from the object lat_thp_size_json() made. */
 void lat_thp_size_print(const cJSON *sizes, FILE *out, struct lat_rd *r);
 
+/* The per-size THP sizes this kernel has (hugepages-<N>kB/enabled), in kB
+ * ascending: their count, or -errno. */
+int lat_thp_sizes(unsigned int *kb, int max);
+
 #endif /* LATCTL_THP_SIZE_H */

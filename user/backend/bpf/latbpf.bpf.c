@@ -13,7 +13,7 @@
  *              next fault (marked LATBPF_REC_OPEN_END: latctl clips it to
  *              the iteration)
  *   thp clear  (estimated) from the order-9 kmem:mm_page_alloc inside a fault
- *              to that fault's rss_stat, or where the allocator zeroes pages
+ *              to that fault's end (as the fault's, an open end marked), or where the allocator zeroes pages
  *              (init_on_alloc) from the fault's begin to that allocation;
  *              the fault is flagged huge
  *   sched      switch-out to switch-in (sched_switch), exact
@@ -279,10 +279,12 @@ static __always_inline void end_fault(struct open_fault *f, __u64 ids, __u64 now
 {
 	struct latmon_event e = { .type = LATMON_EV_FAULT };
 
-	if (f->alloc9_ns && end_mark != LATBPF_REC_OPEN_END) {
+	if (f->alloc9_ns) {
 		struct latmon_event thp = { .type = LATMON_EV_THP_CLEAR };
 
-		/* zeroed inside the allocation (before its tracepoint) or after */
+		/* zeroed inside the allocation (before its tracepoint) or after;
+		 * an open end is clipped by latctl as the fault's is */
+		thp.reserved = end_mark == LATBPF_REC_OPEN_END ? end_mark : 0;
 		thp.tsc_begin = f->zeroed_ns ? f->begin_ns : f->alloc9_ns;
 		thp.tsc_end = f->zeroed_ns ? f->zeroed_ns : now;
 		thp.u.thp.address = f->address & ~(HPAGE_SIZE - 1);

@@ -84,8 +84,9 @@ uint64_t lat_bpf_clip(struct lat_evbuf *m, const struct lat_run *run, uint64_t *
 	for (i = 0; i < m->n; i++) {
 		struct latmon_event *e = &m->ev[i];
 
-		if (e->type == LATMON_EV_FAULT && e->reserved == LATBPF_REC_OPEN_END) {
-			open++;
+		if ((e->type == LATMON_EV_FAULT || e->type == LATMON_EV_THP_CLEAR) &&
+		    e->reserved == LATBPF_REC_OPEN_END) {
+			open += e->type == LATMON_EV_FAULT;
 			bound = lat_reads_next(reads, e->tid, e->tsc_begin);
 			if (bound < e->tsc_end && bound >= e->tsc_begin) {
 				e->tsc_end = bound;

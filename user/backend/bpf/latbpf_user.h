@@ -50,9 +50,10 @@ const char *lat_bpf_missing(void);
 /* latbpf_post.c: the steps after the drain. */
 void lat_bpf_pending_lost(struct lat_evbuf *buf, unsigned int cpu, const struct latbpf_cpu *c);
 void lat_bpf_to_tsc(struct lat_evbuf *buf, const struct lat_ktime_map *clock);
-/* Bound open fault ends by the thread's next TSC read in run's samples;
- * returns how many were open, *clipped how many that shortened. Clears the
- * BPF-only marks. */
+/* Bound open fault ends (and the huge-page clears they hold) by the
+ * thread's next TSC read in run's samples; returns how many faults were
+ * open, *clipped how many records that shortened. Clears the BPF-only
+ * marks. */
 uint64_t lat_bpf_clip(struct lat_evbuf *buf, const struct lat_run *run, uint64_t *clipped);
 
 /* latbpf_follow.c: the processes the programs followed. */
