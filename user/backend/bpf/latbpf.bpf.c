@@ -356,12 +356,19 @@ int BPF_PROG(on_fault, unsigned long address, struct pt_regs *regs, unsigned lon
 
 /* The kernel faulting on user memory for the thread (a system call writing
  * into a fresh buffer, the child tid written at fork); getrusage counts
- * these too. Kernel addresses (the upper half) are not the thread's. */
+ * these too. Kernel addresses (the upper half) are not the thread's, nor
+ * an access with page faults disabled (a futex's atomic access to a page
+ * not mapped yet): it is not handled, only fixed up, and the caller faults
+ * the page in again with a fault of its own, which getrusage counts once. */
 SEC("tp_btf/page_fault_kernel")
 int BPF_PROG(on_kernel_fault, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return (long)address < 0 ? 0 : fault_begin(address, error_code);
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	if ((long)address < 0 || t->pagefault_disabled)
+		return 0;
+	return fault_begin(address, error_code);
 }
 
 SEC("tp_btf/mm_page_alloc")
