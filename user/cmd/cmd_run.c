@@ -241,6 +241,31 @@ static double slow_limit(const struct lat_run *run, const char *slow, const doub
 	return v;
 }
 
+/* Without a stored probe, in a guest, the run's own evidence: the time
+ * around a fault (lat_hv_after_fault: "after_fault" in o, in->hypervisor)
+ * and a 0.1 s idle pass after the loop (lat_hv_idle_quick: "idle", "noise",
+ * in->hv_noise_per_s). */
+static void add_after_fault(struct run_ctx *c, struct lat_causes_in *in, cJSON *o)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(c->doc, "environment");
+	cJSON *ev = NULL;
+	int shown = lat_hv_after_fault(cJSON_GetObjectItemCaseSensitive(env, "facts"),
+				       c->sess.buf.ev, c->sess.buf.n, c->run.tsc_hz, &ev);
+
+	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(env, "facts"), "hypervisor")))
+		return;		/* no guest: no hypervisor to show */
+	if (shown >= 0) {
+		in->hypervisor = shown;
+		cJSON_ReplaceItemInObject(o, "shown", cJSON_CreateBool(shown));
+		cJSON_AddItemToObject(o, "after_fault", ev);
+	}
+	if (lat_hv_idle_quick(LAT_HV_IDLE_QUICK_S, c->run.tsc_hz, &in->hv_noise_per_s, &ev) < 0)
+		return;
+	cJSON_ReplaceItemInObject(o, "noise", cJSON_CreateBool(in->hv_noise_per_s > 0));
+	cJSON_AddItemToObject(o, "idle", ev);
+}
+
 /* "hypervisor_probe": the evidence of latctl doctor --probe-hypervisor
  * this run used, or why none, into doc and in (shown: the gap after a
  * fault is hypervisor~; noise: so are uncovered stretches like the idle
@@ -273,6 +298,7 @@ static void add_hypervisor_probe(struct run_ctx *c, struct lat_causes_in *in)
 		cJSON_AddBoolToObject(o, "shown", false);
 		cJSON_AddStringToObject(o, "verdict", c->hv_why);
 		cJSON_AddBoolToObject(o, "noise", false);
+		add_after_fault(c, in, o);
 	}
 	cJSON_AddItemToObject(c->doc, "hypervisor_probe", o);
 }

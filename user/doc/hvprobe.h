@@ -114,4 +114,27 @@ int lat_hv_shown(const cJSON *doc);
 /* Idle gaps per second where a loaded document shows noise, else 0. */
 double lat_hv_noise_rate(const cJSON *doc);
 
+/*
+ * The run's own evidence, where no probe is stored: the machine's first
+ * touch of a fresh page (environment.facts.first_touch_ns) against the
+ * guest's fault handler (the median fault record of this run). Where a
+ * first touch costs more than twice the handler and 2 us more, the time
+ * after a fault is the hypervisor's (under shadow paging it builds its own
+ * entry for the page on the access after the guest's fault). Needs
+ * LAT_HV_AFTER_MIN_FAULTS fault records; returns 1 shown, 0 not, and its
+ * figures in *o (an object: first_touch_ns, fault_median_ns, faults,
+ * shown), or -1 with no evidence (no facts, too few faults, not a guest).
+ */
+#define LAT_HV_AFTER_MIN_FAULTS 20
+#define LAT_HV_AFTER_MIN_NS	2000
+struct latmon_event;
+int lat_hv_after_fault(const cJSON *facts, const struct latmon_event *ev, size_t n,
+		       double tsc_hz, cJSON **o);
+
+/* The idle pass for secs on this CPU, judged as the probe's is: 1 its gaps
+ * are the hypervisor's (their rate a second in *rate), 0 not, -1 it could
+ * not run; its figures in *o (secs, gaps, interrupts, switches, shown). */
+#define LAT_HV_IDLE_QUICK_S 0.1
+int lat_hv_idle_quick(double secs, double hz, double *rate, cJSON **o);
+
 #endif /* LATCTL_HVPROBE_H */

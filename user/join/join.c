@@ -183,7 +183,9 @@ static void add_span(struct join_point *p, size_t *n, uint64_t lo, uint64_t hi, 
 
 /* Note the active events that touch [b, e] and turn them into clipped
  * boundary points (a zeroing that spans direct compaction: two spans; with
- * the hypervisor's evidence, a fault's end to the iteration's end). */
+ * the hypervisor's evidence, the iteration's begin to a fault's begin and
+ * the fault's end to the iteration's end: the access exits to the
+ * hypervisor before the guest sees its fault, and again after it). */
 static int collect_points(struct join_ctx *c, const struct lat_sample *s,
 			  struct join_iter *it, uint64_t b, uint64_t e, size_t *np)
 {
@@ -191,7 +193,7 @@ static int collect_points(struct join_ctx *c, const struct lat_sample *s,
 	size_t i, n = 0;
 	int ret;
 
-	ret = join_grow((void **)&c->pts, &c->cap_pts, 6 * c->n_active, sizeof(*c->pts));
+	ret = join_grow((void **)&c->pts, &c->cap_pts, 8 * c->n_active, sizeof(*c->pts));
 	if (ret)
 		return ret;
 	for (i = 0; i < c->n_active; i++) {
@@ -209,8 +211,10 @@ static int collect_points(struct join_ctx *c, const struct lat_sample *s,
 		mid = mid < lo ? lo : mid > hi ? hi : mid;
 		add_span(c->pts, &n, lo, mid, JOIN_COMPACTION);
 		add_span(c->pts, &n, mid, hi, c->lab[idx]);
-		if (c->in->hypervisor && c->lab[idx] == JOIN_FAULT)
+		if (c->in->hypervisor && c->lab[idx] == JOIN_FAULT) {
+			add_span(c->pts, &n, b, lo, JOIN_HYPERVISOR);
 			add_span(c->pts, &n, hi, e, JOIN_HYPERVISOR);
+		}
 	}
 	*np = n;
 	return 0;

@@ -10,8 +10,9 @@
  * highest precedence active at that tick (the ranks of events/ev_*.c):
  *   interrupt > blocked > preemption > compaction > reclaim > thp-zero >
  *   fault > syscall > smi (a window where the SMI count moved) >
- *   hypervisor (a fault's end to the iteration's end, with the probe's
- *   evidence, join_input.hypervisor)
+ *   hypervisor (the iteration's begin to a fault's begin and the fault's
+ *   end to the iteration's end, with the probe's or the run's evidence,
+ *   join_input.hypervisor)
  * (a preemption by an interrupt thread, "irq/N-name", is interrupt;
  * thp-zero has two parts, the THP clear and the allocator's zeroing, whose
  * ticks fold into it after the sweep; an allocator's zeroing that spans

@@ -260,6 +260,30 @@ static void check_text(char *text, size_t len, struct lat_rd *r, const cJSON *p)
 			 lat_rd_bool(r, p, "stored_shown") ? "shown" : "not shown");
 }
 
+/* The run's own evidence where no probe was stored (doc/hvprobe.h). */
+static void after_fault_text(char *text, size_t len, struct lat_rd *r, const cJSON *a)
+{
+	char ft[32], fm[32];
+
+	lat_fmt_time(ft, sizeof(ft), lat_rd_num(r, a, "first_touch_ns"));
+	lat_fmt_time(fm, sizeof(fm), lat_rd_num(r, a, "fault_median_ns"));
+	if (lat_rd_bool(r, a, "shown"))
+		snprintf(text, len,
+			 "This run's own check: a first touch of fresh memory costs %s here "
+			 "and the guest's fault handler %s (the median of %.0f faults), so the "
+			 "rest of a faulting access, before the guest sees the fault and after "
+			 "it, is the hypervisor's (it maps the page for itself too): "
+			 "hypervisor~ above, but for an ordinary iteration's own work, which "
+			 "stays here.", ft, fm, lat_rd_num(r, a, "faults"));
+	else
+		snprintf(text, len,
+			 "This run's own check: a first touch of fresh memory costs %s here "
+			 "and the guest's fault handler %s (the median of %.0f faults), not "
+			 "more than twice as much, so the time around a fault stays "
+			 "unexplained ('latctl doctor --probe-hypervisor' runs the longer "
+			 "experiment).", ft, fm, lat_rd_num(r, a, "faults"));
+}
+
 /* What the hypervisor probe this run used says of the time after a fault. */
 static void render_probe(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
@@ -276,6 +300,8 @@ static void render_probe(FILE *out, struct lat_rd *r, const cJSON *doc)
 		date = ""; /* null: the stored probe had no date */
 	if (cJSON_GetObjectItemCaseSensitive(p, "check"))
 		check_text(text, sizeof(text), r, p);
+	else if (!used && cJSON_GetObjectItemCaseSensitive(p, "after_fault"))
+		after_fault_text(text, sizeof(text), r, lat_rd_obj(r, p, "after_fault"));
 	else if (!used)
 		snprintf(text, sizeof(text),
 			 "Whether the time after a fault is the hypervisor's (backing the page "
@@ -294,17 +320,18 @@ static void render_probe(FILE *out, struct lat_rd *r, const cJSON *doc)
 			 "memory taken back), so it stays unexplained.",
 			 *date ? " of " : "", date);
 	print_wrapped(out, text);
-	if (!used)
+	if (!used && !cJSON_GetObjectItemCaseSensitive(p, "idle"))
 		return;
-	snprintf(text, sizeof(text), "%s",
-		 noise_used(doc) == 1 ? "Its idle pass showed gaps no guest event explains: "
-					"stretches like them are hypervisor~ above (the "
-					"Hypervisor line), shorter ones stay here." :
-		 noise_used(doc)      ? "Its idle pass showed gaps no guest event explains, "
-					"but this run had more such stretches than their rate "
-					"explains (the Hypervisor line): they stay here." :
-					"Its idle pass did not show gaps that no guest event "
-					"explains, so uncovered stretches stay unexplained too.");
+	snprintf(text, sizeof(text), "%s%s",
+		 used ? "Its idle pass " : "This run's own idle pass (0.1 s after its loop, doing nothing) ",
+		 noise_used(doc) == 1 ? "showed gaps no guest event explains: stretches like "
+					"them are hypervisor~ above (the Hypervisor line), "
+					"shorter ones stay here." :
+		 noise_used(doc)      ? "showed gaps no guest event explains, but this run had "
+					"more such stretches than their rate explains (the "
+					"Hypervisor line): they stay here." :
+					"did not show gaps that no guest event explains, so "
+					"uncovered stretches stay unexplained too.");
 	print_wrapped(out, text);
 }
 
