@@ -28,6 +28,7 @@ include scripts/mk/install.mk
 include scripts/mk/bisect.mk
 include scripts/mk/lava.mk
 include scripts/mk/distro.mk
+include scripts/mk/machines.mk
 include scripts/mk/style.mk
 
 module: ## build module/latmon.ko against KDIR

@@ -27,6 +27,8 @@ usage() {
 	  --initramfs FILE       initramfs (default build/vm/SERIES/initramfs.cpio.gz)
 	  --memory SIZE          guest memory (default 2G)
 	  --out-dir DIR          where files from the guest's /out go (default .)
+	  --share DIR:TAG[:ro]   DIR as the guest's 9p share TAG (read-only with :ro;
+	                         repeatable): mount -t 9p -o trans=virtio TAG
 	  --timeout SECONDS      kill the guest after this long (default 600)
 	  --vmlinuz FILE         boot this kernel image instead of Debian's SERIES
 	example: $0 --kernel 7.3 -- sh -c 'insmod /lib/modules/latmon.ko && lsmod'
@@ -125,7 +127,11 @@ boot() {
 	khz=$([ "$accel" != kvm ] && host_tsc_khz)
 	# the host's figure, unless the caller gave one
 	[ -n "$khz" ] && [[ " $APPEND" != *" tsc_early_khz="* ]] && tsc="tsc_early_khz=$khz"
-	local control=() uarts=2
+	local control=() uarts=2 shares=() s dir tag ro
+	for s in "${SHARES[@]}"; do
+		IFS=: read -r dir tag ro <<<"$s"
+		shares+=(-virtfs "local,path=$dir,mount_tag=$tag,security_model=none,multidevs=remap,id=$tag${ro:+,readonly=on}")
+	done
 	# --control: the FIFO is the guest's ttyS2, which vm-init.sh watches
 	if [ -n "$CONTROL" ]; then
 		control=(-chardev "pipe,id=ctl,path=$CONTROL" -serial chardev:ctl)
@@ -138,14 +144,14 @@ boot() {
 		-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 8250.nr_uarts=$uarts $tsc $APPEND" \
 		-serial "file:$console" \
 		-chardev stdio,id=out,signal=off -serial chardev:out \
-		"${control[@]}" \
+		"${control[@]}" "${shares[@]}" \
 		</dev/null
 }
 
 main() {
 	SERIES="" ACCEL=auto TIMEOUT=600 MEMORY=2G CPUS=2 OUT_DIR=. CONSOLE="" INITRAMFS=""
 	VMLINUZ="" APPEND="" CONTROL=""
-	IN_FILES=()
+	IN_FILES=() SHARES=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernel) SERIES=${2:?}; shift 2 ;;
@@ -158,6 +164,7 @@ main() {
 		--initramfs) INITRAMFS=${2:?}; shift 2 ;;
 		--memory) MEMORY=${2:?}; shift 2 ;;
 		--out-dir) OUT_DIR=${2:?}; shift 2 ;;
+		--share) SHARES+=("${2:?}"); shift 2 ;;
 		--timeout) TIMEOUT=${2:?}; shift 2 ;;
 		--vmlinuz) VMLINUZ=${2:?}; shift 2 ;;
 		--) shift; break ;;
