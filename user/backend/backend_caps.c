@@ -53,14 +53,26 @@ static void latmon_caps(struct lat_backend_caps *c)
 		 why ? why : "loadable: make load");
 }
 
+/* Whether the BPF backend can record here: its test loads a program (tens
+ * of ms), and the answer holds for the process, so it is asked once. */
+static const char *bpf_blocker(void)
+{
+	static char buf[96];
+	static const char *why;
+	static int asked;
+
+	if (!asked++)
+		why = lat_bpf_blocker(buf, sizeof(buf));
+	return why;
+}
+
 void lat_backend_caps(struct lat_backend_caps *c)
 {
-	char buf[96];
 	const char *why;
 
 	memset(c, 0, sizeof(*c));
 	latmon_caps(c);
-	why = lat_bpf_blocker(buf, sizeof(buf));
+	why = bpf_blocker();
 	c->bpf = !why;
 	snprintf(c->bpf_why, sizeof(c->bpf_why), "%s",
 		 why ? why : "tp_btf tracepoints, ring buffer, kernel BTF");

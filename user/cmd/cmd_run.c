@@ -243,7 +243,7 @@ static double slow_limit(const struct lat_run *run, const char *slow, const doub
 
 /* Without a stored probe, in a guest, the run's own evidence: the time
  * around a fault (lat_hv_after_fault: "after_fault" in o, in->hypervisor)
- * and a 0.1 s idle pass after the loop (lat_hv_idle_quick: "idle", "noise",
+ * and a 0.05 s idle pass after the loop (lat_hv_idle_quick: "idle", "noise",
  * in->hv_noise_per_s). */
 static void add_after_fault(struct run_ctx *c, struct lat_causes_in *in, cJSON *o)
 {

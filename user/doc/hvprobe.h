@@ -134,7 +134,7 @@ int lat_hv_after_fault(const cJSON *facts, const struct latmon_event *ev, size_t
 /* The idle pass for secs on this CPU, judged as the probe's is: 1 its gaps
  * are the hypervisor's (their rate a second in *rate), 0 not, -1 it could
  * not run; its figures in *o (secs, gaps, interrupts, switches, shown). */
-#define LAT_HV_IDLE_QUICK_S 0.1
+#define LAT_HV_IDLE_QUICK_S 0.05
 int lat_hv_idle_quick(double secs, double hz, double *rate, cJSON **o);
 
 #endif /* LATCTL_HVPROBE_H */

@@ -288,7 +288,7 @@ static void after_fault_text(char *text, size_t len, struct lat_rd *r, const cJS
 static void render_probe(FILE *out, struct lat_rd *r, const cJSON *doc)
 {
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(doc, "hypervisor_probe");
-	char text[3 * LIST_LEN];
+	char text[3 * LIST_LEN], lead[96];
 	const char *date;
 	bool used;
 
@@ -322,8 +322,12 @@ static void render_probe(FILE *out, struct lat_rd *r, const cJSON *doc)
 	print_wrapped(out, text);
 	if (!used && !cJSON_GetObjectItemCaseSensitive(p, "idle"))
 		return;
-	snprintf(text, sizeof(text), "%s%s",
-		 used ? "Its idle pass " : "This run's own idle pass (0.1 s after its loop, doing nothing) ",
+	if (used)
+		snprintf(lead, sizeof(lead), "Its idle pass ");
+	else
+		snprintf(lead, sizeof(lead), "This run's own idle pass (%.2f s after its loop, doing nothing) ",
+			 lat_rd_num(r, lat_rd_obj(r, p, "idle"), "secs"));
+	snprintf(text, sizeof(text), "%s%s", lead,
 		 noise_used(doc) == 1 ? "showed gaps no guest event explains: stretches like "
 					"them are hypervisor~ above (the Hypervisor line), "
 					"shorter ones stay here." :
