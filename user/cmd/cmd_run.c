@@ -12,7 +12,6 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "doc/hvprobe.h"
 #include "backend/backend.h"
 #include "lib/cleanup.h"
 #include "join/causes.h"
@@ -26,6 +25,7 @@
 #include "run/opts.h"
 #include "lib/progress.h"
 #include "run/deliver.h"
+#include "run/hv.h"
 #include "run/repeat.h"
 #include "doc/result.h"
 #include "system/thp.h"
@@ -44,9 +44,7 @@ struct run_ctx {
 	long long free_2m;
 	double pair_ns;
 	cJSON *doc;
-	cJSON *hv;	    /* the stored hypervisor probe, or NULL: */
-	const char *hv_why; /* ... why */
-	struct lat_hv_check hv_check;
+	struct lat_run_hv hv; /* the hypervisor's evidence (run/hv.h) */
 	int set_up;
 	int interrupted;	/* a Ctrl-C ended the timed loop early */
 };
@@ -241,68 +239,6 @@ static double slow_limit(const struct lat_run *run, const char *slow, const doub
 	return v;
 }
 
-/* Without a stored probe, in a guest, the run's own evidence: the time
- * around a fault (lat_hv_after_fault: "after_fault" in o, in->hypervisor)
- * and a 0.05 s idle pass after the loop (lat_hv_idle_quick: "idle", "noise",
- * in->hv_noise_per_s). */
-static void add_after_fault(struct run_ctx *c, struct lat_causes_in *in, cJSON *o)
-{
-	const cJSON *env = cJSON_GetObjectItemCaseSensitive(c->doc, "environment");
-	cJSON *ev = NULL;
-	int shown = lat_hv_after_fault(cJSON_GetObjectItemCaseSensitive(env, "facts"),
-				       c->sess.buf.ev, c->sess.buf.n, c->run.tsc_hz, &ev);
-
-	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(env, "facts"), "hypervisor")))
-		return;		/* no guest: no hypervisor to show */
-	if (shown >= 0) {
-		in->hypervisor = shown;
-		cJSON_ReplaceItemInObject(o, "shown", cJSON_CreateBool(shown));
-		cJSON_AddItemToObject(o, "after_fault", ev);
-	}
-	if (lat_hv_idle_quick(LAT_HV_IDLE_QUICK_S, c->run.tsc_hz, &in->hv_noise_per_s, &ev) < 0)
-		return;
-	cJSON_ReplaceItemInObject(o, "noise", cJSON_CreateBool(in->hv_noise_per_s > 0));
-	cJSON_AddItemToObject(o, "idle", ev);
-}
-
-/* "hypervisor_probe": the evidence of latctl doctor --probe-hypervisor
- * this run used, or why none, into doc and in (shown: the gap after a
- * fault is hypervisor~; noise: so are uncovered stretches like the idle
- * pass's gaps). */
-static void add_hypervisor_probe(struct run_ctx *c, struct lat_causes_in *in)
-{
-	const struct lat_hv_check *chk = &c->hv_check;
-	cJSON *hv = c->hv, *o = cJSON_CreateObject();
-
-	in->hypervisor = hv && (chk->done ? chk->shown : lat_hv_shown(hv));
-	in->hv_noise_per_s = hv ? lat_hv_noise_rate(hv) : 0;
-	in->hv_gap_ns = LAT_HV_GAP_MIN_NS;
-	cJSON_AddStringToObject(o, "path", lat_hv_path());
-	cJSON_AddBoolToObject(o, "used", hv != NULL);
-	if (hv) {
-		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(hv, "date")))
-			cJSON_AddItemToObject(o, "date", cJSON_DetachItemFromObject(hv, "date"));
-		else
-			cJSON_AddNullToObject(o, "date"); /* a probe file edited by hand */
-		cJSON_AddBoolToObject(o, "shown", in->hypervisor);
-		cJSON_AddBoolToObject(o, "stored_shown", lat_hv_shown(hv));
-		cJSON_AddItemToObject(o, "verdict", cJSON_DetachItemFromObject(hv, "verdict"));
-		if (chk->done)
-			cJSON_AddItemToObject(o, "check", lat_hv_check_json(chk));
-		cJSON_AddBoolToObject(o, "noise", in->hv_noise_per_s > 0);
-		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(hv, "noise_verdict")))
-			cJSON_AddItemToObject(o, "noise_verdict",
-					      cJSON_DetachItemFromObject(hv, "noise_verdict"));
-	} else {
-		cJSON_AddBoolToObject(o, "shown", false);
-		cJSON_AddStringToObject(o, "verdict", c->hv_why);
-		cJSON_AddBoolToObject(o, "noise", false);
-		add_after_fault(c, in, o);
-	}
-	cJSON_AddItemToObject(c->doc, "hypervisor_probe", o);
-}
-
 /* The join of the samples with latmon's events: "slow" and "causes". */
 static int add_causes(struct run_ctx *c, const double *sorted)
 {
@@ -325,7 +261,7 @@ static int add_causes(struct run_ctx *c, const double *sorted)
 		in.limit_ns = LAT_SLOW_MEDIANS * in.typical_ns;
 		in.at_max = false;
 	}
-	add_hypervisor_probe(c, &in);
+	lat_run_hv_add(&c->hv, c->doc, &in);
 
 	cJSON_AddItemToObject(c->doc, "latmon", lat_monitor_json(&c->sess.mon));
 	cJSON_AddItemToObject(c->doc, "backend", lat_backend_json(&c->sess));
@@ -468,24 +404,6 @@ static void show_timing(const struct lat_run *run)
 	lat_progress_hold(line);
 }
 
-/* The stored hypervisor probe of this machine and, in a guest, the check
- * that its memory verdict holds now: before the workload takes memory. */
-static int check_hypervisor(struct run_ctx *c)
-{
-	int ret;
-
-	c->hv = lat_hv_load(&c->hv_why);
-	if (!c->hv || !lat_hv_guest(c->hv))
-		return 0;
-	ret = lat_hv_check_run(&c->hv_check, c->hv);
-	if (ret)
-		return LAT_EXIT_USAGE;
-	if (c->hv_check.failed)
-		fprintf(stderr,
-			"latctl: the hypervisor probe's check could not run (%s): the time after a fault stays unexplained\n",
-			strerror(c->hv_check.failed));
-	return 0;
-}
 
 /* Workload setup, sample array, then the timed loop between two counter reads. */
 static int measure(struct run_ctx *c)
@@ -494,7 +412,7 @@ static int measure(struct run_ctx *c)
 	uint16_t cpu;
 	int ret;
 
-	ret = check_hypervisor(c);
+	ret = lat_run_hv_begin(&c->hv);
 	if (ret)
 		return ret;
 	ret = lat_backend_open(&c->sess, c->opts.backend, c->opts.events, c->opts.ring,
@@ -526,7 +444,7 @@ static int measure(struct run_ctx *c)
 	lat_counters_read(&c->after, c->opts.cpu);
 	c->tsc_after = lat_tsc(&cpu);
 	lat_mm_env_leave();
-	lat_hv_check_end(&c->hv_check);
+	lat_run_hv_end(&c->hv);
 	lat_progress_done();
 	lat_backend_stop(&c->sess, run);
 	if (!ret && run->ops->from_events)
@@ -597,8 +515,7 @@ static void cleanup(struct run_ctx *c)
 	lat_result_abort(&c->file);
 	lat_mm_env_restore();
 	lat_thp_restore();
-	lat_hv_check_end(&c->hv_check);
-	cJSON_Delete(c->hv);
+	lat_run_hv_free(&c->hv);
 	cJSON_Delete(c->doc);
 }
 
