@@ -109,6 +109,8 @@ extern struct pid_namespace *latmon_pid_ns;
 int latmon_session_start(u32 nr, const u32 *mask, const u32 *slots,
 			 struct netlink_ext_ack *extack);
 int latmon_session_stop(struct netlink_ext_ack *extack);
+/* The module's exit: stop a running session (no START can come). */
+void latmon_session_end(void);
 pid_t latmon_session_vtgid(void);
 u64 latmon_source_misses(const struct latmon_source_ops *src);
 

@@ -19,9 +19,12 @@ include user/markers/markers.mk
 .PHONY: user user-clean layers
 
 # The layer rule, the include and call circles, as tests/cli/layers.t checks them.
-layers: user/latctl ## the layer rule and the include and call circles (as layers.t)
+layers: user/latctl ## the layer rule and the include and call circles, module too (as layers.t)
 	@scripts/dev/layers.pl user $(USER_LIB_LAYERS) $(USER_LAYERS) && scripts/dev/layers.pl module
 	@scripts/dev/call-circles.sh $(USER_OBJS)
+	@m=$$(ls -d build/vm/*/src/module 2>/dev/null | sort -V | tail -n 1); \
+	if [ -n "$$m" ]; then scripts/dev/call-circles.sh $$(ls $$m/*.o | grep -v -e '/latmon\.o$$' -e '\.mod\.o$$'); \
+	else echo "module: not built for a test-bed kernel (make vm-modules): its call circles not checked"; fi
 
 user: user/latctl markers ## build user/latctl and the markers library
 

@@ -113,10 +113,12 @@ void lat_facts_print(FILE *out, const struct lat_facts *f, const char *indent)
 		yes_no(f->zero_page, "yes: a read of fresh memory maps the shared zero page",
 		       "no: a read of fresh memory maps a page of its own"));
 	fprintf(out, "%sfirst touch    %s per fresh 4 KiB page (median of 256); a system call %s\n",
-		indent, f->first_touch_ns < 0 ? "unknown" : lat_fmt_time(a, sizeof(a), f->first_touch_ns),
+		indent,
+		f->first_touch_ns < 0 ? "unknown" : lat_fmt_time(a, sizeof(a), f->first_touch_ns),
 		f->syscall_ns < 0 ? "unknown" : lat_fmt_time(b, sizeof(b), f->syscall_ns));
 	fprintf(out, "%sPMU            %s\n", indent,
-		f->pmu ? "yes" : "none (no CPU counters: a program's own work is not told from the rest)");
+		f->pmu ? "yes" :
+			 "none (no CPU counters: a program's own work is not told from the rest)");
 	fprintf(out, "%smemory         THP sizes %s; cgroup %s\n", indent, f->thp_sizes, f->cgroup);
 	fprintf(out, "%sBPF            %s\n", indent, f->bpf);
 	fprintf(out, "%smodules        %s\n", indent, f->modules);

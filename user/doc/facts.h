@@ -13,19 +13,19 @@
 #include <cjson/cJSON.h>
 
 struct lat_facts {
-	char kind[256];		/* "KVM guest", "bare metal (...)" */
-	char hypervisor[64];	/* "" on bare metal */
-	int zero_page;		/* 1, 0, -1 unknown */
+	char kind[256];	     /* "KVM guest", "bare metal (...)" */
+	char hypervisor[64]; /* "" on bare metal */
+	int zero_page;	     /* 1, 0, -1 unknown */
 	char clocksource[32];
 	char tsc_flags[96];
-	int tsc_offered;	/* the kernel offers the TSC as a clock: 1, 0, -1 */
-	double first_touch_ns;	/* a fresh 4 KiB write fault, median; -1 */
-	double syscall_ns;	/* getppid, median; -1 */
+	int tsc_offered;       /* the kernel offers the TSC as a clock: 1, 0, -1 */
+	double first_touch_ns; /* a fresh 4 KiB write fault, median; -1 */
+	double syscall_ns;     /* getppid, median; -1 */
 	int pmu;
-	char thp_sizes[160];	/* "2048kB", "16kB 32kB ... 2048kB", "none" */
+	char thp_sizes[160]; /* "2048kB", "16kB 32kB ... 2048kB", "none" */
 	const char *cgroup;
-	char bpf[200];		/* "usable", or why not */
-	char modules[200];	/* "allowed", or why not */
+	char bpf[200];	   /* "usable", or why not */
+	char modules[200]; /* "allowed", or why not */
 };
 
 /* Read and measure every fact (a few milliseconds). */

@@ -2,6 +2,7 @@
 /* A run's own evidence of the hypervisor's time, where no probe is stored
  * (hvprobe.h): around a fault, and the idle pass's gaps. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "latmon.h"
 #include "doc/hvprobe.h"
@@ -34,8 +35,17 @@ static uint64_t fault_median(const struct latmon_event *ev, size_t n, size_t *co
 	return m;
 }
 
-int lat_hv_after_fault(const cJSON *facts, const struct latmon_event *ev, size_t n,
-		       double tsc_hz, cJSON **o)
+int lat_hv_real_guest(const cJSON *facts)
+{
+	const char *hv =
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(facts, "hypervisor"));
+	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(facts, "kind"));
+
+	return hv && !(kind && strstr(kind, "TCG"));
+}
+
+int lat_hv_after_fault(const cJSON *facts, const struct latmon_event *ev, size_t n, double tsc_hz,
+		       cJSON **o)
 {
 	const cJSON *ft = cJSON_GetObjectItemCaseSensitive(facts, "first_touch_ns");
 	const cJSON *hv = cJSON_GetObjectItemCaseSensitive(facts, "hypervisor");

@@ -125,6 +125,10 @@ double lat_hv_noise_rate(const cJSON *doc);
  * figures in *o (an object: first_touch_ns, fault_median_ns, faults,
  * shown), or -1 with no evidence (no facts, too few faults, not a guest).
  */
+/* A guest of a hypervisor (facts.hypervisor), not of an emulator (QEMU's
+ * TCG: its times are emulated, its "hypervisor" time is the emulator's):
+ * where the run's own evidence is looked for. */
+int lat_hv_real_guest(const cJSON *facts);
 #define LAT_HV_AFTER_MIN_FAULTS 20
 #define LAT_HV_AFTER_MIN_NS	2000
 struct latmon_event;

@@ -41,12 +41,11 @@ static void add_after_fault(cJSON *doc, struct lat_causes_in *in, cJSON *o)
 {
 	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
 	cJSON *ev = NULL;
-	int shown = lat_hv_after_fault(cJSON_GetObjectItemCaseSensitive(env, "facts"),
-				       in->events, in->n_events, in->run->tsc_hz, &ev);
+	int shown = lat_hv_after_fault(cJSON_GetObjectItemCaseSensitive(env, "facts"), in->events,
+				       in->n_events, in->run->tsc_hz, &ev);
 
-	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(env, "facts"), "hypervisor")))
-		return;		/* no guest: no hypervisor to show */
+	if (!lat_hv_real_guest(cJSON_GetObjectItemCaseSensitive(env, "facts")))
+		return; /* no hypervisor to show, or an emulator */
 	if (shown >= 0) {
 		in->hypervisor = shown;
 		cJSON_ReplaceItemInObject(o, "shown", cJSON_CreateBool(shown));

@@ -15,8 +15,8 @@
 #include "join/causes.h"
 
 struct lat_run_hv {
-	cJSON *stored;		/* the stored probe, or NULL: */
-	const char *why;	/* ... why */
+	cJSON *stored;	 /* the stored probe, or NULL: */
+	const char *why; /* ... why */
 	struct lat_hv_check check;
 };
 
