@@ -85,8 +85,7 @@ for m in "${MACHINES[@]}"; do
 		--memory 4G --cpus "$cpus" --timeout 5400 --append "$args" \
 		--in "$ROOT/scripts/testbed/machines-guest.sh" --share /:hostroot:ro --share "$ROOT:checkout" \
 		-- sh -c "LATCTL_MACHINE_ARGS='$args' sh /in/machines-guest.sh '$ROOT' '$(guest_cmd)'" \
-		> >(report "$name" "$TMP/$name") 2>&1
-	wait $!
+		2>&1 | report "$name" "$TMP/$name"
 	n=$(cat "$TMP/n" 2>/dev/null || echo "$n") failed=$(cat "$TMP/failed" 2>/dev/null || echo "$failed")
 	echo "# $name: $((SECONDS - t)) s"
 done

@@ -35,10 +35,14 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && su nobody -s /bin/sh -c "t
 		'--thp-size: cannot write .*hugepages-64kB/enabled: Permission denied'
 fi
 
-LATCTL_SYSFS_THP=$F $L run grow --iters 200000000 --backend none --thp always > "$TMPD/setup.out" 2>&1 & pid=$!
+# a set-up long enough to be interrupted: 200 M samples (9 GiB), or what
+# half of this machine's available memory holds
+setup_iters=$((avail_kb * 1024 / 48 / 2))
+[ "$setup_iters" -gt 200000000 ] && setup_iters=200000000
+LATCTL_SYSFS_THP=$F $L run grow --iters $setup_iters --backend none --thp always > "$TMPD/setup.out" 2>&1 & pid=$!
 for _ in $(seq 100); do grep -qx always "$F/enabled" && break; sleep 0.05; done
 kill -INT $pid; wait $pid; rc=$?
-ok "SIGINT during set-up (mapping 200 M samples): exit 130" test "$rc" = 130
+ok "SIGINT during set-up (mapping $setup_iters samples): exit 130" test "$rc" = 130
 ok "... said: nothing measured" grep -q '^latctl: stopped by SIGINT during set-up: nothing measured' "$TMPD/setup.out"
 ok "... THP put back" grep -Eqx 'madvise|.*\[madvise\].*' "$F/enabled"
 
