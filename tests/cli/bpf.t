@@ -143,8 +143,13 @@ if [ "$(fact "$G" thp_zero_iters)" != "$(fact "$G" thp_iters)" ]; then
 			next unless $it->{thp} && !($it->{breakdown_ticks}{"thp-zero"} // 0);
 			print "# ", encode_json($it), "\n"; }' "$G"
 fi
-ok "grow: clears >= huge pages still mapped ($(fact "$G" huge_kb) kB), <= thp_fault_alloc ($(fact "$G" thp_alloc))" \
-	test "$(fact "$G" clears)" -ge $(($(fact "$G" huge_kb) / 2048)) -a "$(fact "$G" clears)" -le "$(fact "$G" thp_alloc)"
+# AnonHugePages after the loop holds latctl's own buffers too where they
+# got huge pages (on a kernel booted with init_on_alloc=0: 15 huge pages
+# mapped, 11 cleared in the loop, 14 huge faults in the whole system):
+# the clears lie between the pushes that faulted one and the system's
+# huge-page faults.
+ok "grow: clears ($(fact "$G" clears)) >= pushes with a huge-page fault ($(fact "$G" thp_iters)), <= thp_fault_alloc ($(fact "$G" thp_alloc))" \
+	test "$(fact "$G" clears)" -ge "$(fact "$G" thp_iters)" -a "$(fact "$G" clears)" -le "$(fact "$G" thp_alloc)"
 ok "thp-zero is marked ~" grep -Eq '^  thp-zero~ +[0-9]+' "$TMPD/grow.txt"
 
 # The run's own evidence of the hypervisor's time (no stored probe here:
