@@ -36,16 +36,18 @@ void lat_run_hv_free(struct lat_run_hv *h)
 /* Without a stored probe, in a guest, the run's own evidence: the time
  * around a fault (lat_hv_after_fault: "after_fault" in o, in->hypervisor)
  * and a 0.05 s idle pass after the loop (lat_hv_idle_quick: "idle", "noise",
- * in->hv_noise_per_s). */
+ * in->hv_noise_per_s). Neither where no backend recorded: no tick of such
+ * a run can be labelled hypervisor. */
 static void add_after_fault(cJSON *doc, struct lat_causes_in *in, cJSON *o)
 {
-	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+	const cJSON *facts = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(doc, "environment"), "facts");
 	cJSON *ev = NULL;
-	int shown = lat_hv_after_fault(cJSON_GetObjectItemCaseSensitive(env, "facts"), in->events,
-				       in->n_events, in->run->tsc_hz, &ev);
+	int shown;
 
-	if (!lat_hv_real_guest(cJSON_GetObjectItemCaseSensitive(env, "facts")))
-		return; /* no hypervisor to show, or an emulator */
+	if (!in->have_events || !lat_hv_real_guest(facts))
+		return; /* nothing to label, no hypervisor, or an emulator */
+	shown = lat_hv_after_fault(facts, in->events, in->n_events, in->run->tsc_hz, &ev);
 	if (shown >= 0) {
 		in->hypervisor = shown;
 		cJSON_ReplaceItemInObject(o, "shown", cJSON_CreateBool(shown));
