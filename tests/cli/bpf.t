@@ -185,11 +185,13 @@ fi
 # A CPU-bound process on the measured CPU (niced up a little, so that it wins
 # slices against other load on a shared machine): the slow iterations are
 # preemptions, by it among others.
+# The last CPU online (CPU 0 on a machine of one).
+BC=$(($(nproc) - 1))
 cp "$(command -v yes)" "$TMPD/latbusy"
-nice -n -5 taskset -c 1 "$TMPD/latbusy" >/dev/null & busy=$!
+nice -n -5 taskset -c $BC "$TMPD/latbusy" >/dev/null & busy=$!
 P=$TMPD/busy.json
-check "chase pinned to CPU 1 next to a busy loop" \
-	"$L run chase --mode warm --cpu 1 --iters 300000 --slow 500us --backend bpf --json $P > $TMPD/busy.txt" 0 ''
+check "chase pinned to CPU $BC next to a busy loop" \
+	"$L run chase --mode warm --cpu $BC --iters 300000 --slow 500us --backend bpf --json $P > $TMPD/busy.txt" 0 ''
 kill $busy; wait $busy 2>/dev/null
 facts "$P"
 ok "busy loop: preemption is the main cause (by time)" test "$(fact "$P" main_time)" = preemption
@@ -287,22 +289,31 @@ check_err "LATCTL_BPF_FOLLOW_MAX=0 is refused" "LATCTL_BPF_FOLLOW_MAX=0 $L run m
 
 # Threads of the process are targets by its tgid: every thread's stream
 # joined with faults of its own, the loop's fault events getrusage's.
-A=$TMPD/alloc.json
-check "alloc --threads 2 with the BPF backend" \
-	"$L run alloc --threads 2 --iters 2000 --backend bpf --json $A > $TMPD/alloc.txt" 0 ''
-pfacts "$A"
-ok "alloc --threads 2: every stream joined ($(fact "$A" joined) of $(fact "$A" streams))" \
-	test "$(fact "$A" streams)" = 3 -a "$(fact "$A" joined)" = 3
-ok "alloc --threads 2: each thread's stream has fault events ($(fact "$A" w1 | cut -d' ' -f2), $(fact "$A" w2 | cut -d' ' -f2))" \
-	test "$(fact "$A" w1 | cut -d' ' -f2)" -gt 0 -a "$(fact "$A" w2 | cut -d' ' -f2)" -gt 0
-# getrusage counts a fault retried under mmap_lock as major: minor + major.
-# It counts the process: latctl's reader thread too, whose faults
-# (its event buffer's pages) can fall on either side of the window's edge;
-# the measured threads' are all inside it.
-own=$(( $(fact "$A" loop_faults) - $(fact "$A" loop_joined) ))
-ok "alloc --threads 2: fault events in the loop = getrusage ($(fact "$A" loop_faults) = $(fact "$A" rusage), but for $own of latctl's own at the edges), no process followed" \
-	test "$(fact "$A" loop_joined)" -le "$(fact "$A" rusage)" -a \
-		"$(fact "$A" loop_faults)" -le $(( $(fact "$A" rusage) + own )) -a \
-		"$(fact "$A" loop_faults)" -ge $(( $(fact "$A" rusage) - own )) -a \
-		"$(fact "$A" followed)" = 0 -a "$(fact "$A" other)" = 0
+# alloc refuses more threads than CPUs online: on a machine of one, skip.
+if [ "$(nproc)" -lt 2 ]; then
+	for d in "alloc --threads 2 with the BPF backend" "every stream joined" \
+		"each thread's stream has fault events" "fault events in the loop = getrusage"; do
+		echo "ok $((_n + 1)) # skip alloc --threads 2: $d: $(nproc) CPU online"
+		_n=$((_n + 1))
+	done
+else
+	A=$TMPD/alloc.json
+	check "alloc --threads 2 with the BPF backend" \
+		"$L run alloc --threads 2 --iters 2000 --backend bpf --json $A > $TMPD/alloc.txt" 0 ''
+	pfacts "$A"
+	ok "alloc --threads 2: every stream joined ($(fact "$A" joined) of $(fact "$A" streams))" \
+		test "$(fact "$A" streams)" = 3 -a "$(fact "$A" joined)" = 3
+	ok "alloc --threads 2: each thread's stream has fault events ($(fact "$A" w1 | cut -d' ' -f2), $(fact "$A" w2 | cut -d' ' -f2))" \
+		test "$(fact "$A" w1 | cut -d' ' -f2)" -gt 0 -a "$(fact "$A" w2 | cut -d' ' -f2)" -gt 0
+	# getrusage counts a fault retried under mmap_lock as major: minor + major.
+	# It counts the process: latctl's reader thread too, whose faults
+	# (its event buffer's pages) can fall on either side of the window's edge;
+	# the measured threads' are all inside it.
+	own=$(( $(fact "$A" loop_faults) - $(fact "$A" loop_joined) ))
+	ok "alloc --threads 2: fault events in the loop = getrusage ($(fact "$A" loop_faults) = $(fact "$A" rusage), but for $own of latctl's own at the edges), no process followed" \
+		test "$(fact "$A" loop_joined)" -le "$(fact "$A" rusage)" -a \
+			"$(fact "$A" loop_faults)" -le $(( $(fact "$A" rusage) + own )) -a \
+			"$(fact "$A" loop_faults)" -ge $(( $(fact "$A" rusage) - own )) -a \
+			"$(fact "$A" followed)" = 0 -a "$(fact "$A" other)" = 0
+fi
 done_testing
