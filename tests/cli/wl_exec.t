@@ -328,9 +328,14 @@ printf '#!/nonexistent/interpreter\n' >$TMPD/badinterp
 chmod +x $TMPD/badinterp
 check_err "a program that cannot be exec'd: 127, one line, no report" "$L run exec -- $TMPD/badinterp" 127 \
 	"cannot run '.*badinterp': No such file or directory"
-# timeout(1) sends SIGINT to latctl and then to its process group: two at once
-check "SIGINT twice at once (timeout -s INT): the report of what was measured" \
-	"timeout -s INT 2 $L run exec --json $TMPD/twice.json -- sleep 30; echo rc=\$?" 0 \
+# timeout(1) sends SIGINT to latctl and then to its process group: two at
+# once, once the command runs: after twice what a whole run of `true`
+# takes here (set-up, report), measured first
+SECONDS=0
+"$L" run exec -- true >/dev/null 2>&1
+wait_s=$((2 * SECONDS + 2))
+check "SIGINT twice at once (timeout -s INT after $wait_s s): the report of what was measured" \
+	"timeout -s INT $wait_s $L run exec --json $TMPD/twice.json -- sleep 120; echo rc=\$?" 0 \
 	'INTERRUPTED by SIGINT after [0-9]+ iterations: everything below'
 ok "... and its result file" test -s $TMPD/twice.json
 check "a failing command's status is latctl's, after the report" "$L run exec --mode syscalls -- sh -c 'exit 3'" 3 \
