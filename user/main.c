@@ -12,8 +12,8 @@
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "lib/opt.h"
-#include "system/journal.h"
-#include "system/sysset.h"
+#include "settings/journal.h"
+#include "settings/sysset.h"
 
 int lat_main_argc;
 char **lat_main_argv;

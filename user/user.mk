@@ -3,7 +3,7 @@
 # The layers of user/, lowest first: a file of user/LAYER/ includes headers
 # of its own folder and of the folders before it only (user/main.c: any).
 # tests/cli/layers.t checks it with scripts/dev/layers.pl.
-USER_LAYERS := lib system events workload join backend doc compare report plot run cmd
+USER_LAYERS := lib stats file settings system events workload join backend machine doc compare report plot run cmd
 # Libraries built beside latctl, not into it (lowest layer: include/ only).
 USER_LIB_LAYERS := markers
 USER_SRCS := user/main.c $(foreach d,$(USER_LAYERS),$(wildcard user/$(d)/*.c))
@@ -23,7 +23,7 @@ layers: user/latctl ## the layer rule and the include and call circles, module t
 	@scripts/dev/layers.pl user $(USER_LIB_LAYERS) $(USER_LAYERS) && scripts/dev/layers.pl module
 	@scripts/dev/call-circles.sh $(USER_OBJS)
 	@m=$$(ls -d build/vm/*/src/module 2>/dev/null | sort -V | tail -n 1); \
-	if [ -n "$$m" ]; then scripts/dev/call-circles.sh $$(ls $$m/*.o | grep -v -e '/latmon\.o$$' -e '\.mod\.o$$'); \
+	if [ -n "$$m" ]; then scripts/dev/call-circles.sh $$(ls $$m/*.o $$m/sources/*.o | grep -v -e '/latmon\.o$$' -e '\.mod\.o$$'); \
 	else echo "module: not built for a test-bed kernel (make vm-modules): its call circles not checked"; fi
 
 user: user/latctl markers ## build user/latctl and the markers library

@@ -24,7 +24,7 @@ INSTALL ?= install
 
 MAN_PAGES := user/latctl.8 user/latctl-result.5 user/latctl-lab.7 module/latmon.4 \
 	user/markers/latctl-markers.3
-MODULE_SRC := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch])) \
+MODULE_SRC := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch] module/sources/*.[ch])) \
 	$(filter-out include/latctl.h,$(wildcard include/*.h))
 TESTBED_SRC := Makefile LICENSE $(MODULE_SRC) include/latctl.h user/user.mk user/markers/markers.mk \
 	$(wildcard user/*.[ch] user/*/*.[ch]) \

@@ -56,7 +56,7 @@ vm-modules: vm-kernels ## build latmon.ko against each VM kernel
 vm-progs: $(VM_PROGS) $(EXEC_PROGS) ## the guest's programs (the exec workload's test programs among them)
 
 # lmtool names and prints records through the record-type descriptors
-VM_EV_SRCS := user/events/evtype.c $(wildcard user/events/ev_*.c) user/lib/json.c user/lib/rdoc.c user/events/syscalls.c
+VM_EV_SRCS := user/events/evtype.c $(wildcard user/events/ev_*.c) user/lib/json.c user/lib/rdoc.c user/system/syscalls.c
 $(VM_BIN)/lmtool: tests/vm/prog/lmtool.c user/backend/latmon_nl.c user/backend/latmon_nl.h include/latmon.h \
 		$(VM_EV_SRCS) user/events/evtype.h
 	@mkdir -p $(VM_BIN)
@@ -64,13 +64,13 @@ $(VM_BIN)/lmtool: tests/vm/prog/lmtool.c user/backend/latmon_nl.c user/backend/l
 		tests/vm/prog/lmtool.c user/backend/latmon_nl.c $(VM_EV_SRCS) \
 		$(shell $(PKG_CONFIG) --libs $(VM_NL_PKGS) libcjson)
 
-$(VM_BIN)/lmtouch: tests/vm/prog/lmtouch.c tests/vm/prog/sync.h user/lib/tsc.c user/lib/stats.c
+$(VM_BIN)/lmtouch: tests/vm/prog/lmtouch.c tests/vm/prog/sync.h user/lib/tsc.c user/stats/stats.c
 	@mkdir -p $(VM_BIN)
-	$(CC) $(VM_CFLAGS) -o $@ tests/vm/prog/lmtouch.c user/lib/tsc.c user/lib/stats.c -lm -pthread
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/prog/lmtouch.c user/lib/tsc.c user/stats/stats.c -lm -pthread
 
-$(VM_BIN)/lmprocs: tests/vm/prog/lmprocs.c tests/vm/prog/sync.h user/lib/tsc.c user/lib/stats.c
+$(VM_BIN)/lmprocs: tests/vm/prog/lmprocs.c tests/vm/prog/sync.h user/lib/tsc.c user/stats/stats.c
 	@mkdir -p $(VM_BIN)
-	$(CC) $(VM_CFLAGS) -o $@ tests/vm/prog/lmprocs.c user/lib/tsc.c user/lib/stats.c -lm -pthread
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/prog/lmprocs.c user/lib/tsc.c user/stats/stats.c -lm -pthread
 
 $(VM_BIN)/spin: tests/vm/prog/spin.c tests/vm/prog/sync.h
 	@mkdir -p $(VM_BIN)
@@ -85,7 +85,7 @@ $(VM_BIN)/stress: tests/vm/prog/stress.c include/latmon.h user/backend/latmon_nl
 
 # latctl's --fragment/--memcg/--thp-size around a plain touch (t-3x groups)
 LMMM_SRCS := tests/vm/prog/lmmm.c user/system/mmenv.c user/system/fragment.c user/system/memcg.c \
-	     user/system/thp_size.c user/system/sysset.c user/system/journal.c user/system/setting.c user/lib/safedir.c user/lib/fmt.c \
+	     user/system/thp_size.c user/settings/sysset.c user/settings/journal.c user/settings/setting.c user/file/safedir.c user/lib/fmt.c \
 	     user/lib/cleanup.c user/system/counters.c user/system/thp.c \
 	     user/lib/rdoc.c user/system/sysinfo.c
 $(VM_BIN)/lmmm: $(LMMM_SRCS) tests/vm/prog/sync.h

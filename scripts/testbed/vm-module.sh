@@ -26,14 +26,14 @@ die() { echo "vm-module: $*" >&2; exit 1; }
 # taken in $ROOT, wherever this runs from (a bisect runs it in a Linux tree).
 mirror() {
 	local dst=$1 f
-	mkdir -p "$dst/module" "$dst/include"
-	for f in "$ROOT"/Kbuild "$ROOT"/module/Kbuild "$ROOT"/module/*.[ch] "$ROOT"/include/*.h; do
+	mkdir -p "$dst/module/sources" "$dst/include"
+	for f in "$ROOT"/Kbuild "$ROOT"/module/Kbuild "$ROOT"/module/*.[ch] "$ROOT"/module/sources/*.[ch] "$ROOT"/include/*.h; do
 		f=${f#"$ROOT"/}
 		[ -f "$ROOT/$f" ] || continue
 		case $f in *.mod.c | include/latctl.h) continue ;; esac	# a build's; not the module's
 		cmp -s "$ROOT/$f" "$dst/$f" || cp "$ROOT/$f" "$dst/$f"
 	done
-	for f in "$dst"/module/*.[ch] "$dst"/include/*.h; do
+	for f in "$dst"/module/*.[ch] "$dst"/module/sources/*.[ch] "$dst"/include/*.h; do
 		[ -f "$f" ] || continue
 		case $f in *.mod.c) continue ;; esac
 		[ -f "$ROOT/${f#"$dst"/}" ] || rm -f "$f" "${f%.c}.o"

@@ -22,7 +22,7 @@
 #include "backend/backend.h"
 #include "backend/bpf/latbpf_user.h"
 #include "backend/monitor.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/tsc.h"
 
 #define PAGE	4096UL

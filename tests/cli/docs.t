@@ -13,8 +13,8 @@ for f in $(cd "$R/user" && find . -mindepth 2 -name '*.[ch]' ! -name '*.skel.h' 
 		awk -v d='### $dir/' '\$0 == d { on = 1; next } /^### / { on = 0 } on' '$R/user/README.md' | grep -qF '\`$name\`'"
 done
 ok "user/README.md names main.c" grep -qF '`main.c`' "$R/user/README.md"
-for f in "$R"/module/*; do
-	f=${f##*/}
+for f in $(cd "$R/module" && find . -type f ! -name '*.o' ! -name '*.ko' ! -name '*.mod*' ! -name '.*' ! -name 'modules.order' ! -name 'Module.symvers' | sort); do
+	f=${f#./}
 	[ "$f" = README.md ] && continue
 	ok "module/README.md names $f" grep -qF "\`$f\`" "$R/module/README.md"
 done

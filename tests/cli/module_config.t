@@ -31,7 +31,7 @@ ok "... configured without CONFIG_DYNAMIC_FTRACE" bash -c "test -f '$NOFT/includ
 check "latmon builds there without a warning" \
 	"make -s -C '$NOFT' M='$S' modules 2>&1 | grep -Ei 'warning|error' | grep -v 'pahole version' ; test -f '$S/module/latmon.ko'" 0 '^$'
 ok "... alloc-zero built as unavailable, no ftrace plumbing" \
-	bash -c "test -f '$S/module/src_zero_none.o' && test ! -e '$S/module/ftr.o' && test ! -e '$S/module/src_zero.o'"
+	bash -c "test -f '$S/module/sources/src_zero_none.o' && test ! -e '$S/module/ftr.o' && test ! -e '$S/module/sources/src_zero.o'"
 check "... with its reason in the module" "strings '$S/module/latmon.ko'" 0 \
 	'this kernel has no CONFIG_DYNAMIC_FTRACE: %s.s entry cannot be hooked'
 for src in fault thp-clear sched irq compaction reclaim syscall wait; do
@@ -39,5 +39,5 @@ for src in fault thp-clear sched irq compaction reclaim syscall wait; do
 done
 make -s -C "$NOFT" M="$S" clean >/dev/null 2>&1
 check "as Debian configures it, latmon builds with alloc-zero's hooks" \
-	"make -s -C '$KDIR' M='$S' modules 2>&1 | grep -Ei 'warning|error' | grep -v 'pahole version'; test -f '$S/module/ftr.o' && test -f '$S/module/src_zero.o'" 0 '^$'
+	"make -s -C '$KDIR' M='$S' modules 2>&1 | grep -Ei 'warning|error' | grep -v 'pahole version'; test -f '$S/module/ftr.o' && test -f '$S/module/sources/src_zero.o'" 0 '^$'
 done_testing

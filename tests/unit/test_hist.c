@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lib/hist.h"
+#include "stats/hist.h"
 
 static void buckets(void **state)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the hypervisor probe's idle pass (user/doc/hvidle.c): its
+ * Unit tests of the hypervisor probe's idle pass (user/machine/hvidle.c): its
  * verdict on synthetic figures (each interrupt or switch explains one gap
  * at most), the stored document's keys a run reads, one real pass on
  * this CPU (its counts, not its figures: those are the machine's), and
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "doc/hvprobe.h"
+#include "machine/hvprobe.h"
 #include "lib/tsc.h"
 
 static void judge(struct lat_hv_probe *p, int guest, uint64_t gaps, uint64_t irqs, uint64_t sw)

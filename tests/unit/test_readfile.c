@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the bounded reader (user/doc/readfile.c): a file read whole
+ * Unit tests of the bounded reader (user/file/readfile.c): a file read whole
  * through every size of its buffer; allocations that fail at each growth
  * (the realloc below fails the Nth call) give -ENOMEM and no read past the
  * buffer; FIFOs and devices are refused at once; an over-large file and a
@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "doc/readfile.h"
+#include "file/readfile.h"
 
 static int fail_at;		/* the realloc call that fails; 0: none */
 static int calls;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "lib/stats.h"
+#include "stats/stats.h"
 
 static void one_to_thousand(void **state)
 {

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "system/counters.h"
-#include "system/machine.h"
+#include "machine/machine.h"
 #include "system/sysinfo.h"
 
 static char path[] = "/tmp/latctl-sysinfo.XXXXXX";

@@ -314,7 +314,7 @@ static int write_json(const struct compare_opts *o, int argc, char **argv)
 	return ret ? LAT_EXIT_FAIL : 0;
 }
 
-/* One line when the machines' facts differ (doc/facts.h). */
+/* One line when the machines' facts differ (machine/facts.h). */
 static void machines_note(struct compare_opts *o)
 {
 	char names[256];

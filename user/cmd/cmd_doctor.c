@@ -18,10 +18,10 @@
 #include "cmd/cmd.h"
 #include "lib/latctl.h"
 #include "lib/opt.h"
-#include "doc/facts.h"
+#include "machine/facts.h"
 #include "doc/result.h"
-#include "system/journal.h"
-#include "system/sysset.h"
+#include "settings/journal.h"
+#include "settings/sysset.h"
 #include "system/sysinfo.h"
 #include "run/vm.h"
 
@@ -389,7 +389,7 @@ static void check_vm(struct finding *f)
 		SET(f, V_NOTE, "apt-get install qemu-system-x86 (scripts/deps.sh installs it) for --vm");
 }
 
-/* The settings journal (system/journal.h): what a run that died left. */
+/* The settings journal (settings/journal.h): what a run that died left. */
 static void check_settings(struct finding *f)
 {
 	int k = lat_journal_describe(f->value, sizeof(f->value));

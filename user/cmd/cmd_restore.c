@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * `latctl restore`: put back the settings a latctl run that died (SIGKILL,
- * the OOM killer) left changed, from the journal (system/journal.h), and
+ * the OOM killer) left changed, from the journal (settings/journal.h), and
  * say which; or say that none was left; and remove this user's temporary
  * files and --repeat scratch directories of latctl runs that died from
  * $TMPDIR, /tmp and the current directory. Exit 0, 1 when one could not be
@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "doc/outfile.h"
+#include "file/outfile.h"
 #include "lib/latctl.h"
 #include "lib/opt.h"
-#include "system/journal.h"
-#include "system/sysset.h"
+#include "settings/journal.h"
+#include "settings/sysset.h"
 
 static void usage(FILE *out)
 {

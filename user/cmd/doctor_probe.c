@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * latctl doctor --probe-hypervisor: runs the experiment of doc/hvprobe.h on
+ * latctl doctor --probe-hypervisor: runs the experiment of machine/hvprobe.h on
  * the CPU it starts on, prints its table and verdict, and stores them where
  * `latctl run` reads them (root, or LATCTL_VAR_DIR).
  */
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "doc/hvprobe.h"
+#include "machine/hvprobe.h"
 #include "lib/fmt.h"
 #include "lib/latctl.h"
 

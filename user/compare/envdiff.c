@@ -139,7 +139,7 @@ static const char *get_json(const cJSON *doc, const struct lat_env_row *row,
 	return buf;
 }
 
-/* The machine fact row->key of the environment's "facts" (doc/facts.h). */
+/* The machine fact row->key of the environment's "facts" (machine/facts.h). */
 static const cJSON *fact_of(const cJSON *doc, const struct lat_env_row *row)
 {
 	return member(member(member(doc, "environment"), "facts"), row->key);

@@ -42,7 +42,7 @@ const struct lat_env_row *lat_env_first_difference(const cJSON *const *docs, siz
 /* How many rows of a side in sides differ. */
 size_t lat_env_count_differences(const cJSON *const *docs, size_t n, unsigned int sides);
 
-/* How many rows of the machine's facts (doc/facts.h) differ between
+/* How many rows of the machine's facts (machine/facts.h) differ between
  * docs[0..n), their names into buf ("zero page, first touch"). */
 size_t lat_env_facts_differ(const cJSON *const *docs, size_t n, char *buf, size_t len);
 

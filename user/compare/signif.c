@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "compare/signif.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 
 /* The inverse of erfc for 0 < p < 2, by bisection (a few calls per table). */
 static double erfcinv_approx(double p)

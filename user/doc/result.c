@@ -11,10 +11,10 @@
 
 #include "lib/cleanup.h"
 #include "lib/fmt.h"
-#include "doc/facts.h"
-#include "doc/outfile.h"
+#include "machine/facts.h"
+#include "file/outfile.h"
 #include "system/env_more.h"
-#include "doc/readfile.h"
+#include "file/readfile.h"
 #include "doc/result.h"
 #include "lib/latctl.h"
 #include "system/thp.h"

@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "doc/outfile.h"
+#include "file/outfile.h"
 
 #include "system/counters.h"
-#include "lib/hist.h"
-#include "lib/stats.h"
+#include "stats/hist.h"
+#include "stats/stats.h"
 
 #define LAT_RESULT_SCHEMA		"latctl.result"
 #define LAT_RESULT_SCHEMA_VERSION	2
@@ -38,7 +38,7 @@ cJSON *lat_result_histogram(const struct lat_hist *h);
 cJSON *lat_result_counters(const struct lat_counters *d, long long migr_within,
 			   long long migr_between, long long free_2m_blocks);
 
-/* A result file written as doc/outfile.h says (atomically, a device or a
+/* A result file written as file/outfile.h says (atomically, a device or a
  * FIFO written through, a symlink followed); abort (or a signal) removes
  * its temporary file. A zeroed struct is closed. */
 struct lat_result_file {

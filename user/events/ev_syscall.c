@@ -9,7 +9,7 @@
 #include "events/evtype.h"
 #include "lib/rdoc.h"
 #include "lib/json.h"
-#include "events/syscalls.h"
+#include "system/syscalls.h"
 
 static const struct join_label_desc labels[] = {
 	{ .id = JOIN_SYSCALL, .name = "syscall", .own = "call", .rank = 5,

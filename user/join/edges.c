@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "join/edges.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 
 /* Whether an iteration's ticks are only faults' and uncovered ones, from
  * fault records alone. */

@@ -4,7 +4,7 @@
  * SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 the handler runs every registered
  * action (each must be async-signal-safe), then dies from the same signal.
  * SIGKILL and the OOM killer leave what the journal and the next command's
- * sweep (doc/outfile.h) put back.
+ * sweep (file/outfile.h) put back.
  */
 #ifndef LATCTL_CLEANUP_H
 #define LATCTL_CLEANUP_H

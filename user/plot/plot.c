@@ -20,7 +20,7 @@
 #include "doc/runs.h"
 #include "events/iter.h"
 #include "plot/plot.h"
-#include "doc/outfile.h"
+#include "file/outfile.h"
 #include "plot/plot_int.h"
 #include "plot/svg.h"
 
@@ -549,7 +549,7 @@ int lat_plot_svg(const cJSON *doc, const char *origin, FILE *out)
 	return ret;
 }
 
-/* The SVG drawn in memory, then written as doc/outfile.h says. 0; -EINVAL
+/* The SVG drawn in memory, then written as file/outfile.h says. 0; -EINVAL
  * for a path that cannot be written (bad input, said); -EIO when the
  * writing failed (said); -ENOMEM. */
 int lat_plot_write(const char *path, lat_plot_fn fn, void *arg)

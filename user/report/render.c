@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "lib/fmt.h"
-#include "lib/hist.h"
+#include "stats/hist.h"
 #include "events/iter.h"
 #include "lib/rdoc.h"
 #include "report/render.h"

@@ -3,7 +3,7 @@
  * The histogram sections of the text report: the run's own (run 1 of a
  * --repeat) and, for a --repeat, every run's iterations pooled.
  */
-#include "lib/hist.h"
+#include "stats/hist.h"
 #include "lib/rdoc.h"
 #include "report/render.h"
 #include "doc/runs.h"

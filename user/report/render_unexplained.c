@@ -260,7 +260,7 @@ static void check_text(char *text, size_t len, struct lat_rd *r, const cJSON *p)
 			 lat_rd_bool(r, p, "stored_shown") ? "shown" : "not shown");
 }
 
-/* The run's own evidence where no probe was stored (doc/hvprobe.h). */
+/* The run's own evidence where no probe was stored (machine/hvprobe.h). */
 static void after_fault_text(char *text, size_t len, struct lat_rd *r, const cJSON *a)
 {
 	char ft[32], fm[32];

@@ -2,7 +2,7 @@
 /*
  * A run's evidence of its hypervisor's time: the probe `latctl doctor
  * --probe-hypervisor` stored, checked before the loop in a guest; else, in
- * a guest, the run's own (doc/hvprobe.h: a first touch against the guest's
+ * a guest, the run's own (machine/hvprobe.h: a first touch against the guest's
  * fault handler, a short idle pass). Into the result's "hypervisor_probe"
  * and the join's input.
  */
@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "doc/hvprobe.h"
+#include "machine/hvprobe.h"
 #include "join/causes.h"
 
 struct lat_run_hv {

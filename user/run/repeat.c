@@ -18,7 +18,7 @@
 #include "lib/rdoc.h"
 #include "run/deliver.h"
 #include "run/repeat.h"
-#include "doc/outfile.h"
+#include "file/outfile.h"
 #include "doc/result.h"
 #include "doc/runs.h"
 #include "compare/signif.h"

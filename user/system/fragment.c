@@ -17,7 +17,7 @@
 #include "system/fragment.h"
 #include "lib/rdoc.h"
 #include "system/sysinfo.h"
-#include "system/sysset.h"
+#include "settings/sysset.h"
 #include "system/thp.h"
 
 #ifndef MADV_POPULATE_WRITE

@@ -13,8 +13,8 @@
 #include "lib/cleanup.h"
 #include "system/memcg.h"
 #include "lib/rdoc.h"
-#include "system/journal.h"
-#include "system/sysset.h"
+#include "settings/journal.h"
+#include "settings/sysset.h"
 
 #define FILL_CHUNK	(4UL << 20)
 

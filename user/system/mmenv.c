@@ -9,7 +9,7 @@
 #include "system/memcg.h"
 #include "system/mmenv.h"
 #include "lib/rdoc.h"
-#include "system/sysset.h"
+#include "settings/sysset.h"
 #include "system/thp_size.h"
 
 static struct lat_fragment frag;

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
-#include "system/journal.h"
-#include "system/setting.h"
-#include "system/sysset.h"
+#include "settings/journal.h"
+#include "settings/setting.h"
+#include "settings/sysset.h"
 #include "system/thp.h"
 
 int lat_thp_valid(const char *value)

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "system/setting.h" /* lat_thp_dir() */
+#include "settings/setting.h" /* lat_thp_dir() */
 
 /* 1 if value is always, madvise or never. */
 int lat_thp_valid(const char *value);
@@ -19,7 +19,7 @@ int lat_thp_valid(const char *value);
  * or the whole trimmed content. 0 or -errno. */
 int lat_thp_read(const char *file, char *buf, size_t len);
 
-/* Save the current "enabled" (journaled: system/journal.h), write value,
+/* Save the current "enabled" (journaled: settings/journal.h), write value,
  * arm the restore (also on SIGINT/SIGTERM/SIGHUP). Prints one line on
  * failure. 0 or -errno. */
 int lat_thp_set(const char *value);

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "lib/rdoc.h"
-#include "system/sysset.h"
+#include "settings/sysset.h"
 #include "system/thp.h"
 #include "system/thp_size.h"
 

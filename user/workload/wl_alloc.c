@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/tsc.h"
 #include "workload/workload.h"
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "lib/cleanup.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/tsc.h"
 #include "workload/workload.h"
 

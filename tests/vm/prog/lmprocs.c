@@ -32,7 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "sync.h"
 #include "lib/tsc.h"
 

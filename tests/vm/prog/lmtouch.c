@@ -28,7 +28,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "sync.h"
 #include "lib/tsc.h"
 

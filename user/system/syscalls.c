@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 
 #include "latmon.h"
-#include "events/syscalls.h"
+#include "system/syscalls.h"
 
 #define NAME(n)	[SYS_##n] = #n
 

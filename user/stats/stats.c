@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "lib/stats.h"
+#include "stats/stats.h"
 
 int lat_cmp_double(const void *a, const void *b)
 {

@@ -25,7 +25,7 @@
 #endif
 
 #include "lib/tsc.h"
-#include "system/machine.h"
+#include "machine/machine.h"
 #include "system/sysinfo.h"
 
 #define CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0/current_clocksource"

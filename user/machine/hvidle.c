@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "doc/hvprobe.h"
+#include "machine/hvprobe.h"
 #include "lib/tsc.h"
 
 #define NOISE_MIN_UNSEEN 10 /* idle gaps no guest event explains, at least */

@@ -2,7 +2,7 @@
 /* log2 histogram: bucket index, bounds, and bar length. */
 #include <math.h>
 
-#include "lib/hist.h"
+#include "stats/hist.h"
 
 int lat_hist_bucket(double ns)
 {

@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
-#include "system/journal.h"
-#include "system/setting.h"
-#include "system/sysset.h"
+#include "settings/journal.h"
+#include "settings/setting.h"
+#include "settings/sysset.h"
 
 /* ---- saved settings ---- */
 

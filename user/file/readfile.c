@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "doc/readfile.h"
+#include "file/readfile.h"
 
 /* "a FIFO", "a directory", ...: what a path that is no regular file is. */
 static const char *kind_of(mode_t m)

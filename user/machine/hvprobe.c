@@ -9,11 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "doc/outfile.h"
-#include "doc/readfile.h"
+#include "file/outfile.h"
+#include "file/readfile.h"
 #include "lib/tsc.h"
-#include "doc/hvprobe.h"
-#include "system/machine.h"
+#include "machine/hvprobe.h"
+#include "machine/machine.h"
 
 #define PAGE 4096
 #define SHOWN_RATIO 5	   /* fresh gaps at least this times the reused ones */

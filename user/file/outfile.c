@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "doc/outfile.h"
+#include "file/outfile.h"
 
 #define TMP_TAG		".latctl-"
 #define SCRATCH_TAG	".latctl-repeat."

@@ -16,9 +16,9 @@
 
 #include "lib/cleanup.h"
 #include "lib/fmt.h"
-#include "lib/safedir.h"
-#include "system/journal.h"
-#include "system/setting.h"
+#include "file/safedir.h"
+#include "settings/journal.h"
+#include "settings/setting.h"
 
 #define DEFAULT_DIR	"/run/latctl"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "latmon.h"
-#include "doc/hvprobe.h"
+#include "machine/hvprobe.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

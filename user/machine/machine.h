@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The kind of machine (bare metal, a hypervisor's guest), its clock source
  * and what its kernel does with memory and system calls, measured: the
- * facts doc/facts.c gathers into one description. */
+ * facts machine/facts.c gathers into one description. */
 #ifndef LATCTL_MACHINE_H
 #define LATCTL_MACHINE_H
 

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "system/setting.h" /* lat_sysset_read(), lat_sysset_put() */
+#include "settings/setting.h" /* lat_sysset_read(), lat_sysset_put() */
 
 #define LAT_SYSSET_MAX	16
 

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "backend/backend_caps.h"
-#include "doc/facts.h"
+#include "machine/facts.h"
 #include "lib/fmt.h"
-#include "system/machine.h"
-#include "system/setting.h"
+#include "machine/machine.h"
+#include "settings/setting.h"
 #include "system/sysinfo.h"
 #include "system/thp_size.h"
 

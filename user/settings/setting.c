@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "system/setting.h"
+#include "settings/setting.h"
 
 const char *lat_thp_dir(void)
 {

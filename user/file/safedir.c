@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* A directory opened from / one component at a time (lib/safedir.h). */
+/* A directory opened from / one component at a time (file/safedir.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/safedir.h"
+#include "file/safedir.h"
 
 /* A parent on the way: a directory of root or ours, written by nobody
  * else unless sticky. The last: ours alone. */
