@@ -22,7 +22,7 @@ TESTBEDDIR ?= $(PREFIX)/lib/latctl
 DKMSDIR ?= /usr/src/latmon-$(VERSION)
 INSTALL ?= install
 
-MAN_PAGES := user/latctl.8 user/latctl-result.5 user/latctl-lab.7 module/latmon.4 \
+MAN_PAGES := user/latctl.8 $(wildcard user/latctl-*.8) user/latctl-result.5 user/latctl-lab.7 module/latmon.4 \
 	user/markers/latctl-markers.3
 MODULE_SRC := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch] module/sources/*.[ch])) \
 	$(filter-out include/latctl.h,$(wildcard include/*.h))
@@ -58,6 +58,7 @@ install: user/latctl markers ## latctl, man pages, completion, test bed (PREFIX,
 
 uninstall: ## remove exactly what install put there
 	rm -f $(DESTDIR)$(BINDIR)/latctl $(DESTDIR)$(MANDIR)/man8/latctl.8 \
+		$(patsubst user/%,$(DESTDIR)$(MANDIR)/man8/%,$(wildcard user/latctl-*.8)) \
 		$(DESTDIR)$(MANDIR)/man5/latctl-result.5 $(DESTDIR)$(MANDIR)/man4/latmon.4 \
 		$(DESTDIR)$(MANDIR)/man7/latctl-lab.7 $(DESTDIR)$(COMPDIR)/latctl $(DESTDIR)$(MANDIR)/man3/latctl-markers.3 \
 		$(DESTDIR)$(INCDIR)/latctl.h $(DESTDIR)$(LIBDIR)/liblatctl.so.1 $(DESTDIR)$(LIBDIR)/liblatctl.so \

@@ -11,7 +11,8 @@ D=$TMPD/root
 MK="env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C $TESTS_DIR"
 VERSION=$(sed -n 's/^#define LATMON_MODULE_VERSION[^"]*"\(.*\)"/\1/p' "$TESTS_DIR/module/latmon.h")
 check "make install DESTDIR PREFIX=/usr" "$MK install DESTDIR=$D PREFIX=/usr" 0 ''
-for f in bin/latctl share/man/man8/latctl.8 share/man/man5/latctl-result.5 share/man/man4/latmon.4 \
+for f in bin/latctl share/man/man8/latctl.8 share/man/man8/latctl-run.8 share/man/man8/latctl-check.8 \
+	 share/man/man5/latctl-result.5 share/man/man4/latmon.4 \
 	 share/man/man7/latctl-lab.7 \
 	 share/bash-completion/completions/latctl lib/latctl/Makefile lib/latctl/Kbuild \
 	 lib/latctl/scripts/testbed/vm-run.sh lib/latctl/module/main.c lib/latctl/include/latmon.h \
@@ -32,6 +33,8 @@ check "the installed latctl finds its test bed (doctor)" "$I doctor" 0 \
 if command -v man >/dev/null; then
 	check "man renders the installed latctl(8)" \
 		"LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $D/usr/share/man/man8/latctl.8 2>&1" 0 '^LATCTL\(8\)'
+	check "... and a command's own page, latctl-run(8)" \
+		"LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $D/usr/share/man/man8/latctl-run.8 2>&1" 0 '^LATCTL-RUN\(8\)'
 fi
 comp() {	# words...: what the completion offers for the last one
 	PATH=$D/usr/bin:$PATH bash -c ". '$D/usr/share/bash-completion/completions/latctl'
