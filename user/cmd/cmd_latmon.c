@@ -21,6 +21,7 @@
 #include "lib/latctl.h"
 #include "lib/opt.h"
 #include "backend/latmon_nl.h"
+#include "lib/parse.h"
 #include "run/opts.h"
 
 #define BATCH		512

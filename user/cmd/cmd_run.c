@@ -22,6 +22,7 @@
 #include "lib/latctl.h"
 #include "system/mmenv.h"
 #include "backend/monitor.h"
+#include "lib/parse.h"
 #include "run/opts.h"
 #include "lib/progress.h"
 #include "run/deliver.h"
@@ -120,16 +121,6 @@ static int pin_cpu(int cpu)
 	return 0;
 }
 
-/* --slow as given, else the workload's default, else LAT_DEFAULT_SLOW. */
-static const char *slow_option(const struct lat_opts *o)
-{
-	const struct workload_ops *ops = lat_workload_find(o->workload);
-
-	if (o->slow)
-		return o->slow;
-	return ops && ops->default_slow ? ops->default_slow : LAT_DEFAULT_SLOW;
-}
-
 /* Shared anonymous sample array, written once so no fault lands in the loop. */
 static int alloc_samples(struct lat_run *run)
 {
@@ -147,24 +138,14 @@ static int alloc_samples(struct lat_run *run)
 	return 0;
 }
 
+/* The core's options (their table's keys), then the workload's own. */
 static cJSON *options_json(const struct lat_opts *o, const struct workload_ops *ops)
 {
 	cJSON *j = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(j, "workload", o->workload);
-	cJSON_AddItemToObject(j, "mode", o->mode ? cJSON_CreateString(o->mode) : cJSON_CreateNull());
-	cJSON_AddNumberToObject(j, "iters", (double)o->iters);
-	cJSON_AddItemToObject(j, "cpu", o->cpu >= 0 ? cJSON_CreateNumber(o->cpu) : cJSON_CreateNull());
-	cJSON_AddItemToObject(j, "thp", o->thp ? cJSON_CreateString(o->thp) : cJSON_CreateNull());
-	cJSON_AddBoolToObject(j, "no_thp", o->no_thp);
-	cJSON_AddStringToObject(j, "slow", slow_option(o));
-	cJSON_AddNumberToObject(j, "seed", (double)o->seed);
+	lat_run_opts_json(j, o);
 	lat_wl_opts_json(j, ops);
-	cJSON_AddNumberToObject(j, "events", (double)o->events);
-	cJSON_AddNumberToObject(j, "ring", (double)o->ring);
-	cJSON_AddStringToObject(j, "backend", o->backend ? o->backend : "auto");
-	cJSON_AddItemToObject(j, "json", o->json_path ? cJSON_CreateString(o->json_path) : cJSON_CreateNull());
-	cJSON_AddBoolToObject(j, "quiet", o->quiet);
 	return j;
 }
 
@@ -242,7 +223,7 @@ static double slow_limit(const struct lat_run *run, const char *slow, const doub
 /* The join of the samples with latmon's events: "slow" and "causes". */
 static int add_causes(struct run_ctx *c, const double *sorted)
 {
-	const char *slow = slow_option(&c->opts);
+	const char *slow = lat_run_slow(&c->opts);
 	int ret;
 	struct lat_causes_in in = {
 		.run = &c->run,

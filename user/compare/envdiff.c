@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compare/envdiff.h"
+#include "doc/runopts.h"
 #include "lib/fmt.h"
 
 #define ENV_WIDTH	80
@@ -205,7 +206,9 @@ static const char *get_options(const cJSON *doc, const struct lat_env_row *row,
 	return used ? buf : "none";
 }
 
-const struct lat_env_row lat_env_rows[] = {
+/* The rows before the core options' and after them. */
+/* clang-format off */
+static const struct lat_env_row rows_before[] = {
 	{ "kernel",	   LAT_ENV_KERNEL,  get_plain,  "environment", "kernel_release" },
 	{ "init_on_alloc", LAT_ENV_KERNEL,  get_param,  NULL, "init_on_alloc" },
 	{ "preempt",	   LAT_ENV_KERNEL,  get_param,  NULL, "preempt" },
@@ -237,27 +240,64 @@ const struct lat_env_row lat_env_rows[] = {
 	{ "isolated cpus", LAT_ENV_MACHINE, get_plain,  "environment", "isolcpus" },
 	{ "workload",	   LAT_ENV_RUN,     get_plain,  "run", "workload" },
 	{ "mode",	   LAT_ENV_RUN,     get_plain,  "run", "mode" },
-	{ "iterations",	   LAT_ENV_RUN,     get_option, "options", "iters" },
-	{ "--thp",	   LAT_ENV_RUN,     get_plain,  "options", "thp" },
-	{ "--no-thp",	   LAT_ENV_RUN,     get_plain,  "options", "no_thp" },
+};
+static const struct lat_env_row rows_after[] = {
 	{ "--hugepage",	   LAT_ENV_RUN,     get_plain,  "options", "hugepage" },
-	{ "--cpu",	   LAT_ENV_RUN,     get_plain,  "options", "cpu" },
-	{ "--slow",	   LAT_ENV_RUN,     get_plain,  "options", "slow" },
-	{ "--seed",	   LAT_ENV_RUN,     get_plain,  "options", "seed" },
-	{ "--events",	   LAT_ENV_RUN,     get_option, "options", "events" },
-	{ "--ring",	   LAT_ENV_RUN,     get_option, "options", "ring" },
-	{ "--backend",	   LAT_ENV_RUN,     get_plain,  "options", "backend" },
 	{ "wl options",	   LAT_ENV_RUN,     get_options, NULL, NULL },
 	{ "--fragment",	   LAT_ENV_RUN,     get_json,   "mm", "fragment" },
 	{ "--memcg",	   LAT_ENV_RUN,     get_json,   "mm", "memcg" },
 	{ "backend",	   LAT_ENV_RUN,     get_plain,  "backend", "name" },
 	{ "latctl",	   LAT_ENV_RUN,     get_plain,  NULL, "latctl_version" },
 };
-const size_t lat_n_env_rows = sizeof(lat_env_rows) / sizeof(lat_env_rows[0]);
+/* clang-format on */
 
-/* Options no row compares (the output file, quietness; the number of
- * runs is each side's n) or that rows of "run" show. */
-static const char *const not_compared[] = { "json", "quiet", "repeat", "workload", "mode" };
+#define N_BEFORE (sizeof(rows_before) / sizeof(rows_before[0]))
+#define N_AFTER (sizeof(rows_after) / sizeof(rows_after[0]))
+
+/* Every row: the fixed ones, and between them one per core option its
+ * table row marks for compare (doc/runopts.c), in the table's order. */
+static struct lat_env_row env_rows_all[N_BEFORE + 64 + N_AFTER];
+static char env_row_names[64][32];
+static size_t env_rows_n;
+
+static void env_rows_make(void)
+{
+	const struct lat_run_opt *o;
+	struct lat_env_row *row;
+	size_t i, k = 0;
+
+	memcpy(env_rows_all, rows_before, sizeof(rows_before));
+	for (i = 0; i < lat_n_run_opts && k < 64; i++) {
+		o = &lat_run_opts[i];
+		if (o->env == LAT_ROPT_ENV_NONE)
+			continue;
+		snprintf(env_row_names[k], sizeof(env_row_names[k]), "--%s", o->opt.name);
+		row = &env_rows_all[N_BEFORE + k];
+		*row = (struct lat_env_row){ o->row ? o->row : env_row_names[k], LAT_ENV_RUN,
+					     o->env == LAT_ROPT_ENV_GIVEN ? get_option : get_plain,
+					     "options", o->json };
+		k++;
+	}
+	memcpy(env_rows_all + N_BEFORE + k, rows_after, sizeof(rows_after));
+	env_rows_n = N_BEFORE + k + N_AFTER;
+}
+
+static const struct lat_env_row *env_rows(void)
+{
+	if (!env_rows_n)
+		env_rows_make();
+	return env_rows_all;
+}
+
+static size_t env_n_rows(void)
+{
+	env_rows();
+	return env_rows_n;
+}
+
+/* Options no row compares that no core option's row writes: the number
+ * of runs is each side's n; the workload has its row of "run". */
+static const char *const not_compared[] = { "repeat", "workload" };
 
 /* 1 when key is an option with a row of its own or none at all. */
 static int row_of_option(const char *key)
@@ -267,9 +307,11 @@ static int row_of_option(const char *key)
 	for (r = 0; r < sizeof(not_compared) / sizeof(not_compared[0]); r++)
 		if (!strcmp(key, not_compared[r]))
 			return 1;
-	for (r = 0; r < lat_n_env_rows; r++)
-		if (lat_env_rows[r].section && !strcmp(lat_env_rows[r].section, "options") &&
-		    !strcmp(lat_env_rows[r].key, key))
+	if (lat_run_opt_of_json(key))
+		return 1;
+	for (r = 0; r < env_n_rows(); r++)
+		if (env_rows()[r].section && !strcmp(env_rows()[r].section, "options") &&
+		    !strcmp(env_rows()[r].key, key))
 			return 1;
 	return 0;
 }
@@ -278,9 +320,9 @@ size_t lat_env_count_differences(const cJSON *const *docs, size_t n, unsigned in
 {
 	size_t r, d = 0;
 
-	for (r = 0; r < lat_n_env_rows; r++)
-		d += (sides & (1U << lat_env_rows[r].side)) &&
-		     lat_env_row_differs(&lat_env_rows[r], docs, n);
+	for (r = 0; r < env_n_rows(); r++)
+		d += (sides & (1U << env_rows()[r].side)) &&
+		     lat_env_row_differs(&env_rows()[r], docs, n);
 	return d;
 }
 
@@ -331,10 +373,10 @@ const struct lat_env_row *lat_env_first_difference(const cJSON *const *docs, siz
 {
 	size_t r;
 
-	for (r = 0; r < lat_n_env_rows; r++)
-		if ((sides & (1U << lat_env_rows[r].side)) &&
-		    lat_env_row_differs(&lat_env_rows[r], docs, n))
-			return &lat_env_rows[r];
+	for (r = 0; r < env_n_rows(); r++)
+		if ((sides & (1U << env_rows()[r].side)) &&
+		    lat_env_row_differs(&env_rows()[r], docs, n))
+			return &env_rows()[r];
 	return NULL;
 }
 
@@ -357,18 +399,19 @@ static void print_cut(FILE *out, const cJSON *const *docs, const char *const *na
 	size_t r, i;
 	int head = 0;
 
-	for (r = 0; r < lat_n_env_rows; r++) {
+	for (r = 0; r < env_n_rows(); r++) {
 		int cut = 0;
 
 		for (i = 0; i < n; i++)
-			cut |= (int)strlen(lat_env_rows[r].get(docs[i], &lat_env_rows[r], buf, sizeof(buf))) > width;
-		if (!cut || !lat_env_row_differs(&lat_env_rows[r], docs, n))
+			cut |= (int)strlen(env_rows()[r].get(docs[i], &env_rows()[r], buf,
+							     sizeof(buf))) > width;
+		if (!cut || !lat_env_row_differs(&env_rows()[r], docs, n))
 			continue;
 		if (!head++)
 			fprintf(out, "in full, the rows that differ and were cut above:\n");
 		for (i = 0; i < n; i++)
-			fprintf(out, "  %s, %s: %s\n", lat_env_rows[r].name, names[i],
-				lat_env_rows[r].get(docs[i], &lat_env_rows[r], buf, sizeof(buf)));
+			fprintf(out, "  %s, %s: %s\n", env_rows()[r].name, names[i],
+				env_rows()[r].get(docs[i], &env_rows()[r], buf, sizeof(buf)));
 	}
 }
 
@@ -384,13 +427,13 @@ size_t lat_env_print(FILE *out, const cJSON *const *docs, const char *const *nam
 	for (i = 0; i < n; i++)
 		cell(out, names[i], width, i + 1 == n);
 	fputc('\n', out);
-	for (r = 0; r < lat_n_env_rows; r++) {
-		d = lat_env_row_differs(&lat_env_rows[r], docs, n);
+	for (r = 0; r < env_n_rows(); r++) {
+		d = lat_env_row_differs(&env_rows()[r], docs, n);
 		differ += (size_t)d;
-		fprintf(out, "%c %-*s", d ? '*' : ' ', ENV_NAME, lat_env_rows[r].name);
+		fprintf(out, "%c %-*s", d ? '*' : ' ', ENV_NAME, env_rows()[r].name);
 		for (i = 0; i < n; i++)
-			cell(out, lat_env_rows[r].get(docs[i], &lat_env_rows[r], buf, sizeof(buf)), width,
-			     i + 1 == n);
+			cell(out, env_rows()[r].get(docs[i], &env_rows()[r], buf, sizeof(buf)),
+			     width, i + 1 == n);
 		fputc('\n', out);
 	}
 	print_cut(out, docs, names, n, width);
@@ -404,8 +447,8 @@ cJSON *lat_env_json(const cJSON *const *docs, size_t n)
 	char buf[4096];
 	size_t r, i;
 
-	for (r = 0; r < lat_n_env_rows; r++) {
-		const struct lat_env_row *row = &lat_env_rows[r];
+	for (r = 0; r < env_n_rows(); r++) {
+		const struct lat_env_row *row = &env_rows()[r];
 
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", row->name);
@@ -424,13 +467,13 @@ size_t lat_env_facts_differ(const cJSON *const *docs, size_t n, char *buf, size_
 	size_t r, k = 0, used = 0;
 
 	buf[0] = '\0';
-	for (r = 0; r < lat_n_env_rows; r++) {
-		if (lat_env_rows[r].get != get_fact || !lat_env_row_differs(&lat_env_rows[r], docs, n))
+	for (r = 0; r < env_n_rows(); r++) {
+		if (env_rows()[r].get != get_fact || !lat_env_row_differs(&env_rows()[r], docs, n))
 			continue;
 		k++;
 		if (used < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-						 lat_env_rows[r].name);
+						 env_rows()[r].name);
 	}
 	return k;
 }

@@ -28,9 +28,6 @@ struct lat_env_row {
 	const char *section, *key;	/* what get reads */
 };
 
-extern const struct lat_env_row lat_env_rows[];
-extern const size_t lat_n_env_rows;
-
 /* 1 when the row differs between any of docs[0..n). */
 int lat_env_row_differs(const struct lat_env_row *row, const cJSON *const *docs, size_t n);
 

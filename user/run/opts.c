@@ -1,41 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* getopt_long parsing of `latctl run`. */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <sched.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "backend/backend.h"
-#include "backend/monitor.h"
 #include "run/opts.h"
-#include "system/thp.h"
-#include "system/mmenv.h"
 #include "lib/opt.h"
-#include "lib/parse.h"
-
-
-const char *const lat_vm_kernels[] = { "6.1", "6.12", "7.3", NULL };
-
-int lat_vm_kernel_valid(const char *name)
-{
-	int i;
-
-	for (i = 0; lat_vm_kernels[i]; i++)
-		if (!strcmp(name, lat_vm_kernels[i]))
-			return 1;
-	return 0;
-}
-
-void lat_opts_init(struct lat_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->cpu = -1;
-	o->seed = LAT_DEFAULT_SEED;
-}
 
 void lat_opts_usage(FILE *out)
 {
@@ -77,39 +47,9 @@ void lat_opts_usage(FILE *out)
 	      out);
 }
 
-enum {
-	OPT_EVENTS = LAT_OPT_LONG, OPT_NO_THP, OPT_SEED, OPT_THP, OPT_KERNEL, OPT_VM,
-	OPT_FRAGMENT, OPT_MEMCG, OPT_THP_SIZE, OPT_BACKEND, OPT_RING, OPT_REPEAT, OPT_IN,
-	OPT_WL,		/* OPT_WL + i: workload option lat_wl_opt_at(i) */
-};
-
-static void list_kernels(FILE *out)
-{
-	int i;
-
-	for (i = 0; lat_vm_kernels[i]; i++)
-		fprintf(out, " %s", lat_vm_kernels[i]);
-}
-
-/* Every workload's modes, once each. */
-static void list_modes(FILE *out)
-{
-	char seen[1024] = "|", word[64];
-	const char *m, *bar;
-	size_t i, len;
-
-	for (i = 0; lat_workloads[i]; i++) {
-		for (m = lat_workloads[i]->modes; m && *m; m = bar ? bar + 1 : m + len) {
-			bar = strchr(m, '|');
-			len = bar ? (size_t)(bar - m) : strlen(m);
-			snprintf(word, sizeof(word), "|%.*s|", (int)len, m);
-			if (strstr(seen, word) || strlen(seen) + len + 2 > sizeof(seen))
-				continue;
-			fprintf(out, " %.*s", (int)len, m);
-			strcat(seen, word + 1);
-		}
-	}
-}
+/* Workload options' keys: OPT_WL + lat_wl_opt_at() index, after the
+ * core's (LAT_OPT_LONG + row). */
+#define OPT_WL (LAT_OPT_LONG + 64)
 
 static void list_workloads(FILE *out)
 {
@@ -119,53 +59,8 @@ static void list_workloads(FILE *out)
 		fprintf(out, " %s", lat_workloads[i]->name);
 }
 
-/* The core's options, alphabetical; every workload's follow (run_table). */
-static const struct lat_opt core_opts[] = {
-	{ "backend", OPT_BACKEND, "B", "who records the kernel events: latmon, bpf (static\n"
-	  "tracepoints, no module; fault ends and huge-page\n"
-	  "zeroing estimated), none, or auto (default: latmon\n"
-	  "when loaded, else bpf when this kernel allows it);\n"
-	  "latmon or bpf that cannot record here: exit 1", NULL, lat_backend_list },
-	{ "cpu", 'c', "N", "pin to CPU N (default: not pinned)", NULL, NULL },
-	{ "events", OPT_EVENTS, "N", "latmon records latctl keeps for the join (72 bytes\n"
-	  "each, default 1048576); more are counted as lost", NULL, NULL },
-	{ "fragment", OPT_FRAGMENT, NULL, "leave no free 2 MiB block before timing, THP defrag\n"
-	  "always for the run: huge-page faults compact (root)", NULL, NULL },
-	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ "iters", 'i', "N", "iterations (default: the workload's, see 'latctl list')", NULL, NULL },
-	{ "in", OPT_IN, "FILE", "with --vm: copy FILE (a program and the libraries it\n"
-	  "needs) into the VM's /in, on PATH there; repeatable", "<file>", NULL },
-	{ "json", 'j', "FILE", "also write the whole result as JSON (atomically);\n"
-	  "- writes it to stdout instead of the report", "<file>", NULL },
-	{ "kernel", OPT_KERNEL, "SERIES", "with --vm: Debian kernel 6.1, 6.12 or 7.3 (default 7.3)",
-	  NULL, list_kernels },
-	{ "memcg", OPT_MEMCG, "SIZE", "run in a new memory cgroup limited to SIZE (64M, 1G)\n"
-	  "and full of memory to reclaim: faults reclaim (root)", NULL, NULL },
-	{ "mode", 'm', "MODE", "the workload's mode (see 'latctl list')", NULL, list_modes },
-	{ "no-thp", OPT_NO_THP, NULL, "no transparent huge pages for this process (prctl)", NULL, NULL },
-	{ "quiet", 'q', NULL, "print nothing on success (use with --json)", NULL, NULL },
-	{ "repeat", OPT_REPEAT, "N", "N runs, each in a fresh process, in one result: every\n"
-	  "run's summary, counters and causes, pooled histogram", NULL, NULL },
-	{ "ring", OPT_RING, "N", "BPF backend: ring buffer records (80 bytes each,\n"
-	  "rounded up to a power of two bytes; default 65536);\n"
-	  "events that find it full are counted as lost", NULL, NULL },
-	{ "seed", OPT_SEED, "N", "seed of the random generators (default 42)", NULL, NULL },
-	{ "slow", 's', "T", "what counts as a slow iteration: a percentile (p99.9)\n"
-	  "or a time (5us, 1.5ms); default " LAT_DEFAULT_SLOW ", but the\n"
-	  "workload's own where 'latctl list' shows one (mmap 1ms)", NULL, NULL },
-	{ "thp", OPT_THP, "MODE", "set THP system-wide to always|madvise|never for the\n"
-	  "run (root); the previous value is restored on exit,\n"
-	  "on error and on SIGINT/SIGTERM/SIGHUP", "always madvise never", NULL },
-	{ "thp-size", OPT_THP_SIZE, "S=MODE", "one huge-page size (mTHP, Linux 6.8+), e.g. 64K=always;\n"
-	  "repeatable, restored like --thp", "16K= 32K= 64K= 128K= 256K= 512K= 1M= 2M=", NULL },
-	{ "vm", OPT_VM, NULL, "run it in a QEMU VM with latmon loaded (when this\n"
-	  "kernel cannot load it); the report prints here", NULL, NULL },
-};
-
-#define N_CORE (sizeof(core_opts) / sizeof(core_opts[0]))
-
-/* The core's options, then every workload's (lat_wl_opt_at), then the end. */
-static struct lat_opt run_opts[N_CORE + LAT_WL_OPT_MAX + 1];
+/* The core's rows (at most 64), then every workload's (lat_wl_opt_at), then the end. */
+static struct lat_opt run_opts[64 + LAT_WL_OPT_MAX + 1];
 
 static const struct lat_cmd_opts run_cmd = {
 	.cmd = "latctl run", .opt = run_opts, .width = 23, .posix = 1,
@@ -179,11 +74,17 @@ const struct lat_cmd_opts *lat_opts_table(void)
 
 	if (run_opts[0].name)
 		return &run_cmd;
-	memcpy(run_opts, core_opts, sizeof(core_opts));
+	for (i = 0; i < lat_n_run_opts; i++) {
+		run_opts[i] = lat_run_opts[i].opt;
+		if (!run_opts[i].key)
+			run_opts[i].key = LAT_OPT_LONG + (int)i;
+	}
 	for (i = 0; (opt = lat_wl_opt_at(i)); i++)
-		run_opts[N_CORE + i] = (struct lat_opt){
-			.name = opt->name, .key = OPT_WL + (int)i,
-			.arg = lat_wl_opt_has_value(opt) ? (opt->arg ? opt->arg : "V") : NULL };
+		run_opts[lat_n_run_opts + i] = (struct lat_opt){
+			.name = opt->name,
+			.key = OPT_WL + (int)i,
+			.arg = lat_wl_opt_has_value(opt) ? (opt->arg ? opt->arg : "V") : NULL
+		};
 	return &run_cmd;
 }
 
@@ -202,91 +103,18 @@ static int parse_wl(struct lat_opts *o, int c, const char *arg)
 	return 0;
 }
 
-/* Options that take a number. */
-static int parse_numeric(struct lat_opts *o, int c, const char *arg)
+/* The core row of a key: a short option's letter, else LAT_OPT_LONG + row. */
+static const struct lat_run_opt *core_row(int c)
 {
-	uint64_t v = 0;
-	int ret;
+	size_t i;
 
-	switch (c) {
-	case 'c':
-		ret = lat_opt_parse_count("--cpu", arg, 0, CPU_SETSIZE - 1, &v);
-		o->cpu = (int)v;
-		return ret;
-	case 'i':
-		return lat_opt_parse_count("--iters", arg, 1, LAT_MAX_ITERS, &o->iters);
-	case OPT_SEED:
-		return lat_opt_parse_count("--seed", arg, 0, UINT64_MAX, &o->seed);
-	case OPT_REPEAT:
-		return lat_opt_parse_count("--repeat", arg, 1, LAT_MAX_REPEAT, &o->repeat);
-	case OPT_EVENTS:
-		return lat_opt_parse_count("--events", arg, 16, LAT_EVBUF_MAX_EVENTS, &o->events);
-	case OPT_RING:
-		return lat_opt_parse_count("--ring", arg, 1, LAT_BPF_MAX_RING, &o->ring);
-	}
-	return parse_wl(o, c, arg);
-}
-
-/* Options that take a word. */
-static int parse_word(struct lat_opts *o, int c, const char *arg)
-{
-	struct lat_threshold t;
-
-	switch (c) {
-	case 'j':
-		if (o->json_path) {
-			fprintf(stderr, "latctl run: --json given twice (%s and %s); give one file\n",
-				o->json_path, arg);
-			return -EINVAL;
-		}
-		o->json_path = arg;
-		o->quiet |= !strcmp(arg, "-");	/* stdout holds the JSON alone */
-		return 0;
-	case 'm':
-		o->mode = arg;
-		return 0;
-	case 's':
-		o->slow = arg;
-		if (lat_parse_threshold(arg, &t))
-			return lat_opt_bad_value("--slow", arg, -EINVAL,
-					 "a percentile such as p99.9 or a time such as 5us");
-		return 0;
-	case OPT_THP:
-		if (o->thp) {
-			fprintf(stderr, "latctl run: --thp given twice (%s and %s); give one\n", o->thp, arg);
-			return -EINVAL;
-		}
-		o->thp = arg;
-		if (!lat_thp_valid(arg))
-			return lat_opt_bad_value("--thp", arg, -EINVAL, "always, madvise or never");
-		return 0;
-	case OPT_THP_SIZE:
-		if (o->mm.n_thp_size == LAT_THP_SIZE_MAX) {
-			fprintf(stderr, "latctl: --thp-size given more than %d times\n", LAT_THP_SIZE_MAX);
-			return -EINVAL;
-		}
-		return lat_thp_size_parse(arg, &o->mm.thp_size[o->mm.n_thp_size++]);
-	case OPT_MEMCG:
-		return lat_mm_parse_size("--memcg", arg, &o->mm.memcg_bytes);
-	case OPT_IN:
-		if (o->n_in == LAT_MAX_IN) {
-			fprintf(stderr, "latctl run: --in given more than %d times\n", LAT_MAX_IN);
-			return -EINVAL;
-		}
-		if (access(arg, R_OK))
-			return lat_opt_bad_value("--in", arg, -EINVAL, "a file to copy into the VM");
-		o->in[o->n_in++] = arg;
-		return 0;
-	case OPT_BACKEND:
-		o->backend = arg;
-		return lat_backend_check(arg) ? -EINVAL : 0;
-	case OPT_KERNEL:
-		o->kernel = arg;
-		if (!lat_vm_kernel_valid(arg))
-			return lat_opt_bad_value("--kernel", arg, -EINVAL, "6.1, 6.12 or 7.3");
-		return 0;
-	}
-	return parse_numeric(o, c, arg);
+	if (c >= LAT_OPT_LONG)
+		return c - LAT_OPT_LONG < (int)lat_n_run_opts ? &lat_run_opts[c - LAT_OPT_LONG] :
+								NULL;
+	for (i = 0; i < lat_n_run_opts; i++)
+		if (lat_run_opts[i].opt.key == c)
+			return &lat_run_opts[i];
+	return NULL;
 }
 
 /* One getopt pass over argv[0..argc): options into o. posix: stop at the
@@ -295,6 +123,7 @@ static int parse_word(struct lat_opts *o, int c, const char *arg)
 static enum lat_parsed parse_pass(int argc, char **argv, struct lat_opts *o, int posix)
 {
 	struct lat_cmd_opts cmd = *lat_opts_table();
+	const struct lat_run_opt *r;
 	struct lat_optp p;
 	int c;
 
@@ -305,15 +134,8 @@ static enum lat_parsed parse_pass(int argc, char **argv, struct lat_opts *o, int
 			return LAT_PARSED_HELP;
 		if (c == LAT_OPT_BAD)
 			return lat_opt_say(&p);
-		if (c == 'q')
-			o->quiet = 1;
-		else if (c == OPT_NO_THP)
-			o->no_thp = 1;
-		else if (c == OPT_VM)
-			o->vm = 1;
-		else if (c == OPT_FRAGMENT)
-			o->mm.fragment = 1;
-		else if (parse_word(o, c, optarg))
+		r = c >= OPT_WL ? NULL : core_row(c);
+		if (c >= OPT_WL ? parse_wl(o, c, optarg) : !r || lat_run_opt_set(r, o, optarg))
 			return LAT_PARSED_BAD;
 	}
 	return LAT_PARSED_RUN;

@@ -305,10 +305,15 @@ static void announce(const struct vm_ctx *v)
 			v->series, v->release);
 }
 
+/* An option of the host's latctl only (its row's host_only). */
 static int skipped_option(const char *name)
 {
-	return !strcmp(name, "vm") || !strcmp(name, "kernel") || !strcmp(name, "in") ||
-	       !strcmp(name, "json") || !strcmp(name, "quiet");
+	size_t i;
+
+	for (i = 0; i < lat_n_run_opts; i++)
+		if (!strcmp(lat_run_opts[i].opt.name, name))
+			return lat_run_opts[i].host_only;
+	return 0;
 }
 
 /* glibc's own libraries are in the guest already (latctl needs them). */
