@@ -10,6 +10,8 @@
 
 #include <linux/types.h>
 
+#include "latmon_types.h"
+
 #define LATMON_UAPI_VERSION	1
 /*
  * /dev/latmon (mode 0600, CAP_SYS_ADMIN, opened from the initial network
@@ -31,25 +33,10 @@
 /* Event records                                                           */
 /* ---------------------------------------------------------------------- */
 
+/* The types: include/latmon_types.h, LATMON_EVENT_TYPES. */
 enum latmon_event_type {
-	LATMON_EV_FAULT = 1,		/* a page fault of a target thread */
-	LATMON_EV_THP_CLEAR,		/* zeroing of a huge page inside a fault */
-	LATMON_EV_SCHED,		/* target thread switched out and back in */
-	LATMON_EV_IRQ,			/* interrupt while a target thread ran */
-	LATMON_EV_MIGRATE,		/* target thread moved to another CPU */
-	LATMON_EV_LOST,			/* events dropped on one CPU at this point */
-	LATMON_EV_ALLOC_ZERO,		/* page allocator zeroed a large folio */
-	LATMON_EV_COMPACT,		/* direct compaction of one zone */
-	LATMON_EV_RECLAIM,		/* direct or memory-cgroup reclaim */
-	/* processes and system calls */
-	LATMON_EV_SYSCALL,		/* a system call of a target thread */
-	LATMON_EV_WAKE,			/* a target thread was woken (by anyone) */
-	LATMON_EV_LOCK,			/* a target thread slept waiting for a lock */
-	LATMON_EV_TLB,			/* a TLB shoot-down sent or received */
-	/* the machine under the kernel */
-	LATMON_EV_STEAL,		/* the hypervisor ran something else */
-	LATMON_EV_SMI,			/* system management interrupts */
-	__LATMON_EV_MAX
+	LATMON_EVENT_TYPES(__LATMON_EV_ENUM)
+	__LATMON_EV_MAX = 1 LATMON_EVENT_TYPES(__LATMON_COUNT_EV)
 };
 
 /*
@@ -349,18 +336,10 @@ struct latmon_event {
 /* Event sources                                                           */
 /* ---------------------------------------------------------------------- */
 
+/* The sources: include/latmon_types.h, LATMON_SOURCES. */
 enum latmon_source_id {
-	LATMON_SRC_FAULT = 1,
-	LATMON_SRC_THP_CLEAR,
-	LATMON_SRC_SCHED,
-	LATMON_SRC_IRQ,
-	LATMON_SRC_ALLOC_ZERO,		/* "alloc-zero": zeroing in the page allocator */
-	LATMON_SRC_COMPACTION,		/* "compaction": direct compaction */
-	LATMON_SRC_RECLAIM,		/* "reclaim": direct and memcg reclaim */
-	/* processes and system calls */
-	LATMON_SRC_SYSCALL,		/* "syscall": LATMON_EV_SYSCALL */
-	LATMON_SRC_WAIT,		/* "wait": LATMON_EV_WAKE, _LOCK, _TLB */
-	__LATMON_SRC_MAX
+	LATMON_SOURCES(__LATMON_SRC_ENUM)
+	__LATMON_SRC_MAX = 1 LATMON_SOURCES(__LATMON_COUNT_SRC)
 };
 
 #define LATMON_SRC_BIT(id)	(1U << ((id) - 1))

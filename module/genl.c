@@ -53,7 +53,7 @@ static int put_source(struct sk_buff *msg, const struct latmon_source_ops *src,
 		    st->available ? LATMON_SRC_AVAILABLE : LATMON_SRC_UNAVAILABLE;
 
 	if (!nest || nla_put_u32(msg, LATMON_SRC_A_ID, src->id) ||
-	    nla_put_string(msg, LATMON_SRC_A_NAME, src->name))
+	    nla_put_string(msg, LATMON_SRC_A_NAME, latmon_source_name(src->id)))
 		return -EMSGSIZE;
 	if (stats) {
 		if (nla_put_u64_64bit(msg, LATMON_SRC_A_MISSES,

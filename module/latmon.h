@@ -31,8 +31,7 @@ struct latmon_source_status {
 struct latmon_tp_source;
 
 struct latmon_source_ops {
-	const char *name;
-	u32 id;				/* enum latmon_source_id */
+	u32 id;				/* enum latmon_source_id: its name too */
 	struct latmon_source_status *status;
 	int (*resolve)(struct latmon_source_status *st); /* <0: load fails */
 	int (*attach)(void);		/* START: begin recording */
@@ -60,6 +59,17 @@ extern const struct latmon_source_ops latmon_src_compact;
 extern const struct latmon_source_ops latmon_src_reclaim;
 extern const struct latmon_source_ops latmon_src_syscall;
 extern const struct latmon_source_ops latmon_src_wait;
+
+/* A source's name (include/latmon_types.h), "?" for an unknown id. */
+static inline const char *latmon_source_name(u32 id)
+{
+	static const char *const names[__LATMON_SRC_MAX] = {
+		LATMON_SOURCES(__LATMON_SRC_NAME)
+	};
+
+	return id < __LATMON_SRC_MAX && names[id] ? names[id] : "?";
+}
+
 extern const struct latmon_source_ops *const latmon_sources[];
 extern const unsigned int latmon_nr_sources;
 

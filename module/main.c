@@ -96,7 +96,7 @@ static int sources_resolve(void)
 	for (i = 0; i < latmon_nr_sources; i++) {
 		const struct latmon_source_ops *src = latmon_sources[i];
 
-		ret = init_step(i + 1, src->name, NULL);
+		ret = init_step(i + 1, latmon_source_name(src->id), NULL);
 		if (!ret)
 			ret = latmon_source_resolve(src);
 		if (ret) {
@@ -105,7 +105,7 @@ static int sources_resolve(void)
 		}
 		if (!src->status->available)
 			pr_info("source %s unavailable: %s\n",
-				src->name, src->status->reason);
+				latmon_source_name(src->id), src->status->reason);
 	}
 	return 0;
 }

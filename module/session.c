@@ -112,7 +112,7 @@ static int sources_attach(u32 mask)
 		ret = latmon_source_attach(src);
 		if (ret) {
 			pr_warn("attaching source %s: %d\n",
-				src->name, ret);
+				latmon_source_name(src->id), ret);
 			sources_detach(done);
 			return ret;
 		}

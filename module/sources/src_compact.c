@@ -97,7 +97,6 @@ static const struct latmon_tp_source compact_source = {
 };
 
 const struct latmon_source_ops latmon_src_compact = {
-	.name = "compaction",
 	.id = LATMON_SRC_COMPACTION,
 	.status = &compact_status,
 	.tp = &compact_source,

@@ -138,7 +138,6 @@ static u64 fault_misses(void)
 }
 
 const struct latmon_source_ops latmon_src_fault = {
-	.name = "fault",
 	.id = LATMON_SRC_FAULT,
 	.status = &fault_status,
 	.resolve = fault_resolve,

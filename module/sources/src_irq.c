@@ -184,7 +184,6 @@ static void irq_detach(void)
 }
 
 const struct latmon_source_ops latmon_src_irq = {
-	.name = "irq",
 	.id = LATMON_SRC_IRQ,
 	.status = &irq_status,
 	.resolve = irq_resolve,

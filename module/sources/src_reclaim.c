@@ -108,7 +108,6 @@ static const struct latmon_tp_source reclaim_source = {
 };
 
 const struct latmon_source_ops latmon_src_reclaim = {
-	.name = "reclaim",
 	.id = LATMON_SRC_RECLAIM,
 	.status = &reclaim_status,
 	.tp = &reclaim_source,

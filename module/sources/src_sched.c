@@ -120,7 +120,6 @@ static const struct latmon_tp_source sched_source = {
 };
 
 const struct latmon_source_ops latmon_src_sched = {
-	.name = "sched",
 	.id = LATMON_SRC_SCHED,
 	.status = &sched_status,
 	.tp = &sched_source,

@@ -76,7 +76,6 @@ static const struct latmon_tp_source syscall_source = {
 };
 
 const struct latmon_source_ops latmon_src_syscall = {
-	.name = "syscall",
 	.id = LATMON_SRC_SYSCALL,
 	.status = &syscall_status,
 	.tp = &syscall_source,

@@ -155,7 +155,6 @@ static u64 thp_misses(void)
 }
 
 const struct latmon_source_ops latmon_src_thp = {
-	.name = "thp-clear",
 	.id = LATMON_SRC_THP_CLEAR,
 	.status = &thp_status,
 	.resolve = thp_resolve,

@@ -126,7 +126,6 @@ static const struct latmon_tp_source wait_source = {
 };
 
 const struct latmon_source_ops latmon_src_wait = {
-	.name = "wait",
 	.id = LATMON_SRC_WAIT,
 	.status = &wait_status,
 	.tp = &wait_source,

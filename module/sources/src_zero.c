@@ -203,7 +203,6 @@ static int zero_resolve(struct latmon_source_status *st)
 }
 
 const struct latmon_source_ops latmon_src_zero = {
-	.name = "alloc-zero",
 	.id = LATMON_SRC_ALLOC_ZERO,
 	.status = &zero_status,
 	.resolve = zero_resolve,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/parse.h"
 #include "run/opts.h"
 
 #define MAX_ARGS 16

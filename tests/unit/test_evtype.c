@@ -124,6 +124,8 @@ static void test_source_names(void **state)
 	assert_string_equal(lat_source_name(LATMON_SRC_ALLOC_ZERO), "alloc-zero");
 	assert_string_equal(lat_source_name(LATMON_SRC_COMPACTION), "compaction");
 	assert_string_equal(lat_source_name(LATMON_SRC_RECLAIM), "reclaim");
+	assert_string_equal(lat_source_name(LATMON_SRC_SYSCALL), "syscall");
+	assert_string_equal(lat_source_name(LATMON_SRC_WAIT), "wait");
 	assert_string_equal(lat_source_name(0), "?");
 	assert_string_equal(lat_source_name(__LATMON_SRC_MAX), "?");
 }

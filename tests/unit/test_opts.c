@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "lib/parse.h"
 #include "run/opts.h"
 
 static void parse_u64(void **state)

@@ -69,11 +69,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		(uint64_t)e->u.zero.size, e->u.zero.order, e->u.zero.flags, e->u.zero.gfp);
 }
 
-const struct lat_evtype lat_ev_alloc_zero = {
-	.type = LATMON_EV_ALLOC_ZERO,
-	.name = "alloc-zero",
-	.source = LATMON_SRC_ALLOC_ZERO,
-	.json = "alloc_zeroings",
+struct lat_evtype lat_ev_alloc_zero = {
 	.labels = labels,
 	.n_labels = 1,
 	.note = note,

@@ -29,11 +29,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		e->u.compact.prio, e->u.compact.status, e->u.compact.flags);
 }
 
-const struct lat_evtype lat_ev_compact = {
-	.type = LATMON_EV_COMPACT,
-	.name = "compaction",
-	.source = LATMON_SRC_COMPACTION,
-	.json = "compactions",
+struct lat_evtype lat_ev_compact = {
 	.labels = labels,
 	.n_labels = 1,
 	.detail = detail,

@@ -94,11 +94,7 @@ static void print(const struct latmon_event *e, FILE *out)
 	fprintf(out, " result=0x%x fault_flags=0x%x", e->u.fault.result, e->u.fault.fault_flags);
 }
 
-const struct lat_evtype lat_ev_fault = {
-	.type = LATMON_EV_FAULT,
-	.name = "fault",
-	.source = LATMON_SRC_FAULT,
-	.json = "faults",
+struct lat_evtype lat_ev_fault = {
 	.labels = labels,
 	.n_labels = 2,
 	.note = note,

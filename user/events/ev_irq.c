@@ -95,11 +95,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		e->u.irq.number, e->u.irq.name);
 }
 
-const struct lat_evtype lat_ev_irq = {
-	.type = LATMON_EV_IRQ,
-	.name = "irq",
-	.source = LATMON_SRC_IRQ,
-	.json = "irqs",
+struct lat_evtype lat_ev_irq = {
 	.flags = LAT_EVT_ANY_TID | LAT_EVT_ON_CPU,
 	.labels = labels,
 	.n_labels = 1,

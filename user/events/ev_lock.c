@@ -45,12 +45,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		e->u.lock.flags, e->u.lock.sleeps);
 }
 
-const struct lat_evtype lat_ev_lock = {
-	.type = LATMON_EV_LOCK,
-	.name = "lock",
-	.source = LATMON_SRC_WAIT,
-	.source_name = "wait",
-	.json = "lock_waits",
+struct lat_evtype lat_ev_lock = {
 	.flags = LAT_EVT_INSTANT,
 	.note = note,
 	.to_json = to_json,

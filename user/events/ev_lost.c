@@ -10,9 +10,7 @@ static void print(const struct latmon_event *e, FILE *out)
 	fprintf(out, " count=%" PRIu64 " lost_cpu=%u", (uint64_t)e->u.lost.count, e->u.lost.cpu);
 }
 
-const struct lat_evtype lat_ev_lost = {
-	.type = LATMON_EV_LOST,
-	.name = "lost",
+struct lat_evtype lat_ev_lost = {
 	.flags = LAT_EVT_LOST,
 	.print = print,
 };

@@ -14,9 +14,7 @@ static void print(const struct latmon_event *e, FILE *out)
 	fprintf(out, " from=%u to=%u", e->u.migrate.from_cpu, e->u.migrate.to_cpu);
 }
 
-const struct lat_evtype lat_ev_migrate = {
-	.type = LATMON_EV_MIGRATE,
-	.name = "migrate",
+struct lat_evtype lat_ev_migrate = {
 	.flags = LAT_EVT_INSTANT,
 	.note = note,
 	.print = print,

@@ -48,11 +48,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		e->u.reclaim.order, (uint64_t)e->u.reclaim.nr_reclaimed, e->u.reclaim.gfp);
 }
 
-const struct lat_evtype lat_ev_reclaim = {
-	.type = LATMON_EV_RECLAIM,
-	.name = "reclaim",
-	.source = LATMON_SRC_RECLAIM,
-	.json = "reclaims",
+struct lat_evtype lat_ev_reclaim = {
 	.labels = labels,
 	.n_labels = 1,
 	.note = note,

@@ -99,11 +99,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		e->u.sched.prev_state);
 }
 
-const struct lat_evtype lat_ev_sched = {
-	.type = LATMON_EV_SCHED,
-	.name = "sched",
-	.source = LATMON_SRC_SCHED,
-	.json = "switches",
+struct lat_evtype lat_ev_sched = {
 	.labels = labels,
 	.n_labels = 2,
 	.label_of = label_of,

@@ -47,10 +47,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		(uint64_t)e->u.smi.msr);
 }
 
-const struct lat_evtype lat_ev_smi = {
-	.type = LATMON_EV_SMI,
-	.name = "smi",
-	.json = "smi_records",
+struct lat_evtype lat_ev_smi = {
 	.labels = labels,
 	.n_labels = 1,
 	.note = note,

@@ -47,10 +47,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		(uint64_t)e->u.steal.clock_ns);
 }
 
-const struct lat_evtype lat_ev_steal = {
-	.type = LATMON_EV_STEAL,
-	.name = "steal",
-	.json = "steal_records",
+struct lat_evtype lat_ev_steal = {
 	.flags = LAT_EVT_AMOUNT,
 	.labels = labels,
 	.n_labels = 1,

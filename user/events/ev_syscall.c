@@ -116,11 +116,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		(uint64_t)e->u.syscall.args[1], e->u.syscall.flags);
 }
 
-const struct lat_evtype lat_ev_syscall = {
-	.type = LATMON_EV_SYSCALL,
-	.name = "syscall",
-	.source = LATMON_SRC_SYSCALL,
-	.json = "syscalls",
+struct lat_evtype lat_ev_syscall = {
 	.labels = labels,
 	.n_labels = 1,
 	.note = note,

@@ -41,11 +41,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		(uint64_t)e->u.thp.size);
 }
 
-const struct lat_evtype lat_ev_thp_clear = {
-	.type = LATMON_EV_THP_CLEAR,
-	.name = "thp-clear",
-	.source = LATMON_SRC_THP_CLEAR,
-	.json = "thp_clears",
+struct lat_evtype lat_ev_thp_clear = {
 	.labels = labels,
 	.n_labels = 1,
 	.note = note,

@@ -44,12 +44,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		(uint64_t)e->u.tlb.pages);
 }
 
-const struct lat_evtype lat_ev_tlb = {
-	.type = LATMON_EV_TLB,
-	.name = "tlb",
-	.source = LATMON_SRC_WAIT,
-	.source_name = "wait",
-	.json = "tlb_shootdowns",
+struct lat_evtype lat_ev_tlb = {
 	.flags = LAT_EVT_INSTANT,
 	.note = note,
 	.to_json = to_json,

@@ -61,12 +61,7 @@ static void print(const struct latmon_event *e, FILE *out)
 		e->u.wake.target_cpu, e->u.wake.flags);
 }
 
-const struct lat_evtype lat_ev_wake = {
-	.type = LATMON_EV_WAKE,
-	.name = "wake",
-	.source = LATMON_SRC_WAIT,
-	.source_name = "wait",
-	.json = "wakeups",
+struct lat_evtype lat_ev_wake = {
 	.flags = LAT_EVT_INSTANT,
 	.note = note,
 	.to_json = to_json,

@@ -1,33 +1,40 @@
 // SPDX-License-Identifier: MIT
-/* The table of record types (see evtype.h); one line per type. */
+/* The table of record types (see evtype.h), expanded from
+ * include/latmon_types.h. */
 #include <string.h>
 
 #include "events/evtype.h"
 
-extern const struct lat_evtype lat_ev_fault, lat_ev_thp_clear, lat_ev_irq, lat_ev_sched,
-	lat_ev_migrate, lat_ev_lost, lat_ev_alloc_zero, lat_ev_compact, lat_ev_reclaim,
-	lat_ev_syscall, lat_ev_wake, lat_ev_lock, lat_ev_tlb, lat_ev_steal, lat_ev_smi;
+/* Each type's descriptor (user/events/ev_*.c): its behaviour. */
+#define EV_EXTERN(NAME, id, sym, name, json, src) extern struct lat_evtype lat_ev_##sym;
+LATMON_EVENT_TYPES(EV_EXTERN)
 
-/* In the order of an iteration's detail line and JSON keys. */
-/* clang-format off */
-const struct lat_evtype *const lat_evtypes[] = {
-	&lat_ev_fault,
-	&lat_ev_thp_clear,
-	&lat_ev_alloc_zero,
-	&lat_ev_compact,
-	&lat_ev_reclaim,
-	&lat_ev_irq,
-	&lat_ev_sched,
-	&lat_ev_migrate,
-	&lat_ev_lost,
-	&lat_ev_syscall,
-	&lat_ev_wake,
-	&lat_ev_lock,
-	&lat_ev_tlb,
-	&lat_ev_steal,
-	&lat_ev_smi,
-};
-/* clang-format on */
+/* In the order of an iteration's detail line and JSON keys: the list's. */
+#define EV_PTR(NAME, id, sym, name, json, src) &lat_ev_##sym,
+const struct lat_evtype *const lat_evtypes[] = { LATMON_EVENT_TYPES(EV_PTR) };
+static struct lat_evtype *const writable[] = { LATMON_EVENT_TYPES(EV_PTR) };
+
+/* Each type's identity: the list's, written into its descriptor once,
+ * before main(). */
+#define EV_ID(NAME, id, sym, name, json, src) { id, name, json, src },
+static const struct {
+	uint16_t type;
+	const char *name, *json;
+	uint32_t source;
+} ids[] = { LATMON_EVENT_TYPES(EV_ID) };
+
+__attribute__((constructor)) static void evtypes_identify(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		writable[i]->type = ids[i].type;
+		writable[i]->name = ids[i].name;
+		writable[i]->json = ids[i].json;
+		writable[i]->source = ids[i].source;
+	}
+}
+
 const size_t lat_n_evtypes = sizeof(lat_evtypes) / sizeof(lat_evtypes[0]);
 
 const struct lat_evtype *lat_evtype(uint16_t type)
@@ -40,15 +47,11 @@ const struct lat_evtype *lat_evtype(uint16_t type)
 	return NULL;
 }
 
+static const char *const source_names[__LATMON_SRC_MAX] = { LATMON_SOURCES(__LATMON_SRC_NAME) };
+
 const char *lat_source_name(uint32_t id)
 {
-	size_t i;
-
-	for (i = 0; id && i < lat_n_evtypes; i++)
-		if (lat_evtypes[i]->source == id)
-			return lat_evtypes[i]->source_name ? lat_evtypes[i]->source_name :
-			       lat_evtypes[i]->name;
-	return "?";
+	return id && id < __LATMON_SRC_MAX && source_names[id] ? source_names[id] : "?";
 }
 
 const struct lat_evtype *lat_evtype_by_name(const char *name)

@@ -7,7 +7,7 @@
  * text lmtool prints for a record. The join, the cause table, the renderer
  * and tests/vm/prog/lmtool.c iterate over these descriptors (lat_evtypes); a record
  * of a type without one is malformed: counted and shown, never relabelled.
- * Adding a record type: see user/README.md, "Adding an event type".
+ * Adding a record type: module/README.md, "Adding a record type".
  */
 #ifndef LATCTL_EVTYPE_H
 #define LATCTL_EVTYPE_H
@@ -33,11 +33,12 @@
 					 * join_steal.c, not swept as a span */
 
 struct lat_evtype {
+	/* its identity, from include/latmon_types.h (evtype.c writes it) */
 	uint16_t type;			/* enum latmon_event_type */
 	const char *name;		/* "fault", "thp-clear": lmtool, docs */
-	uint32_t source;		/* the latmon source of that name, or 0 */
-	const char *source_name;	/* the source's name if not name */
+	uint32_t source;		/* the latmon source that records it, or 0 */
 	const char *json;		/* key of the per-iteration count, or NULL */
+	/* its behaviour, from its user/events/ev_*.c */
 	uint32_t flags;			/* LAT_EVT_* */
 	/* labels this type's events give (event labels: rank > 0) */
 	const struct join_label_desc *labels;
