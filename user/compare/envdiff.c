@@ -241,8 +241,11 @@ static const struct lat_env_row rows_before[] = {
 	{ "workload",	   LAT_ENV_RUN,     get_plain,  "run", "workload" },
 	{ "mode",	   LAT_ENV_RUN,     get_plain,  "run", "mode" },
 };
+/* A workload's option with a row of its own, fourth among the options'. */
+#define HUGEPAGE_AT 4
+static const struct lat_env_row hugepage_row =
+	{ "--hugepage",	   LAT_ENV_RUN,     get_plain,  "options", "hugepage" };
 static const struct lat_env_row rows_after[] = {
-	{ "--hugepage",	   LAT_ENV_RUN,     get_plain,  "options", "hugepage" },
 	{ "wl options",	   LAT_ENV_RUN,     get_options, NULL, NULL },
 	{ "--fragment",	   LAT_ENV_RUN,     get_json,   "mm", "fragment" },
 	{ "--memcg",	   LAT_ENV_RUN,     get_json,   "mm", "memcg" },
@@ -256,30 +259,36 @@ static const struct lat_env_row rows_after[] = {
 
 /* Every row: the fixed ones, and between them one per core option its
  * table row marks for compare (doc/runopts.c), in the table's order. */
-static struct lat_env_row env_rows_all[N_BEFORE + 64 + N_AFTER];
+static struct lat_env_row env_rows_all[N_BEFORE + 65 + N_AFTER];
 static char env_row_names[64][32];
 static size_t env_rows_n;
 
+/* The row of core option o into *row; its name kept in env_row_names[k]. */
+static void option_row(const struct lat_run_opt *o, size_t k, struct lat_env_row *row)
+{
+	snprintf(env_row_names[k], sizeof(env_row_names[k]), "--%s", o->opt.name);
+	*row = (struct lat_env_row){ o->row ? o->row : env_row_names[k], LAT_ENV_RUN,
+				     o->env == LAT_ROPT_ENV_GIVEN ? get_option : get_plain,
+				     "options", o->json };
+}
+
 static void env_rows_make(void)
 {
-	const struct lat_run_opt *o;
-	struct lat_env_row *row;
-	size_t i, k = 0;
+	struct lat_env_row *rows = env_rows_all + N_BEFORE;
+	size_t i, k = 0, n = 0;
+	int at;
 
 	memcpy(env_rows_all, rows_before, sizeof(rows_before));
-	for (i = 0; i < lat_n_run_opts && k < 64; i++) {
-		o = &lat_run_opts[i];
-		if (o->env == LAT_ROPT_ENV_NONE)
-			continue;
-		snprintf(env_row_names[k], sizeof(env_row_names[k]), "--%s", o->opt.name);
-		row = &env_rows_all[N_BEFORE + k];
-		*row = (struct lat_env_row){ o->row ? o->row : env_row_names[k], LAT_ENV_RUN,
-					     o->env == LAT_ROPT_ENV_GIVEN ? get_option : get_plain,
-					     "options", o->json };
-		k++;
+	for (at = 1; at <= 64 && k < 64; at++) {
+		if (at == HUGEPAGE_AT)
+			rows[n++] = hugepage_row;
+		for (i = 0; i < lat_n_run_opts && k < 64; i++)
+			if (lat_run_opts[i].env != LAT_ROPT_ENV_NONE &&
+			    lat_run_opts[i].row_at == at)
+				option_row(&lat_run_opts[i], k++, &rows[n++]);
 	}
-	memcpy(env_rows_all + N_BEFORE + k, rows_after, sizeof(rows_after));
-	env_rows_n = N_BEFORE + k + N_AFTER;
+	memcpy(rows + n, rows_after, sizeof(rows_after));
+	env_rows_n = N_BEFORE + n + N_AFTER;
 }
 
 static const struct lat_env_row *env_rows(void)

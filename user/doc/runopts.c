@@ -139,20 +139,20 @@ const struct lat_run_opt lat_run_opts[] = {
 	    "when loaded, else bpf when this kernel allows it);\n"
 	    "latmon or bpf that cannot record here: exit 1", NULL, lat_backend_list },
 	  .type = LAT_ROPT_WORD, .offset = AT(backend), .valid = backend_valid,
-	  .json = "backend", .unset = "auto", .env = LAT_ROPT_ENV_VALUE },
+	  .json = "backend", .unset = "auto", .env = LAT_ROPT_ENV_VALUE, .row_at = 10 },
 	{ { "cpu", 'c', "N", "pin to CPU N (default: not pinned)", NULL, NULL },
-	  .type = LAT_ROPT_CPU, .offset = AT(cpu), .min = 0, .max = CPU_SETSIZE - 1, .json = "cpu", .env = LAT_ROPT_ENV_VALUE },
+	  .type = LAT_ROPT_CPU, .offset = AT(cpu), .min = 0, .max = CPU_SETSIZE - 1, .json = "cpu", .env = LAT_ROPT_ENV_VALUE, .row_at = 5 },
 	{ { "events", 0, "N", "latmon records latctl keeps for the join (72 bytes\n"
 	    "each, default 1048576); more are counted as lost", NULL, NULL },
 	  .type = LAT_ROPT_COUNT, .offset = AT(events), .min = 16, .max = LAT_EVBUF_MAX_EVENTS,
-	  .json = "events", .env = LAT_ROPT_ENV_GIVEN },
+	  .json = "events", .env = LAT_ROPT_ENV_GIVEN, .row_at = 8 },
 	{ { "fragment", 0, NULL, "leave no free 2 MiB block before timing, THP defrag\n"
 	    "always for the run: huge-page faults compact (root)", NULL, NULL },
 	  .type = LAT_ROPT_CUSTOM, .parse = parse_fragment },
 	{ { "help", 'h', NULL, "this text", NULL, NULL }, .type = LAT_ROPT_FLAG, .host_only = 1 },
 	{ { "iters", 'i', "N", "iterations (default: the workload's, see 'latctl list')", NULL, NULL },
 	  .type = LAT_ROPT_COUNT, .offset = AT(iters), .min = 1, .max = LAT_MAX_ITERS,
-	  .json = "iters", .env = LAT_ROPT_ENV_GIVEN, .row = "iterations" },
+	  .json = "iters", .env = LAT_ROPT_ENV_GIVEN, .row_at = 1, .row = "iterations" },
 	{ { "in", 0, "FILE", "with --vm: copy FILE (a program and the libraries it\n"
 	    "needs) into the VM's /in, on PATH there; repeatable", "<file>", NULL },
 	  .type = LAT_ROPT_CUSTOM, .parse = parse_in, .host_only = 1 },
@@ -169,7 +169,7 @@ const struct lat_run_opt lat_run_opts[] = {
 	{ { "mode", 'm', "MODE", "the workload's mode (see 'latctl list')", NULL, list_modes },
 	  .type = LAT_ROPT_WORD, .offset = AT(mode), .json = "mode" },
 	{ { "no-thp", 0, NULL, "no transparent huge pages for this process (prctl)", NULL, NULL },
-	  .type = LAT_ROPT_FLAG, .offset = AT(no_thp), .json = "no_thp", .env = LAT_ROPT_ENV_VALUE },
+	  .type = LAT_ROPT_FLAG, .offset = AT(no_thp), .json = "no_thp", .env = LAT_ROPT_ENV_VALUE, .row_at = 3 },
 	{ { "quiet", 'q', NULL, "print nothing on success (use with --json)", NULL, NULL },
 	  .type = LAT_ROPT_FLAG, .offset = AT(quiet), .json = "quiet", .host_only = 1 },
 	{ { "repeat", 0, "N", "N runs, each in a fresh process, in one result: every\n"
@@ -178,20 +178,20 @@ const struct lat_run_opt lat_run_opts[] = {
 	{ { "ring", 0, "N", "BPF backend: ring buffer records (80 bytes each,\n"
 	    "rounded up to a power of two bytes; default 65536);\n"
 	    "events that find it full are counted as lost", NULL, NULL },
-	  .type = LAT_ROPT_COUNT, .offset = AT(ring), .min = 1, .max = LAT_BPF_MAX_RING, .json = "ring", .env = LAT_ROPT_ENV_GIVEN },
+	  .type = LAT_ROPT_COUNT, .offset = AT(ring), .min = 1, .max = LAT_BPF_MAX_RING, .json = "ring", .env = LAT_ROPT_ENV_GIVEN, .row_at = 9 },
 	{ { "seed", 0, "N", "seed of the random generators (default 42)", NULL, NULL },
-	  .type = LAT_ROPT_COUNT, .offset = AT(seed), .min = 0, .max = UINT64_MAX, .json = "seed", .env = LAT_ROPT_ENV_VALUE },
+	  .type = LAT_ROPT_COUNT, .offset = AT(seed), .min = 0, .max = UINT64_MAX, .json = "seed", .env = LAT_ROPT_ENV_VALUE, .row_at = 7 },
 	{ { "slow", 's', "T", "what counts as a slow iteration: a percentile (p99.9)\n"
 	    "or a time (5us, 1.5ms); default " LAT_DEFAULT_SLOW ", but the\n"
 	    "workload's own where 'latctl list' shows one (mmap 1ms)", NULL, NULL },
 	  .type = LAT_ROPT_WORD, .offset = AT(slow), .valid = slow_valid,
 	  .expect = "a percentile such as p99.9 or a time such as 5us",
-	  .json = "slow", .value = lat_run_slow, .env = LAT_ROPT_ENV_VALUE },
+	  .json = "slow", .value = lat_run_slow, .env = LAT_ROPT_ENV_VALUE, .row_at = 6 },
 	{ { "thp", 0, "MODE", "set THP system-wide to always|madvise|never for the\n"
 	    "run (root); the previous value is restored on exit,\n"
 	    "on error and on SIGINT/SIGTERM/SIGHUP", "always madvise never", NULL },
 	  .type = LAT_ROPT_WORD, .offset = AT(thp), .valid = lat_thp_valid, .expect = "always, madvise or never",
-	  .once = 1, .json = "thp", .env = LAT_ROPT_ENV_VALUE },
+	  .once = 1, .json = "thp", .env = LAT_ROPT_ENV_VALUE, .row_at = 2 },
 	{ { "thp-size", 0, "S=MODE", "one huge-page size (mTHP, Linux 6.8+), e.g. 64K=always;\n"
 	    "repeatable, restored like --thp", "16K= 32K= 64K= 128K= 256K= 512K= 1M= 2M=", NULL },
 	  .type = LAT_ROPT_CUSTOM, .parse = parse_thp_size },

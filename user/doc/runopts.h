@@ -83,6 +83,7 @@ struct lat_run_opt {
 	const char *(*value)(const struct lat_opts *o); /* written instead */
 	enum lat_ropt_env env;
 	const char *row; /* compare's row name; NULL: "--NAME" */
+	int row_at;	 /* its place among compare's option rows, from 1 */
 	int host_only;	 /* --vm: not passed to the guest's latctl */
 };
 
