@@ -25,7 +25,7 @@ libbpf-dev bpftool clang zlib1g-dev"
 MODULE="$BUILD kmod"
 VM="$BUILD qemu-system-x86 busybox-static mawk cpio kmod zstd xz-utils ca-certificates util-linux
 gcc-12 dwarves debian-archive-keyring debootstrap"
-CHECK="$MODULE $VM libclang-rt-14-dev libcmocka-dev perl librsvg2-bin fonts-dejavu-core groff-base man-db dkms git shellcheck clang-format"
+CHECK="$MODULE $VM libclang-rt-14-dev libcmocka-dev perl python3 protobuf-compiler librsvg2-bin fonts-dejavu-core groff-base man-db dkms git shellcheck clang-format"
 KERNEL="flex bison bc libelf-dev libssl-dev dwarves"
 
 packages=""

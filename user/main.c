@@ -25,17 +25,18 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } commands[] = {
-	{ "run",    cmd_run,    "run a workload and report its tail latency" },
+	{ "run", cmd_run, "run a workload and report its tail latency" },
 	{ "report", cmd_report, "print the report of a saved JSON result" },
-	{ "list",   cmd_list,   "list the workloads, their modes and options" },
+	{ "list", cmd_list, "list the workloads, their modes and options" },
 	{ "compare", cmd_compare, "compare results: medians, intervals, significance, causes" },
-	{ "check",  cmd_check,  "good, bad or cannot tell (0/1/125) for git bisect run" },
-	{ "plot",   cmd_plot,   "draw a saved result as an SVG picture" },
+	{ "check", cmd_check, "good, bad or cannot tell (0/1/125) for git bisect run" },
+	{ "plot", cmd_plot, "draw a saved result as an SVG picture" },
+	{ "export", cmd_export, "write a saved result as a Perfetto trace" },
 	{ "doctor", cmd_doctor, "what on this machine shapes the tail, what to do" },
 	{ "latmon", cmd_latmon, "inspect the latmon module: info, stats, record" },
 	{ "backends", cmd_backends, "which event backends (latmon, bpf) this kernel allows" },
 	{ "restore", cmd_restore, "put back the settings a killed latctl run left changed" },
-	{ "help",   cmd_help,   "show this help" },
+	{ "help", cmd_help, "show this help" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -3,7 +3,7 @@
 # The layers of user/, lowest first: a file of user/LAYER/ includes headers
 # of its own folder and of the folders before it only (user/main.c: any).
 # tests/cli/layers.t checks it with scripts/dev/layers.pl.
-USER_LAYERS := lib stats file settings system events workload join backend machine doc compare report plot run cmd
+USER_LAYERS := lib stats file settings system events workload join backend machine doc compare report plot export run cmd
 # Libraries built beside latctl, not into it (lowest layer: include/ only).
 USER_LIB_LAYERS := markers
 USER_SRCS := user/main.c $(foreach d,$(USER_LAYERS),$(wildcard user/$(d)/*.c))

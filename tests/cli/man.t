@@ -51,7 +51,7 @@ help_opts() {	# the option lines of a --help text
 	grep -E '^ {2,}(-[A-Za-z], )?--[a-z]' | grep -oE -- '^ +(-[A-Za-z], )?--[a-z][a-z-]*' |
 		grep -oE -- '--[a-z-]+' | sort -u
 }
-for c in latctl run compare check plot doctor "latmon record"; do
+for c in latctl run compare check plot export doctor "latmon record"; do
 	case $c in
 	latctl) help=$("$L" --help) ;;
 	"latmon record") help=$("$L" latmon --help) ;;
@@ -81,7 +81,7 @@ done
 
 # The option tables behind --help: what --list-opts answers (the shell
 # completion's only source) is what --help shows, for every command.
-for c in run compare check plot doctor report "latmon record"; do
+for c in run compare check plot export doctor report "latmon record"; do
 	case $c in
 	"latmon record") h=$("$L" latmon --help | help_opts | tr '\n' ' ') ;;
 	*) h=$("$L" $c --help | help_opts | tr '\n' ' ') ;;

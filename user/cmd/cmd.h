@@ -11,6 +11,7 @@ int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 /* doctor --probe-hypervisor (doctor_probe.c): the probe, printed or as
  * JSON, and stored; an exit code. */

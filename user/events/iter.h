@@ -92,6 +92,16 @@ struct join_prec {
 
 #define JOIN_MAX_ADDRS	4	/* fault addresses kept per iteration */
 #define JOIN_MAX_IRQS	4	/* distinct interrupts kept per iteration */
+#define JOIN_MAX_SPANS 64	/* kernel spans kept per iteration */
+
+/* One kernel event inside a slow iteration, as recorded (not clipped). */
+struct join_span {
+	uint64_t begin, end; /* TSC */
+	uint16_t type;	     /* enum latmon_event_type */
+	uint8_t label;	     /* enum join_label it gives */
+	uint8_t pad;
+	uint32_t cpu;
+};
 #define JOIN_MAX_WAKES	4	/* wake-ups kept per iteration (the last) */
 #define JOIN_MAX_SYSCALLS 4	/* distinct system calls kept per iteration */
 
@@ -131,6 +141,8 @@ struct join_iter {
 	uint32_t reclaimed_pages;	/* pages reclaimed inside */
 	uint32_t memcg_reclaims;	/* reclaims for the memory cgroup */
 	uint32_t n_events;	/* events of this iteration that were used */
+	struct join_span *spans;		/* its spans, in begin order (owned) */
+	uint32_t n_spans, spans_dropped;	/* kept; past JOIN_MAX_SPANS */
 	uint32_t n_type[__LATMON_EV_MAX];	/* ... by record type */
 	uint32_t n_addrs;
 	uint64_t fault_addr[JOIN_MAX_ADDRS];

@@ -167,7 +167,7 @@ static void name_stream(struct join_iter *it, size_t n, const struct lat_run *ru
 
 /* Append stream k's result (from sample first) to the merged one. */
 static int merge_one(struct merge *m, const struct lat_run *run, size_t k, size_t first,
-		     const struct join_result *p)
+		     struct join_result *p)
 {
 	struct join_result *a = &m->acc;
 	struct join_iter *it;
@@ -178,6 +178,8 @@ static int merge_one(struct merge *m, const struct lat_run *run, size_t k, size_
 		return -ENOMEM;
 	a->iters = it;
 	memcpy(a->iters + a->n_iters, p->iters, p->n_iters * sizeof(*it));
+	for (l = 0; (size_t)l < p->n_iters; l++) /* their spans are a's now */
+		p->iters[l].spans = NULL;
 	name_stream(a->iters + a->n_iters, p->n_iters, run, k, first);
 	a->n_iters += p->n_iters;
 	for (l = 0; l < JOIN_NR_LABELS; l++) {

@@ -172,6 +172,29 @@ static uint64_t own_begin(const struct join_ctx *c, size_t idx)
 	return c->split && c->split[idx] > b ? c->split[idx] : b;
 }
 
+/* Keep event ev (label lab) as a span of it, up to JOIN_MAX_SPANS. */
+static int keep_span(struct join_iter *it, const struct latmon_event *ev, uint8_t lab)
+{
+	struct join_span *s;
+
+	if (it->n_spans == JOIN_MAX_SPANS) {
+		it->spans_dropped++;
+		return 0;
+	}
+	if (!(it->n_spans & (it->n_spans - 1))) { /* 0, 1, 2, 4, ...: grow */
+		s = realloc(it->spans, (it->n_spans ? 2 * it->n_spans : 1) * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		it->spans = s;
+	}
+	it->spans[it->n_spans++] = (struct join_span){ .begin = ev->tsc_begin,
+						       .end = ev->tsc_end,
+						       .type = ev->type,
+						       .label = lab,
+						       .cpu = ev->cpu };
+	return 0;
+}
+
 /* Add [lo, hi) of label as two boundary points, if not empty. */
 static void add_span(struct join_point *p, size_t *n, uint64_t lo, uint64_t hi, int32_t label)
 {
@@ -208,6 +231,9 @@ static int collect_points(struct join_ctx *c, const struct lat_sample *s,
 		note_event(it, c->type[idx], ev);
 		if (c->type[idx]->flags & (LAT_EVT_INSTANT | LAT_EVT_AMOUNT))
 			continue;
+		ret = keep_span(it, ev, c->lab[idx]);
+		if (ret)
+			return ret;
 		mid = mid < lo ? lo : mid > hi ? hi : mid;
 		add_span(c->pts, &n, lo, mid, JOIN_COMPACTION);
 		add_span(c->pts, &n, mid, hi, c->lab[idx]);
@@ -468,6 +494,10 @@ int join_run(const struct join_input *in, struct join_result *out)
 
 void join_result_free(struct join_result *r)
 {
+	size_t i;
+
+	for (i = 0; r->iters && i < r->n_iters; i++)
+		free(r->iters[i].spans);
 	free(r->iters);
 	r->iters = NULL;
 	r->n_iters = 0;

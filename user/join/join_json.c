@@ -96,6 +96,40 @@ static bool who_json(cJSON *o, const struct join_iter *it)
 	       lat_json_put(o, "comm", it->comm[0] ? cJSON_CreateString(it->comm) : cJSON_CreateNull());
 }
 
+/* A TSC time as ns from the iteration's begin (before it: negative). */
+static double rel_ns(uint64_t t, uint64_t begin, double tsc_hz)
+{
+	return t >= begin ? join_ticks_to_ns(t - begin, tsc_hz) :
+			    -join_ticks_to_ns(begin - t, tsc_hz);
+}
+
+/* "spans": each kernel event inside the iteration, as recorded. */
+static bool spans_json(cJSON *o, const struct join_iter *it, double tsc_hz)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "spans"), *s;
+	const struct join_span *sp;
+	const struct lat_evtype *t;
+	uint32_t i;
+
+	for (i = 0; a && i < it->n_spans; i++) {
+		sp = &it->spans[i];
+		t = lat_evtype(sp->type);
+		s = cJSON_CreateObject();
+		if (!s || !cJSON_AddItemToArray(a, s)) {
+			cJSON_Delete(s);
+			return false;
+		}
+		if (!lat_json_put(s, "type", cJSON_CreateString(t ? t->name : "?")) ||
+		    !lat_json_put(s, "label",
+				  cJSON_CreateStringReference(join_label_name(sp->label))) ||
+		    !lat_json_put_num(s, "begin_ns", rel_ns(sp->begin, it->tsc_begin, tsc_hz)) ||
+		    !lat_json_put_num(s, "end_ns", rel_ns(sp->end, it->tsc_begin, tsc_hz)) ||
+		    !lat_json_put_num(s, "cpu", sp->cpu))
+			return false;
+	}
+	return a && lat_json_put_num(o, "spans_dropped", it->spans_dropped);
+}
+
 static cJSON *iter_json(const struct join_iter *it, double tsc_hz)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -106,15 +140,17 @@ static cJSON *iter_json(const struct join_iter *it, double tsc_hz)
 	    !lat_json_put_num(o, "duration_ns", join_ticks_to_ns(it->duration, tsc_hz)) ||
 	    !lat_json_put_num(o, "cpu_begin", it->cpu_begin) ||
 	    !lat_json_put_num(o, "cpu_end", it->cpu_end) ||
-	    !lat_json_put(o, "primary", cJSON_CreateStringReference(join_label_name(it->primary))) ||
+	    !lat_json_put(o, "primary",
+			  cJSON_CreateStringReference(join_label_name(it->primary))) ||
 	    !lat_json_put(o, "incomplete", cJSON_CreateBool(it->incomplete)) ||
 	    !lat_json_put(o, "migrated", cJSON_CreateBool(it->migrated)) ||
-	    !lat_json_put(o, "realloc", cJSON_CreateBool(it->sample_flags & LAT_SAMPLE_F_REALLOC)) ||
+	    !lat_json_put(o, "realloc",
+			  cJSON_CreateBool(it->sample_flags & LAT_SAMPLE_F_REALLOC)) ||
 	    !lat_json_put(o, "thp", cJSON_CreateBool(it->thp)) ||
 	    !lat_json_put(o, "breakdown_ticks", breakdown_json(it, tsc_hz, false)) ||
 	    !lat_json_put(o, "breakdown_ns", breakdown_json(it, tsc_hz, true)) ||
 	    !lat_json_put_num(o, "events", it->n_events) || !iter_parts_json(o, it) ||
-	    !iter_detail_json(o, it)) {
+	    !iter_detail_json(o, it) || !spans_json(o, it, tsc_hz)) {
 		cJSON_Delete(o);
 		return NULL;
 	}

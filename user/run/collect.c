@@ -164,6 +164,19 @@ static int analyze(struct lat_run_ctx *c)
 	return ret;
 }
 
+/* "clock"."snapshot": the TSC and the system's clocks at one moment. */
+static cJSON *snapshot_json(const struct lat_clock_snap *s, double tsc_hz)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "tsc", (double)s->tsc);
+	cJSON_AddNumberToObject(o, "tsc_hz", tsc_hz);
+	cJSON_AddNumberToObject(o, "boottime_ns", (double)s->boottime_ns);
+	cJSON_AddNumberToObject(o, "monotonic_ns", (double)s->monotonic_ns);
+	cJSON_AddNumberToObject(o, "uncertainty_ns", (double)s->spread_ticks * 1e9 / tsc_hz / 2);
+	return o;
+}
+
 /* {"signal": "SIGINT", "iterations_done", "iterations_asked"}: a Ctrl-C
  * ended the loop early; the document covers the iterations done. */
 static void add_interrupted(cJSON *doc, const struct lat_run *run)
@@ -186,6 +199,7 @@ int lat_phase_result(struct lat_run_ctx *c)
 	cJSON_AddItemToObject(c->doc, "mm", lat_mm_env_json());
 	clock = cJSON_AddObjectToObject(c->doc, "clock");
 	cJSON_AddNumberToObject(clock, "pair_ns", c->pair_ns);
+	cJSON_AddItemToObject(clock, "snapshot", snapshot_json(&c->snap, c->run.tsc_hz));
 	if (analyze(c))
 		return LAT_EXIT_FAIL;
 	if (c->run.ops->extras)

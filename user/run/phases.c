@@ -2,7 +2,9 @@
 /* The phases of one run, in order, and the driver that undoes them. */
 #include <errno.h>
 #include <sched.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/cleanup.h"
@@ -93,9 +95,39 @@ static void phase_backend_undo(struct lat_run_ctx *c)
 	lat_backend_close(&c->sess);
 }
 
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The tightest of three readings of the TSC around the system's clocks. */
+static void clock_snap(struct lat_clock_snap *snap)
+{
+	struct lat_clock_snap s;
+	uint64_t t0, t1;
+	uint16_t cpu;
+	int i;
+
+	snap->spread_ticks = UINT64_MAX;
+	for (i = 0; i < 3; i++) {
+		t0 = lat_tsc(&cpu);
+		s.boottime_ns = clock_ns(CLOCK_BOOTTIME);
+		s.monotonic_ns = clock_ns(CLOCK_MONOTONIC);
+		t1 = lat_tsc(&cpu);
+		s.tsc = t0 + (t1 - t0) / 2;
+		s.spread_ticks = t1 - t0;
+		if (s.spread_ticks < snap->spread_ticks)
+			*snap = s;
+	}
+}
+
 /* Recording on; a Ctrl-C from here on stops the loop and reports. */
 static int phase_start(struct lat_run_ctx *c)
 {
+	clock_snap(&c->snap);
 	if (lat_backend_start(&c->sess, c->opts.cpu))
 		return LAT_EXIT_FAIL;
 	lat_cleanup_install();

@@ -19,6 +19,14 @@
 #include "system/counters.h"
 #include "workload/workload.h"
 
+/* One reading of the TSC and of CLOCK_BOOTTIME and CLOCK_MONOTONIC at
+ * the same moment (the TSC read before and after them,
+ * its midpoint kept): ties the run's times to other traces. */
+struct lat_clock_snap {
+	uint64_t tsc, boottime_ns, monotonic_ns;
+	uint64_t spread_ticks; /* the TSC's two reads apart: the uncertainty */
+};
+
 struct lat_run_ctx {
 	struct lat_opts opts;
 	struct lat_run run;
@@ -28,6 +36,7 @@ struct lat_run_ctx {
 	uint64_t tsc_before, tsc_after;	/* around the counter reads */
 	long long free_2m;
 	double pair_ns;
+	struct lat_clock_snap snap; /* the TSC against the system's clocks */
 	cJSON *doc;
 	struct lat_run_hv hv;	/* the hypervisor's evidence (run/hv.h) */
 	int set_up;
