@@ -95,7 +95,8 @@ def main():
     for track, st in stacks.items():
         if st:
             faults.append('%d slices still open on track %s' % (len(st), track))
-    top = [s for s in slices if s['depth'] == 0]
+    top = [s for s in slices if s['depth'] == 0 and 'ordinary' not in s['ann']]
+    ordinary = [s for s in slices if s['depth'] == 0 and 'ordinary' in s['ann']]
     its = doc['slow']['iterations']
     if len(top) != len(its):
         faults.append('%d iteration slices for %d slow iterations listed' % (len(top), len(its)))
@@ -112,14 +113,30 @@ def main():
         if abs((s['end'] - s['begin']) - want) > 2:
             faults.append('iteration %d: %d ns long in the trace, %.1f in the result'
                           % (it['index'], s['end'] - s['begin'], want))
+    listed = set(by_index)
+    context = {}
+    for w in doc.get('context', {}).get('windows', []):
+        for k, d in enumerate(w['duration_ticks']):
+            if w['from'] + k not in listed:
+                context[w['from'] + k] = d
+    if len(ordinary) != len(context):
+        faults.append('%d ordinary slices for %d ordinary iterations in the context'
+                      % (len(ordinary), len(context)))
+    for s in ordinary:
+        d = context.get(s['ann'].get('index'))
+        if d is None:
+            faults.append('an ordinary slice of iteration %s the context does not hold' % s['ann'].get('index'))
+        elif abs((s['end'] - s['begin']) - max(d * 1e9 / hz, 1)) > 2:
+            faults.append('ordinary iteration %s: %d ns, %.1f in the result'
+                          % (s['ann'].get('index'), s['end'] - s['begin'], d * 1e9 / hz))
     for s in slices:
         p = s['parent']
         if p and not (p['begin'] <= s['begin'] <= s['end'] <= p['end']):
             faults.append('span %s not inside its parent %s' % (s['name'], p['name']))
     kernel = [s for s in slices if s['depth'] > 0]
     spans = sum(len(it.get('spans', [])) for it in its)
-    print('# %d packets, %d tracks, %d iteration slices, %d kernel spans (%d in the result)'
-          % (len(packets), len(tracks), len(top), len(kernel), spans))
+    print('# %d packets, %d tracks, %d slow iteration slices, %d ordinary, %d kernel spans (%d in the result)'
+          % (len(packets), len(tracks), len(top), len(ordinary), len(kernel), spans))
     for f in faults[:20]:
         print(f)
     return 1 if faults else 0

@@ -50,9 +50,9 @@ static void usage(FILE *out)
 	      "slices with their records' times, and a counter track of the\n"
 	      "iteration's time. Times are on CLOCK_BOOTTIME, through the clock\n"
 	      "snapshot the run took: a system trace recorded meanwhile (perfetto,\n"
-	      "trace-cmd) opens beside it, aligned. Ordinary iterations are not in a\n"
-	      "result (its histogram counts them); the counter shows the median\n"
-	      "between the slow ones.\n\n"
+	      "trace-cmd) opens beside it, aligned. The ordinary iterations around\n"
+	      "the 10 slowest are slices too (100 on each side); the others are not\n"
+	      "in a result (its histogram counts them).\n\n"
 	      "options:\n",
 	      out);
 	lat_opt_usage(out, &export_cmd);
@@ -104,8 +104,8 @@ static void say(const char *out, const struct lat_export_stats *st, size_t bytes
 {
 	fprintf(stderr,
 		"latctl export: %s: %zu slow iterations on %zu thread tracks, %zu kernel spans "
-		"(%zu cut to nest), %.1f KiB",
-		out, st->slow, st->threads, st->spans, st->clipped, bytes / 1024.0);
+		"(%zu cut to nest), %zu ordinary iterations around the slowest, %.1f KiB",
+		out, st->slow, st->threads, st->spans, st->clipped, st->ordinary, bytes / 1024.0);
 	if (st->left_out)
 		fprintf(stderr, "; %zu faster slow iterations left out (--max)", st->left_out);
 	fputs("\n", stderr);

@@ -438,6 +438,70 @@ static int write_iteration(struct ctx *c, const cJSON *it)
 	return c->b->err;
 }
 
+/* The ordinary iterations of the result's "context", in index order. */
+struct cursor {
+	const cJSON *win; /* the current window, NULL at the end */
+	int at;		  /* position in it */
+};
+
+static void cursor_skip_empty(struct cursor *k)
+{
+	while (k->win && k->at >= cJSON_GetArraySize(get(k->win, "tsc_begin"))) {
+		k->win = k->win->next;
+		k->at = 0;
+	}
+}
+
+static double cursor_index(const struct cursor *k)
+{
+	return k->win ? num(k->win, "from", 0) + k->at : INFINITY;
+}
+
+/* The thread of a window's stream: a listed iteration of it, else the stream. */
+static uint64_t stream_key(struct ctx *c, const cJSON *list, double stream)
+{
+	const cJSON *it;
+	cJSON *fake;
+	uint64_t key;
+
+	cJSON_ArrayForEach(it, list)
+		if (num(it, "stream", -1) == stream)
+			return thread_key(c, it);
+	fake = cJSON_CreateObject();
+	cJSON_AddNumberToObject(fake, "stream", stream);
+	key = thread_key(c, fake);
+	cJSON_Delete(fake);
+	return key;
+}
+
+/* One ordinary iteration: a slice named by the unit, its counter value. */
+static void write_ordinary(struct ctx *c, const cJSON *list, struct cursor *k)
+{
+	double tsc = cJSON_GetArrayItem(get(k->win, "tsc_begin"), k->at)->valuedouble;
+	double d = cJSON_GetArrayItem(get(k->win, "duration_ticks"), k->at)->valuedouble;
+	uint64_t key = stream_key(c, list, num(k->win, "stream", 0));
+	uint64_t b = trace_ns(c, tsc), e = trace_ns(c, tsc + d);
+
+	counter(c, b, key, d * 1e9 / c->tsc_hz);
+	event_begin(c, b, UUID_THREAD(key), TYPE_SLICE_BEGIN, c->unit);
+	ann_num(c, "index", cursor_index(k));
+	ann_num(c, "duration_ns", d * 1e9 / c->tsc_hz);
+	ann_str(c, "ordinary", "around one of the slowest");
+	event_end(c);
+	slice_end(c, e > b ? e : b + 1, UUID_THREAD(key));
+	c->st->ordinary++;
+}
+
+/* The ordinary iterations before index (the one at it is drawn as slow). */
+static void write_ordinary_until(struct ctx *c, const cJSON *list, struct cursor *k, double index)
+{
+	for (cursor_skip_empty(k); k->win && cursor_index(k) <= index; cursor_skip_empty(k)) {
+		if (cursor_index(k) < index)
+			write_ordinary(c, list, k);
+		k->at++;
+	}
+}
+
 static int cmp_desc(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -465,8 +529,9 @@ static double cut_of(const cJSON *list, size_t max)
 	return cut;
 }
 
-static int write_iterations(struct ctx *c, const cJSON *list, size_t max)
+static int write_iterations(struct ctx *c, const cJSON *list, const cJSON *windows, size_t max)
 {
+	struct cursor k = { windows ? windows->child : NULL, 0 };
 	double cut = max ? cut_of(list, max) : -1;
 	const cJSON *it;
 	int ret;
@@ -476,11 +541,13 @@ static int write_iterations(struct ctx *c, const cJSON *list, size_t max)
 			c->st->left_out++;
 			continue;
 		}
+		write_ordinary_until(c, list, &k, num(it, "index", 0));
 		ret = write_iteration(c, it);
 		if (ret)
 			return ret;
 	}
-	return 0;
+	write_ordinary_until(c, list, &k, INFINITY);
+	return c->b->err;
 }
 
 int lat_perfetto_trace(const cJSON *doc, size_t max_slow, struct lat_pb *b,
@@ -508,6 +575,6 @@ int lat_perfetto_trace(const cJSON *doc, size_t max_slow, struct lat_pb *b,
 		packet_begin(&c, 0, SEQ_CLEARED);
 		lat_pb_end(b);
 	}
-	ret = write_iterations(&c, list, max_slow);
+	ret = write_iterations(&c, list, get(get(doc, "context"), "windows"), max_slow);
 	return ret ? ret : lat_pb_done(b);
 }

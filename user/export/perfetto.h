@@ -21,6 +21,7 @@
 struct lat_export_stats {
 	size_t slow;	 /* slow iterations written as slices */
 	size_t left_out; /* ... listed in the result but past --max */
+	size_t ordinary; /* ordinary iterations around the slowest */
 	size_t spans;	 /* kernel spans written inside them */
 	size_t clipped;	 /* ... cut to their iteration or parent span */
 	size_t threads;	 /* thread tracks */

@@ -14,6 +14,7 @@
 #include "report/describe.h"
 #include "report/render.h"
 #include "run/deliver.h"
+#include "run/context.h"
 #include "run/phases.h"
 #include "stats/hist.h"
 #include "stats/stats.h"
@@ -207,6 +208,7 @@ int lat_phase_result(struct lat_run_ctx *c)
 	lat_describe_slow_ops(extras, cJSON_GetObjectItemCaseSensitive(
 			      cJSON_GetObjectItemCaseSensitive(c->doc, "slow"), "iterations"));
 	cJSON_AddItemToObject(c->doc, "extras", extras ? extras : cJSON_CreateNull());
+	cJSON_AddItemToObject(c->doc, "context", lat_run_context_json(&c->run));
 	if (c->interrupted)
 		add_interrupted(c->doc, &c->run);
 	lat_result_finish(c->doc, c->run.exit_status);
