@@ -333,6 +333,11 @@ static void iteration_args(struct ctx *c, const cJSON *it)
 						 used ? " " : "", v->valuestring);
 	if (used)
 		ann_str(c, "fault_addresses", buf);
+	if (cJSON_IsObject(get(it, "preempted_by"))) {
+		snprintf(buf, sizeof(buf), "pid %.0f (%s)", num(get(it, "preempted_by"), "pid", 0),
+			 str(get(it, "preempted_by"), "comm", "?"));
+		ann_str(c, "ran_instead", buf);
+	}
 	if (cJSON_IsTrue(get(it, "incomplete")))
 		ann_str(c, "incomplete", "events were lost around it");
 	if (num(it, "spans_dropped", 0) > 0)
