@@ -50,6 +50,14 @@ exported threads exec --backend "$BE" -- "$B/markers_prog" threads 100 200
 ok "threads: a thread track per thread with slow iterations (over 10)" \
 	bash -c "[ \$(grep -c 'thread_name:' '$TMPD/threads.pftrace.txt') -gt 10 ]"
 
+# A --repeat result: run 1, said.
+check "run grow --repeat 2" "'$L' run grow --iters 100000 --repeat 2 --cpu $CPU --backend $BE --json '$TMPD/rep.json' -q" 0 ''
+check "export of a --repeat result says it is run 1 of 2" \
+	"'$L' export '$TMPD/rep.json' -o '$TMPD/rep.pftrace'" 0 'a --repeat result: its run 1 of 2'
+ok "... protoc decodes it" decode "$TMPD/rep.pftrace"
+check "... and it matches run 1's iterations" \
+	"python3 '$X/check_trace.py' '$TMPD/rep.json' '$TMPD/rep.pftrace.txt'" 0 '^# [0-9]+ packets'
+
 # The checker fails a trace that does not match its result.
 python3 -c "
 import json, sys

@@ -109,6 +109,10 @@ static void say(const char *out, const struct lat_export_stats *st, size_t bytes
 	if (st->left_out)
 		fprintf(stderr, "; %zu faster slow iterations left out (--max)", st->left_out);
 	fputs("\n", stderr);
+	if (st->runs > 1)
+		fprintf(stderr,
+			"latctl export: a --repeat result: its run 1 of %zu (the others keep only their summaries)\n",
+			st->runs);
 	if (!st->snapshot)
 		fputs("latctl export: the result has no clock snapshot (an older latctl): times are the TSC's, not CLOCK_BOOTTIME; a system trace will not line up\n",
 		      stderr);

@@ -565,6 +565,7 @@ int lat_perfetto_trace(const cJSON *doc, size_t max_slow, struct lat_pb *b,
 
 	memset(st, 0, sizeof(*st));
 	st->snapshot = cJSON_IsObject(snap);
+	st->runs = (size_t)num(get(doc, "repeat"), "runs", 1);
 	c.tsc_hz = num(snap, "tsc_hz", num(get(doc, "environment"), "tsc_hz", 0));
 	if (!(c.tsc_hz > 0))
 		return -EINVAL;

@@ -25,6 +25,7 @@ struct lat_export_stats {
 	size_t spans;	 /* kernel spans written inside them */
 	size_t clipped;	 /* ... cut to their iteration or parent span */
 	size_t threads;	 /* thread tracks */
+	size_t runs;	 /* a --repeat result's runs (run 1 is exported) */
 	bool snapshot;	 /* the result had its clock snapshot */
 	bool have_spans; /* ... and its iterations' spans */
 };
