@@ -2,6 +2,7 @@
 /* latctl: run a workload, time every iteration, report the tail. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -155,11 +156,28 @@ static void std_fds_open(void)
 		close(fd);
 }
 
+/*
+ * stdout: a closed pipe is an EPIPE for stdout_checked to judge, not a
+ * SIGPIPE (programs latctl starts get SIGPIPE back before their exec);
+ * a report leaves in one write at the end, not in 4 KiB pieces, so that
+ * the error of a full disk is the one said and a reader that closed early
+ * is seen once.
+ */
+static void stdout_buffered(void)
+{
+	static char buf[1 << 20];
+
+	signal(SIGPIPE, SIG_IGN);
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
 
 	std_fds_open();
+	stdout_buffered();
 	lat_main_argc = argc;
 	lat_main_argv = argv;
 	if (argc < 2) {

@@ -346,4 +346,9 @@ check "--repeat 3 runs the command 3 times" "$L run exec --repeat 3 --json $TMPD
 ok "... the pooled runs hold 6000 iterations" test "$(json_get $TMPD/rep.json runs 2 run iterations 2>/dev/null || json_get $TMPD/rep.json summary count)" -ge 2000
 check "compare works on its results" "cp $F.json $F-2.json && $L compare $F.json $F-2.json" 0 'p99'
 check "check works on its results" "$L check --max p50=1s $F.json" 0 ''
+# latctl ignores SIGPIPE (a closed pipe is its EPIPE); the command it runs
+# gets it back: bit 13 of its SigIgn mask clear.
+sigign=$("$L" run exec --backend none -q -- sh -c 'grep SigIgn /proc/self/status' 2>/dev/null | awk '{ print $2 }')
+ok "the command's SIGPIPE is not ignored (SigIgn ${sigign:-missing})" \
+	bash -c "[ -n '$sigign' ] && (( ((16#$sigign) >> 12 & 1) == 0 ))"
 done_testing

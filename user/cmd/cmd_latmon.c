@@ -7,6 +7,7 @@
  * All netlink goes through latmon_nl.c; records are read from /dev/latmon.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -167,6 +168,7 @@ static int spawn(struct rec *r, char **cmd)
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the parent gave up */
 		close(go[0]);
+		signal(SIGPIPE, SIG_DFL); /* latctl ignores it (main.c) */
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "latctl latmon: cannot run %s: %s\n", cmd[0], strerror(errno));
 		_exit(127);

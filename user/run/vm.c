@@ -123,6 +123,7 @@ static int spawn_wait(char *const argv[], int out_fd, int group)
 			setpgid(0, 0);
 		if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
 			_exit(127);
+		signal(SIGPIPE, SIG_DFL); /* latctl ignores it (main.c) */
 		execv(argv[0], argv);
 		fprintf(stderr, "latctl: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);

@@ -150,6 +150,7 @@ static void start_command(int report)
 	if (fcntl(ex.fd, F_SETFD, 0) == 0)
 		setenv("LATCTL_RING_FD", fd, 1);
 	setenv("LATCTL_RING", ex.path, 1);
+	signal(SIGPIPE, SIG_DFL); /* latctl ignores it (main.c) */
 	execvp(ex.cmd[0], ex.cmd);
 	err = errno;
 	fprintf(stderr, "latctl: exec: cannot run '%s': %s\n", ex.cmd[0], strerror(err));
