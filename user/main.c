@@ -56,7 +56,7 @@ static const struct lat_opt main_opts[] = {
 	{ "help", 'h', NULL, "this text ('latctl COMMAND --help' for a command)", NULL, NULL },
 	{ "list-cmds", LAT_OPT_LONG, NULL, NULL, NULL, NULL },
 	{ "version", 'V', NULL, "print the version of latctl and of the latmon UAPI", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts main_cmd = {
@@ -65,8 +65,8 @@ static const struct lat_cmd_opts main_cmd = {
 };
 
 static const struct lat_opt help_opts[] = {
-	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	LAT_OPT_HELP,
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts help_cmd = {

@@ -44,9 +44,9 @@ static void usage(FILE *out)
 }
 
 static const struct lat_opt backends_opts[] = {
-	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ "json", LAT_OPT_LONG, NULL, "the answer as JSON", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	LAT_OPT_HELP,
+	LAT_OPT_JSON("the answer as JSON"),
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts backends_cmd = {

@@ -38,28 +38,40 @@ static void usage(FILE *out);
 
 /* Alphabetical. */
 static const struct lat_opt check_opts_table[] = {
-	{ "baseline", OPT_BASELINE, "GOOD.json", "compare with this result (needs 4+ runs a side);\n"
+	{ "baseline", OPT_BASELINE, "GOOD.json",
+	  "compare with this result (needs 4+ runs a side);\n"
 	  "repeatable: invocations of the good kernel, each\n"
-	  "one unit (its median; needs 4+ of them)", "<json>", NULL },
-	{ "dry-run", OPT_DRY_RUN, NULL, "check the options and read each --baseline, judge\n"
+	  "one unit (its median; needs 4+ of them)",
+	  "<json>", NULL },
+	{ "dry-run", OPT_DRY_RUN, NULL,
+	  "check the options and read each --baseline, judge\n"
 	  "nothing: 0 when a check could run (a bisect\n"
-	  "driver's test before its first build)", NULL, NULL },
-	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ "looks", OPT_LOOKS, "K", "this is one of at most K looks of a driver that\n"
+	  "driver's test before its first build)",
+	  NULL, NULL },
+	LAT_OPT_HELP,
+	{ "looks", OPT_LOOKS, "K",
+	  "this is one of at most K looks of a driver that\n"
 	  "adds runs until check decides: each look's bounds\n"
-	  "at 95% over the K (Bonferroni; default 1)", NULL, NULL },
-	{ "max", OPT_MAX, "METRIC=LIMIT", "e.g. p99.9=2us, share:thp-zero=20%,\n"
-	  "count:compaction=0, faults/iter=0.01 (repeatable)", NULL, lat_metric_list },
+	  "at 95% over the K (Bonferroni; default 1)",
+	  NULL, NULL },
+	{ "max", OPT_MAX, "METRIC=LIMIT",
+	  "e.g. p99.9=2us, share:thp-zero=20%,\n"
+	  "count:compaction=0, faults/iter=0.01 (repeatable)",
+	  NULL, lat_metric_list },
 	{ "metric", OPT_METRIC, "METRIC", "what --baseline compares (default p99.9; repeatable)",
 	  NULL, lat_metric_list },
-	{ "pool", OPT_POOL, NULL, "the RESULT files are invocations of one kernel:\n"
-	  "judged together, each one unit", NULL, NULL },
+	{ "pool", OPT_POOL, NULL,
+	  "the RESULT files are invocations of one kernel:\n"
+	  "judged together, each one unit",
+	  NULL, NULL },
 	{ "regression", OPT_REGRESSION, "PCT", "tolerated worsening with --baseline (default 10%)",
 	  NULL, NULL },
-	{ "runs-together", OPT_RUNS_TOGETHER, NULL, "the RESULT files are one kernel's, their runs\n"
+	{ "runs-together", OPT_RUNS_TOGETHER, NULL,
+	  "the RESULT files are one kernel's, their runs\n"
 	  "taken together, each run one unit (as a one-file\n"
-	  "--baseline's are)", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	  "--baseline's are)",
+	  NULL, NULL },
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts check_cmd = {

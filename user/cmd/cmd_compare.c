@@ -48,7 +48,7 @@ static const struct lat_opt compare_opts_table[] = {
 	  "<json>", NULL },
 	{ "format", OPT_FORMAT, "F", "text (default, 80 columns) or lkp (0-day %stddev table)",
 	  "text lkp", NULL },
-	{ "help", 'h', NULL, "this text", NULL, NULL },
+	LAT_OPT_HELP,
 	{ "json", 'j', "FILE",
 	  "also write the comparison as JSON (schema latctl.compare);\n"
 	  "- writes it to stdout instead of the tables",
@@ -63,7 +63,7 @@ static const struct lat_opt compare_opts_table[] = {
 	  "a difference of machine or run in the environment is an\n"
 	  "error (exit 1); kernel rows may differ (a kernel A/B)",
 	  NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts compare_cmd = {

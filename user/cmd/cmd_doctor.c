@@ -473,16 +473,15 @@ static int print_json(const struct finding *f, const struct lat_facts *facts, in
 static void doctor_usage(FILE *out);
 
 static const struct lat_opt doctor_opts[] = {
-	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ "json", LAT_OPT_LONG, NULL, "the same as a JSON document (schema latctl.doctor)", NULL,
-	  NULL },
+	LAT_OPT_HELP,
+	LAT_OPT_JSON("the same as a JSON document (schema latctl.doctor)"),
 	{ "probe-hypervisor", LAT_OPT_LONG + 1, NULL,
 	  "run the hypervisor experiment instead: first touches of memory\n"
 	  "never had against memory just taken back, then a loop doing\n"
 	  "nothing against its CPU's interrupts; stores the verdicts\n"
 	  "where later runs read them (root)",
 	  NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts doctor_cmd = {

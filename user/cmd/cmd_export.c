@@ -22,14 +22,14 @@
 static void usage(FILE *out);
 
 static const struct lat_opt export_opts[] = {
-	{ "help", 'h', NULL, "this text", NULL, NULL },
+	LAT_OPT_HELP,
 	{ "max", 'n', "N",
 	  "at most the N slowest iterations (default 100000,\n"
 	  "every one a result lists); the rest are counted",
 	  NULL, NULL },
 	{ "output", 'o', "FILE", "write the trace to FILE (atomically); - for stdout", "<file>",
 	  NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts export_cmd = {

@@ -234,11 +234,13 @@ static const struct lat_opt record_opts[] = {
 	{ "buffer", OPT_BUFFER, "N", "ring slots per CPU (default: the module's)", NULL, NULL },
 	{ "events", OPT_EVENTS, "FILE", "also save the records (struct latmon_event each)",
 	  "<file>", NULL },
-	{ "sources", OPT_SOURCES, "LIST", "comma-separated sources, as info lists them: fault,\n"
+	{ "sources", OPT_SOURCES, "LIST",
+	  "comma-separated sources, as info lists them: fault,\n"
 	  "thp-clear, sched, irq, alloc-zero, compaction, reclaim,\n"
-	  "syscall, wait (default: every usable one)", NULL, list_sources },
-	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	  "syscall, wait (default: every usable one)",
+	  NULL, list_sources },
+	LAT_OPT_HELP,
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts record_cmd = {
@@ -247,8 +249,8 @@ static const struct lat_cmd_opts record_cmd = {
 };
 
 static const struct lat_opt no_opts[] = {
-	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	LAT_OPT_HELP,
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts latmon_cmd = {

@@ -84,9 +84,9 @@ static void usage(FILE *out)
 }
 
 static const struct lat_opt list_opts[] = {
-	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ "json", LAT_OPT_LONG, NULL, "the list as JSON", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	LAT_OPT_HELP,
+	LAT_OPT_JSON("the list as JSON"),
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts list_cmd = {

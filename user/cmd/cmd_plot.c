@@ -30,9 +30,9 @@ static int draw_one(void *arg, FILE *out)
 static void usage(FILE *out);
 
 static const struct lat_opt plot_opts[] = {
-	{ "help", 'h', NULL, "this text", NULL, NULL },
+	LAT_OPT_HELP,
 	{ "output", 'o', "FILE", "write the picture to FILE (atomically)", "<file>", NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts plot_cmd = {

@@ -15,13 +15,15 @@
 static void usage(FILE *out);
 
 static const struct lat_opt report_opts[] = {
-	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ "metrics", LAT_OPT_LONG, NULL, "instead, one line per headline metric, \"NAME VALUE UNIT\"\n"
+	LAT_OPT_HELP,
+	{ "metrics", LAT_OPT_LONG, NULL,
+	  "instead, one line per headline metric, \"NAME VALUE UNIT\"\n"
 	  "(medians over the runs of a --repeat result): p50 ...\n"
 	  "p99_9, max, mean, faults_per_iter, huge_pages, fault_p50\n"
 	  "..., share_CAUSE, primary_share, lost_events, runs; the\n"
-	  "names test harnesses (LAVA) record, stable across versions", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	  "names test harnesses (LAVA) record, stable across versions",
+	  NULL, NULL },
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts report_cmd = {

@@ -32,8 +32,8 @@ static void usage(FILE *out)
 }
 
 static const struct lat_opt restore_opts[] = {
-	{ "help", 'h', NULL, "this text", NULL, NULL },
-	{ NULL, 0, NULL, NULL, NULL, NULL },
+	LAT_OPT_HELP,
+	LAT_OPT_TABLE_END,
 };
 
 static const struct lat_cmd_opts restore_cmd = {

@@ -149,7 +149,7 @@ const struct lat_run_opt lat_run_opts[] = {
 	{ { "fragment", 0, NULL, "leave no free 2 MiB block before timing, THP defrag\n"
 	    "always for the run: huge-page faults compact (root)", NULL, NULL },
 	  .type = LAT_ROPT_CUSTOM, .parse = parse_fragment },
-	{ { "help", 'h', NULL, "this text", NULL, NULL }, .type = LAT_ROPT_FLAG, .host_only = 1 },
+	{ LAT_OPT_HELP, .type = LAT_ROPT_FLAG, .host_only = 1 },
 	{ { "iters", 'i', "N", "iterations (default: the workload's, see 'latctl list')", NULL, NULL },
 	  .type = LAT_ROPT_COUNT, .offset = AT(iters), .min = 1, .max = LAT_MAX_ITERS,
 	  .json = "iters", .env = LAT_ROPT_ENV_GIVEN, .row_at = 1, .row = "iterations" },

@@ -25,6 +25,14 @@ struct lat_opt {
 
 #define LAT_OPT_LONG	256
 
+/* The rows every command's table repeats: --help (-h), a --json flag with
+ * its help, and the end of a table. */
+/* clang-format off */
+#define LAT_OPT_HELP		{ "help", 'h', NULL, "this text", NULL, NULL }
+#define LAT_OPT_JSON(help)	{ "json", LAT_OPT_LONG, NULL, help, NULL, NULL }
+#define LAT_OPT_TABLE_END	{ NULL, 0, NULL, NULL, NULL, NULL }
+/* clang-format on */
+
 struct lat_cmd_opts {
 	const char *cmd;		/* "latctl run": its lines start so */
 	const struct lat_opt *opt;	/* ends with a { NULL } entry */
