@@ -121,9 +121,11 @@ static void say(const char *out, const struct lat_export_stats *st, size_t bytes
 		      stderr);
 }
 
+/* The trace into out (atomically, as file/outfile.h says), or stdout. */
 static int write_trace(const char *out, const struct lat_pb *b)
 {
 	struct lat_outfile f;
+	int ret;
 
 	if (!strcmp(out, "-")) {
 		if (isatty(STDOUT_FILENO)) {
@@ -131,11 +133,14 @@ static int write_trace(const char *out, const struct lat_pb *b)
 				"latctl export: not writing a binary trace onto a terminal; give -o FILE.pftrace\n");
 			return -EINVAL;
 		}
-		return fwrite(b->buf, 1, b->len, stdout) == b->len && !fflush(stdout) ? 0 : -EIO;
+		fwrite(b->buf, 1, b->len, stdout); /* a failed stdout: main says it */
+		return 0;
 	}
 	if (lat_outfile_open(&f, out, "-o"))
 		return -EINVAL;
-	return lat_outfile_commit(&f, (const char *)b->buf, b->len) ? -EIO : 0;
+	ret = lat_outfile_commit(&f, (const char *)b->buf, b->len) ? -EIO : 0;
+	lat_outfile_abort(&f);
+	return ret;
 }
 
 int cmd_export(int argc, char **argv)

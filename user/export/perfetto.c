@@ -447,6 +447,7 @@ static int write_iteration(struct ctx *c, const cJSON *it)
 struct cursor {
 	const cJSON *win; /* the current window, NULL at the end */
 	int at;		  /* position in it */
+	uint64_t key;	  /* its thread's key, once found (0: not yet) */
 };
 
 static void cursor_skip_empty(struct cursor *k)
@@ -454,6 +455,7 @@ static void cursor_skip_empty(struct cursor *k)
 	while (k->win && k->at >= cJSON_GetArraySize(get(k->win, "tsc_begin"))) {
 		k->win = k->win->next;
 		k->at = 0;
+		k->key = 0;
 	}
 }
 
@@ -484,7 +486,7 @@ static void write_ordinary(struct ctx *c, const cJSON *list, struct cursor *k)
 {
 	double tsc = cJSON_GetArrayItem(get(k->win, "tsc_begin"), k->at)->valuedouble;
 	double d = cJSON_GetArrayItem(get(k->win, "duration_ticks"), k->at)->valuedouble;
-	uint64_t key = stream_key(c, list, num(k->win, "stream", 0));
+	uint64_t key = k->key ? k->key : (k->key = stream_key(c, list, num(k->win, "stream", 0)));
 	uint64_t b = trace_ns(c, tsc), e = trace_ns(c, tsc + d);
 
 	counter(c, b, key, d * 1e9 / c->tsc_hz);
@@ -536,7 +538,7 @@ static double cut_of(const cJSON *list, size_t max)
 
 static int write_iterations(struct ctx *c, const cJSON *list, const cJSON *windows, size_t max)
 {
-	struct cursor k = { windows ? windows->child : NULL, 0 };
+	struct cursor k = { windows ? windows->child : NULL, 0, 0 };
 	double cut = max ? cut_of(list, max) : -1;
 	const cJSON *it;
 	int ret;
