@@ -73,6 +73,22 @@ check "an older result exports, saying what it lacks" \
 	"'$L' export '$CORPUS/valid-grow.json' -o '$TMPD/old.pftrace' 2>&1" 0 'no clock snapshot .*older latctl'
 ok "... and protoc decodes it" decode "$TMPD/old.pftrace"
 
+# A result edited by hand: a context window's arrays cut or of strings, a
+# span of strings: exported all the same, never a crash.
+python3 -c "
+import json
+d = json.load(open('$TMPD/grow.json'))
+w = d['context']['windows']
+w[0]['duration_ticks'] = w[0]['duration_ticks'][:5]
+w[0]['tsc_begin'][1] = 'x'
+if len(w) > 1: w[1]['tsc_begin'] = []
+for it in d['slow']['iterations']:
+    it['spans'] = [{'type': 1, 'label': None, 'begin_ns': 'a', 'end_ns': -1e30, 'cpu': 'z'}]
+json.dump(d, open('$TMPD/edited.json', 'w'))"
+check "a hand-edited context and spans: exported, exit 0" \
+	"'$L' export '$TMPD/edited.json' -o '$TMPD/edited.pftrace'" 0 '^latctl export: '
+ok "... and protoc decodes it" decode "$TMPD/edited.pftrace"
+
 # What is not a result: one line, exit 2, nothing written.
 for f in not-json.txt truncated.json crash-duplicate-key.json crash-negative-bucket.json; do
 	check_err "not a result ($f): one line, exit 2" "'$L' export '$CORPUS/$f' -o '$TMPD/bad.pftrace'" 2 '.'

@@ -450,9 +450,19 @@ struct cursor {
 	uint64_t key;	  /* its thread's key, once found (0: not yet) */
 };
 
+/* Iterations a window holds: both arrays' (a hand-edited result may
+ * have cut one). */
+static int window_len(const cJSON *w)
+{
+	int a = cJSON_GetArraySize(get(w, "tsc_begin")),
+	    b = cJSON_GetArraySize(get(w, "duration_ticks"));
+
+	return a < b ? a : b;
+}
+
 static void cursor_skip_empty(struct cursor *k)
 {
-	while (k->win && k->at >= cJSON_GetArraySize(get(k->win, "tsc_begin"))) {
+	while (k->win && k->at >= window_len(k->win)) {
 		k->win = k->win->next;
 		k->at = 0;
 		k->key = 0;
@@ -484,8 +494,10 @@ static uint64_t stream_key(struct ctx *c, const cJSON *list, double stream)
 /* One ordinary iteration: a slice named by the unit, its counter value. */
 static void write_ordinary(struct ctx *c, const cJSON *list, struct cursor *k)
 {
-	double tsc = cJSON_GetArrayItem(get(k->win, "tsc_begin"), k->at)->valuedouble;
-	double d = cJSON_GetArrayItem(get(k->win, "duration_ticks"), k->at)->valuedouble;
+	const cJSON *t = cJSON_GetArrayItem(get(k->win, "tsc_begin"), k->at);
+	const cJSON *n = cJSON_GetArrayItem(get(k->win, "duration_ticks"), k->at);
+	double tsc = cJSON_IsNumber(t) ? t->valuedouble : 0,
+	       d = cJSON_IsNumber(n) ? n->valuedouble : 0;
 	uint64_t key = k->key ? k->key : (k->key = stream_key(c, list, num(k->win, "stream", 0)));
 	uint64_t b = trace_ns(c, tsc), e = trace_ns(c, tsc + d);
 
