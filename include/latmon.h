@@ -60,7 +60,34 @@ struct latmon_fault {
 				 * (kernel-internal bits; decoded in flags) */
 	__u32 result;		/* raw vm_fault_t returned by handle_mm_fault */
 	__u32 flags;		/* LATMON_FAULT_F_* */
-	__u32 reserved;
+	__u8 kind;		/* LATMON_FK_*, 0: not told */
+	__u8 map;		/* LATMON_MAP_*, the mapping faulted on */
+	__u16 why;		/* LATMON_FKW_*: why kind is UNKNOWN */
+	__u64 ino;		/* the mapped file's inode number, 0: anonymous */
+};
+
+/* The kinds: include/latmon_types.h, LATMON_FAULT_KINDS. */
+enum latmon_fault_kind {
+	LATMON_FAULT_KINDS(__LATMON_FK_ENUM)
+	__LATMON_FK_MAX = 1 LATMON_FAULT_KINDS(__LATMON_COUNT_FK)
+};
+
+enum latmon_fault_why {
+	LATMON_FAULT_WHY(__LATMON_FKW_ENUM)
+};
+
+/* latmon_fault.map: the mapping the address is in, as the kernel saw it. */
+enum latmon_fault_map {
+	LATMON_MAP_NONE = 0,		/* not read */
+	LATMON_MAP_ANON = 1,		/* private anonymous */
+	LATMON_MAP_HEAP = 2,		/* anonymous, inside brk's range */
+	LATMON_MAP_STACK = 3,		/* anonymous, growing down (a stack) */
+	LATMON_MAP_FILE_PRIVATE = 4,	/* a file, private (copy on write) */
+	LATMON_MAP_FILE_SHARED = 5,	/* a file, shared; shmem, memfd and
+				 * MAP_SHARED|MAP_ANONYMOUS too */
+	LATMON_MAP_HUGETLB = 6,		/* hugetlbfs */
+	LATMON_MAP_SPECIAL = 7,		/* VM_PFNMAP, VM_IO, VM_MIXEDMAP */
+	__LATMON_MAP_MAX
 };
 
 struct latmon_thp_clear {

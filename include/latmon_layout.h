@@ -35,7 +35,10 @@ __LATMON_NO_HOLES(struct latmon_fault,
 	__LATMON_MSZ(struct latmon_fault, fault_flags) +
 	__LATMON_MSZ(struct latmon_fault, result) +
 	__LATMON_MSZ(struct latmon_fault, flags) +
-	__LATMON_MSZ(struct latmon_fault, reserved));
+	__LATMON_MSZ(struct latmon_fault, kind) +
+	__LATMON_MSZ(struct latmon_fault, map) +
+	__LATMON_MSZ(struct latmon_fault, why) +
+	__LATMON_MSZ(struct latmon_fault, ino));
 
 __LATMON_NO_HOLES(struct latmon_thp_clear,
 	__LATMON_MSZ(struct latmon_thp_clear, address) +

@@ -52,6 +52,41 @@
 	X(RECLAIM,	7, "reclaim")		\
 	X(SYSCALL,	8, "syscall")		\
 	X(WAIT,		9, "wait")
+
+/*
+ * LATMON_FAULT_KINDS(X): X(NAME, id, "name", "what it is")
+ *   LATMON_FK_NAME = id, latmon_fault.kind: what the fault did, decided in
+ *   the kernel (module/sources/src_fault.c from the page table before and
+ *   after handle_mm_fault(); the BPF backend from the error code, the
+ *   mapping and the fault's tracepoints). 0: the record does not say (an
+ *   older latmon). UNKNOWN: this kernel did not tell; latmon_fault.why says
+ *   why. Never guessed.
+ */
+#define LATMON_FAULT_KINDS(X)							\
+	X(ANON,		1,  "anon",	"a new page of anonymous memory")	\
+	X(ZERO,		2,  "zero",	"the shared zero page mapped on a read") \
+	X(COW,		3,  "cow",	"a page copied on write (fork, zero page, private file)") \
+	X(FILE,		4,  "file",	"a file page found in the page cache")	\
+	X(FILE_IO,	5,  "file-io",	"a file page read from storage")	\
+	X(SWAP,		6,  "swap",	"a page swapped in (swap cache or device)") \
+	X(THP,		7,  "thp",	"a huge page mapped")			\
+	X(NUMA,		8,  "numa",	"a NUMA hinting fault")			\
+	X(WP,		9,  "wp",	"write access given back, nothing copied (reuse, soft-dirty, userfaultfd, shared file)") \
+	X(OTHER,	10, "other",	"a fault that mapped nothing new (spurious, retried by another thread)") \
+	X(UNKNOWN,	11, "unknown",	"the kernel did not tell")
+
+/*
+ * LATMON_FAULT_WHY(X): X(NAME, id, "reason"): latmon_fault.why, why a kind
+ * is UNKNOWN (0 otherwise).
+ */
+#define LATMON_FAULT_WHY(X)							\
+	X(NO_VMA,	1, "the mapping could not be read at the fault")	\
+	X(FAILED,	2, "the fault failed or was retried")			\
+	X(NO_TABLE,	3, "the page table could not be read after the fault")	\
+	X(OPEN_END,	4, "the fault's end was not seen")			\
+	X(SWAP_ON,	5, "swap is on: a swap-in looks like a new page to the BPF backend") \
+	X(NUMA_ON,	6, "NUMA balancing is on: a hinting fault looks like a zero-page one to the BPF backend") \
+	X(NO_EVIDENCE,	7, "no tracepoint told what the fault mapped")
 /* clang-format on */
 
 /* Expansions every user of the lists needs. */
@@ -60,5 +95,8 @@
 #define __LATMON_COUNT_EV(NAME, id, sym, name, json, src)	+1
 #define __LATMON_COUNT_SRC(NAME, id, name)			+1
 #define __LATMON_SRC_NAME(NAME, id, name)			[id] = name,
+#define __LATMON_FK_ENUM(NAME, id, name, what)			LATMON_FK_##NAME = id,
+#define __LATMON_FKW_ENUM(NAME, id, why)			LATMON_FKW_##NAME = id,
+#define __LATMON_COUNT_FK(NAME, id, name, what)			+1
 
 #endif /* _UAPI_LATMON_TYPES_H */

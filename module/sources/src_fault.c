@@ -2,8 +2,10 @@
 /*
  * Source "fault": a kretprobe on handle_mm_fault(vma, address, flags, regs)
  * records each page fault of a target thread, entry and exit TSC, address,
- * the FAULT_FLAG_* argument and the vm_fault_t result. The record is written
- * at exit, on the CPU where the fault ends (a fault can sleep and migrate).
+ * the FAULT_FLAG_* argument and the vm_fault_t result, and its kind from
+ * the page table before and after (fault_kind.c) with the mapping it was
+ * on. The record is written at exit, on the CPU where the fault ends (a
+ * fault can sleep and migrate).
  *
  * The kretprobe is registered once, disabled, at load and only enabled while
  * a session runs: unregistering and registering it again while the target
@@ -16,6 +18,7 @@
 #include <linux/cpumask.h>
 #include <asm/msr.h>
 #include "latmon.h"
+#include "fault_kind.h"
 
 #define FAULT_SYMBOL	"handle_mm_fault"
 
@@ -25,7 +28,20 @@ struct fault_data {
 	unsigned int flags;
 	u32 thp_mark;			/* thread's THP clear count at entry */
 	struct latmon_thread *thread;	/* the faulting target's slot */
+	struct latmon_fault_in in;	/* what the fault found */
 };
+
+/* The mapping and the page table entry the fault begins with. */
+static void fault_find(struct fault_data *d, struct vm_area_struct *vma)
+{
+	memset(&d->in, 0, sizeof(d->in));
+	d->in.write = d->flags & FAULT_FLAG_WRITE;
+	if (!vma || vma->vm_mm != current->mm)
+		return;
+	d->in.map = latmon_map_of(vma, &d->in.ino);
+	d->in.file = vma->vm_file;
+	latmon_pte_read(vma->vm_mm, d->address, &d->in.before);
+}
 
 static struct latmon_source_status fault_status;
 static struct latmon_krp fault_krp;
@@ -44,6 +60,7 @@ static int fault_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	d->flags = regs_get_kernel_argument(regs, 2);
 	d->thread = t;
 	d->thp_mark = READ_ONCE(t->thp_clears);
+	fault_find(d, (struct vm_area_struct *)regs_get_kernel_argument(regs, 0));
 	d->tsc = rdtsc_ordered();
 	return 0;
 }
@@ -76,6 +93,7 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	vm_fault_t ret = regs_return_value(regs);
 	u64 end = rdtsc_ordered();
 	struct latmon_event ev;
+	struct latmon_pte after;
 
 	if (!READ_ONCE(latmon_target_tgid) || READ_ONCE(d->thread->tid) != current->pid)
 		return 0;		/* the session stopped meanwhile */
@@ -86,6 +104,12 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	ev.u.fault.fault_flags = d->flags;
 	ev.u.fault.result = (__force u32)ret;
 	ev.u.fault.flags = fault_decode(d, ret);
+	memset(&after, 0, sizeof(after));
+	if (!(ret & (VM_FAULT_RETRY | VM_FAULT_COMPLETED)))	/* still locked */
+		latmon_pte_read(current->mm, d->address, &after);
+	ev.u.fault.kind = latmon_fault_kind(&d->in, &after, ret, &ev.u.fault.why);
+	ev.u.fault.map = d->in.map;
+	ev.u.fault.ino = d->in.ino;
 	latmon_ring_write(&ev);
 	return 0;
 }

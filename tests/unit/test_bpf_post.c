@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <cmocka.h>
 
 #include "backend/backend.h"
@@ -22,6 +23,7 @@
 #include "backend/bpf/latbpf_user.h"
 #include "backend/bpf/ktime_tsc.h"
 #include "backend/monitor.h"
+#include "system/memmap.h"
 
 #define TID	4242
 
@@ -187,6 +189,68 @@ static void test_estimated_flags(void **state)
 	cJSON_Delete(doc);
 }
 
+static void put_fault(struct latmon_event *e, void *addr, uint8_t kind)
+{
+	memset(e, 0, sizeof(*e));
+	e->type = LATMON_EV_FAULT;
+	e->pid = (uint32_t)getpid();
+	e->u.fault.address = (uintptr_t)addr;
+	e->u.fault.kind = kind;
+}
+
+/* The kinds that depend on the mapping, against this process's own
+ * mappings: a new anonymous page on a private file is a copy, a write to a
+ * present page of a shared one gives access back, a read with nothing
+ * counted on a file is not the zero page, and one unmapped is unknown. */
+static void test_fault_maps(void **state)
+{
+	struct latmon_event ev[6];
+	struct lat_evbuf m = { .ev = ev, .n = 6 };
+	char path[] = "/tmp/test_bpf_post.XXXXXX";
+	int fd = mkstemp(path);
+	char *priv, *shared, *anon, *gone;
+
+	(void)state;
+	assert_true(fd >= 0 && ftruncate(fd, 8192) == 0);
+	priv = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	shared = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	anon = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	gone = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(priv != MAP_FAILED && shared != MAP_FAILED && anon != MAP_FAILED &&
+		    gone != MAP_FAILED);
+	munmap(gone, 4096);
+	put_fault(&ev[0], priv + 4096, LATMON_FK_ANON);
+	put_fault(&ev[1], shared, LATMON_FK_COW);
+	put_fault(&ev[2], priv, LATMON_FK_ZERO);
+	put_fault(&ev[3], anon + 10, LATMON_FK_ZERO);
+	put_fault(&ev[4], gone, LATMON_FK_ANON);
+	put_fault(&ev[5], anon, LATMON_FK_THP);
+	lat_memmap_clear();
+	assert_int_equal(lat_memmap_snapshot(getpid()), 0);
+	lat_bpf_fault_maps(&m);
+	assert_int_equal(ev[0].u.fault.kind, LATMON_FK_COW);
+	assert_int_equal(ev[0].u.fault.map, LATMON_MAP_FILE_PRIVATE);
+	assert_true(ev[0].u.fault.ino != 0);
+	assert_int_equal(ev[1].u.fault.kind, LATMON_FK_WP);
+	assert_int_equal(ev[1].u.fault.map, LATMON_MAP_FILE_SHARED);
+	assert_int_equal(ev[2].u.fault.kind, LATMON_FK_OTHER);
+	assert_int_equal(ev[3].u.fault.kind, LATMON_FK_ZERO);
+	assert_int_equal(ev[3].u.fault.map, LATMON_MAP_ANON);
+	assert_int_equal(ev[4].u.fault.kind, LATMON_FK_UNKNOWN);
+	assert_int_equal(ev[4].u.fault.why, LATMON_FKW_NO_VMA);
+	assert_int_equal(ev[5].u.fault.kind, LATMON_FK_THP);
+	char buf[256];
+	lat_memmap_describe(getpid(), (uintptr_t)priv + 4096 + 5, 0, buf, sizeof(buf));
+	assert_non_null(strstr(buf, path));
+	assert_non_null(strstr(buf, "+0x1000"));
+	lat_memmap_clear();
+	munmap(priv, 8192);
+	munmap(shared, 8192);
+	munmap(anon, 8192);
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_pending_lost),
 		cmocka_unit_test(test_ktime_map),
 		cmocka_unit_test(test_estimated_flags),
+		cmocka_unit_test(test_fault_maps),
 	};
 
 	setenv("CMOCKA_MESSAGE_OUTPUT", "TAP", 0);	/* for prove; env wins */

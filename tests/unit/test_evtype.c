@@ -170,7 +170,7 @@ static void test_unknown_type(void **state)
 /* Each type's count goes under its JSON name, its details under theirs. */
 static void test_json_names(void **state)
 {
-	struct join_iter it = { .duration = 10 };
+	struct join_iter it = { .duration = 10, .tsc_hz = 1e9 };
 	struct join_result r = { .iters = &it, .n_iters = 1, .tsc_hz = 1e9 };
 	cJSON *a, *o;
 
@@ -178,7 +178,10 @@ static void test_json_names(void **state)
 	it.n_type[LATMON_EV_FAULT] = 2;
 	it.n_type[LATMON_EV_SCHED] = 1;
 	it.n_addrs = 1;
-	it.fault_addr[0] = 0x1000;
+	it.fault[0] = (struct join_fault){ .address = 0x1000, .kind = LATMON_FK_COW, .ino = 77 };
+	it.n_kind[LATMON_FK_COW] = 1;
+	it.kind_ticks[LATMON_FK_COW] = 2500;
+	it.addrs_dropped = 1;
 	it.other_pid = 9;
 	a = join_to_json(&r);
 	o = cJSON_GetArrayItem(a, 0);
@@ -188,6 +191,17 @@ static void test_json_names(void **state)
 	assert_null(cJSON_GetObjectItem(o, "irqs"));
 	assert_string_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "fault_addresses"), 0)
 			    ->valuestring, "0x1000");
+	assert_int_equal(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(o, "fault_kinds"), "cow")->valueint, 1);
+	assert_int_equal(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(o, "fault_kind_ns"), "cow")->valueint,
+		2500);
+	assert_string_equal(
+		cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "fault_memory"), 0),
+				    "memory")
+			->valuestring,
+		"inode 77"); /* no snapshot */
+	assert_int_equal(cJSON_GetObjectItem(o, "fault_memory_dropped")->valueint, 1);
 	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "preempted_by"), "pid")
 			 ->valueint, 9);
 	cJSON_Delete(a);

@@ -76,7 +76,7 @@ static void test_nesting(void **state)
 	assert_int_equal(it->primary, JOIN_THP_ZERO);
 	assert_true(it->thp);
 	assert_int_equal(it->n_type[LATMON_EV_FAULT], 1);
-	assert_int_equal(it->fault_addr[0], 0x7f0000200000ULL);
+	assert_int_equal(it->fault[0].address, 0x7f0000200000ULL);
 	assert_int_equal(it->n_irq_kinds, 1);
 	assert_string_equal(it->irq[0].name, "LOC");
 	assert_int_equal(it->n_events, 3);
@@ -121,7 +121,7 @@ static void test_edges(void **state)
 	assert_int_equal(it->ticks[JOIN_PREEMPTION], 200);
 	assert_int_equal(it->ticks[JOIN_UNEXPLAINED], 300);
 	assert_int_equal(it->n_type[LATMON_EV_FAULT], 1);
-	assert_int_equal(it->fault_addr[0], 0x2);
+	assert_int_equal(it->fault[0].address, 0x2);
 	assert_int_equal(it->other_pid, 77);
 	assert_string_equal(it->other_comm, "hog");
 	assert_false(it->migrated);
@@ -367,7 +367,7 @@ static void test_out_of_order(void **state)
 	jf_join(&t, true);
 	assert_int_equal(t.r.iters[0].ticks[JOIN_FAULT], 800);
 	assert_int_equal(t.r.iters[1].ticks[JOIN_FAULT], 300);
-	assert_int_equal(t.r.iters[1].fault_addr[0], 0x1);
+	assert_int_equal(t.r.iters[1].fault[0].address, 0x1);
 	assert_int_equal(t.r.stats.rewinds, 1);
 	join_result_free(&t.r);
 }

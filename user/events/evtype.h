@@ -71,6 +71,13 @@ enum join_label lat_evtype_label(const struct lat_evtype *t, const struct latmon
 /* The descriptor of an event label; NULL if l is not one. */
 const struct join_label_desc *lat_evtype_label_desc(enum join_label l);
 
+/* A fault kind's name ("cow"; LATMON_FK_*), NULL for 0 or out of range;
+ * why a kind is unknown (LATMON_FKW_*), NULL for none. */
+const char *lat_fault_kind_name(unsigned int kind);
+const char *lat_fault_why_text(unsigned int why);
+/* What a kind is, by name ("cow": "a page copied on write ..."); NULL. */
+const char *lat_fault_kind_what(const char *name);
+
 /* Begin one part of an iteration's detail line: indentation, then "; ". */
 void lat_detail_part(FILE *out, int *parts);
 

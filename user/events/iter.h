@@ -90,7 +90,7 @@ struct join_prec {
 	size_t n;
 };
 
-#define JOIN_MAX_ADDRS	4	/* fault addresses kept per iteration */
+#define JOIN_MAX_ADDRS 8	/* faults kept per iteration, with their memory */
 #define JOIN_MAX_IRQS	4	/* distinct interrupts kept per iteration */
 #define JOIN_MAX_SPANS 64	/* kernel spans kept per iteration */
 
@@ -118,6 +118,17 @@ struct join_wake {		/* the thread was woken at t by pid on cpu */
 	char comm[17];
 };
 
+/* One fault inside a slow iteration, as recorded. */
+struct join_fault {
+	uint64_t address;
+	uint64_t ino;	/* the file's inode, 0: anonymous */
+	uint64_t ticks; /* its own duration */
+	uint32_t pid;
+	uint8_t kind; /* LATMON_FK_* (0: not told) */
+	uint8_t map;  /* LATMON_MAP_* */
+	uint16_t why; /* LATMON_FKW_* */
+};
+
 struct join_iter {
 	size_t index;		/* index_base + position in samples */
 	size_t stream_index;	/* position in its own stream */
@@ -126,6 +137,7 @@ struct join_iter {
 	char comm[16];		/* the thread's name; "" if not known */
 	uint64_t tsc_begin;
 	uint64_t duration;	/* ticks, tsc_end - tsc_begin (0 if negative) */
+	double tsc_hz;		/* the run's: ticks to ns */
 	uint16_t cpu_begin, cpu_end;
 	uint32_t sample_flags;
 	enum join_label primary;
@@ -144,8 +156,11 @@ struct join_iter {
 	struct join_span *spans;		/* its spans, in begin order (owned) */
 	uint32_t n_spans, spans_dropped;	/* kept; past JOIN_MAX_SPANS */
 	uint32_t n_type[__LATMON_EV_MAX];	/* ... by record type */
-	uint32_t n_addrs;
-	uint64_t fault_addr[JOIN_MAX_ADDRS];
+	uint32_t n_addrs;			/* faults kept, the first JOIN_MAX_ADDRS */
+	uint32_t addrs_dropped;			/* ... and those past them */
+	struct join_fault fault[JOIN_MAX_ADDRS];
+	uint32_t n_kind[__LATMON_FK_MAX];     /* faults by kind */
+	uint64_t kind_ticks[__LATMON_FK_MAX]; /* ... their own durations */
 	uint32_t n_irq_kinds;
 	struct join_irq irq[JOIN_MAX_IRQS];
 	uint32_t other_pid;	/* task that ran while the thread was out, */

@@ -333,14 +333,21 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 	uint64_t other, all, joined;
 	size_t n_tids, joined_streams = 0, k;
 	uint32_t *tids = joined_tids(in->run, streams, &n_tids);
-	cJSON *o, *times;
+	struct lat_fault_scope scope;
+	cJSON *o, *times, *kinds;
 
 	if (!tids)
 		return NULL;
 	count_events(in, tids, n_tids, &other, &all, &joined);
-	times = lat_fault_times_json(&(struct lat_fault_scope){
-		in->have_events ? in->events : NULL, in->n_events, tids, n_tids,
-		in->tsc_before, in->tsc_after, in->run->tsc_hz });
+	scope = (struct lat_fault_scope){ in->have_events ? in->events : NULL,
+					  in->n_events,
+					  tids,
+					  n_tids,
+					  in->tsc_before,
+					  in->tsc_after,
+					  in->run->tsc_hz };
+	times = lat_fault_times_json(&scope);
+	kinds = lat_fault_kinds_json(&scope);
 	free(tids);
 	if (in->have_events) {		/* recorded, even if no stream was ours */
 		m->acc.have_events = true;
@@ -359,6 +366,7 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 				      in->have_events ? in->events : NULL,
 				      in->have_events ? in->n_events : 0, streams));
 		cJSON_AddItemToObject(o, "fault_ns", times);
+		cJSON_AddItemToObject(o, "fault_kinds", kinds);
 		if (in->hv_noise_per_s > 0 && in->have_events)
 			cJSON_AddItemToObject(o, "hypervisor_stretches", stretches_json(in, m));
 		if (in->have_events)
@@ -367,6 +375,7 @@ static cJSON *causes_json(const struct lat_causes_in *in, struct merge *m, size_
 						      cJSON_CreateNull());
 	} else {
 		cJSON_Delete(times);
+		cJSON_Delete(kinds);
 	}
 	return o;
 }

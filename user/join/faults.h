@@ -24,4 +24,9 @@ struct lat_fault_scope {
  * retried, not failed); null without events or faults. */
 cJSON *lat_fault_times_json(const struct lat_fault_scope *in);
 
+/* The same by kind: {"zero": {count, p50, ...}, "cow": {...}, "unknown":
+ * {..., "why": {"reason": count}}}, kinds without faults left out; "none"
+ * for records that do not tell one (an older latmon). null without events. */
+cJSON *lat_fault_kinds_json(const struct lat_fault_scope *in);
+
 #endif /* LATCTL_FAULTS_H */

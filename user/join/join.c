@@ -333,6 +333,7 @@ static void iter_init(struct join_iter *it, const struct join_input *in, size_t 
 
 	memset(it, 0, sizeof(*it));
 	it->index = in->index_base + pos;
+	it->tsc_hz = in->tsc_hz;
 	it->tsc_begin = b;
 	it->duration = e - b;
 	it->cpu_begin = s->cpu_begin;

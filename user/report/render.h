@@ -34,6 +34,9 @@ void join_print(const cJSON *causes, const cJSON *iters, FILE *out);
 
 /* render_repeat.c: the per-run spread of a --repeat document (median and
  * range of p50..max); nothing for a single run. */
+/* The fault row split by kind (causes.fault_kinds), after the cause table. */
+void lat_kinds_render(FILE *out, struct lat_rd *r, const cJSON *causes, const cJSON *iters);
+
 void lat_repeat_render(FILE *out, const cJSON *doc, struct lat_rd *r);
 
 /* render_hist.c: the "histogram" of the document (run 1's of a --repeat),

@@ -133,7 +133,8 @@ static void print_event_stats(const cJSON *causes, FILE *out, struct lat_rd *r)
 	print_stretches(causes, out, r);
 }
 
-static void print_causes(const cJSON *causes, const cJSON *est, FILE *out, struct lat_rd *r)
+static void print_causes(const cJSON *causes, const cJSON *iters, const cJSON *est, FILE *out,
+			 struct lat_rd *r)
 {
 	const cJSON *rows = lat_rd_array(r, causes, "causes"), *row;
 	double thr_ns = lat_rd_num(r, causes, "slow_threshold_ns");
@@ -151,6 +152,7 @@ static void print_causes(const cJSON *causes, const cJSON *est, FILE *out, struc
 		print_cause_row(row, est, out, r);
 	fprintf(out, "  primary: the largest part of an iteration; present: any part of it;\n"
 		"  share: of the total slow time, each tick counted once (innermost cause).\n");
+	lat_kinds_render(out, r, causes, iters);
 	cJSON_ArrayForEach(row, rows)
 		print_twice(row, out, r);
 	print_event_stats(causes, out, r);
@@ -300,7 +302,7 @@ void lat_render_causes(FILE *out, struct lat_rd *r, const cJSON *causes, const c
 		       const cJSON *estimated)
 {
 	if (causes)
-		print_causes(causes, estimated, out, r);
+		print_causes(causes, iters, estimated, out, r);
 	if (iters && cJSON_GetArraySize(iters) > 0)
 		print_observer(iters, out);
 	if (iters && cJSON_GetArraySize(iters) > 0)

@@ -12,6 +12,7 @@
 #include "lib/progress.h"
 #include "lib/tsc.h"
 #include "run/phases.h"
+#include "system/memmap.h"
 #include "system/mmenv.h"
 
 /* Shared anonymous sample array, written once so no fault lands in the loop. */
@@ -124,6 +125,19 @@ static int loop_status(struct lat_run_ctx *c, int ret)
 	return 0;
 }
 
+/* The mappings of every process that ran the loop, while they are there:
+ * what the faults were on (system/memmap.h). */
+static void snapshot_maps(const struct lat_run *run)
+{
+	size_t k;
+
+	lat_memmap_clear();
+	lat_memmap_snapshot(getpid());
+	for (k = 0; k < run->n_streams; k++)
+		if (run->streams[k].pid && run->streams[k].pid != (uint32_t)getpid())
+			lat_memmap_snapshot((pid_t)run->streams[k].pid);
+}
+
 /* The timed loop between two counter reads, then recording stopped and
  * exec's iterations taken from the records. LAT_EXIT_*. */
 int lat_phase_loop(struct lat_run_ctx *c)
@@ -142,6 +156,7 @@ int lat_phase_loop(struct lat_run_ctx *c)
 	lat_mm_env_leave();
 	lat_run_hv_end(&c->hv);
 	lat_progress_done();
+	snapshot_maps(run);
 	lat_backend_stop(&c->sess, run);
 	if (!ret && run->ops->from_events)
 		ret = run->ops->from_events(run, c->sess.buf.ev, c->sess.buf.n);

@@ -194,7 +194,9 @@ static void check_reserved(const struct latmon_event *e)
 		   offsetof(struct latmon_event, reserved) + 2, "header reserved");
 	switch (e->type) {
 	case LATMON_EV_FAULT:
-		zero_range(e, U(fault) - 4, U_END, "fault reserved + tail");
+		if (e->u.fault.why && e->u.fault.kind != LATMON_FK_UNKNOWN)
+			fail("fault seq %llu: why %u without kind unknown", (unsigned long long)e->seq, e->u.fault.why);
+		zero_range(e, U(fault), U_END, "fault tail");
 		break;
 	case LATMON_EV_THP_CLEAR: zero_range(e, U(thp), U_END, "thp tail"); break;
 	case LATMON_EV_SCHED:

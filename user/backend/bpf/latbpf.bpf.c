@@ -41,12 +41,16 @@
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 target_tgid;
+/* Set by latctl before load: a swap-in or a NUMA hinting fault can happen
+ * (swap on, NUMA balancing on), so the kinds they look like are unknown. */
+const volatile bool swap_on, numa_on;
 /* The allocator zeroes pages itself (init_on_alloc=1, Debian's default):
  * a static key, read where the kernel lets libbpf find it. */
 extern const void init_on_alloc __ksym __weak;
 
 #define HPAGE_ORDER	9
 #define HPAGE_SIZE	(1ULL << 21)
+#define X86_PF_PROT (1UL << 0)
 #define X86_PF_WRITE	(1UL << 1)
 #define X86_PF_USER	(1UL << 2)
 #define X86_PF_INSTR	(1UL << 4)
@@ -61,6 +65,10 @@ struct open_fault {
 	__u64 zeroed_ns;	/* the huge page came zeroed (init_on_alloc): when */
 	__u32 tid;
 	__u32 flags;		/* LATMON_FAULT_F_* so far */
+	__u8 present;		/* the error code's P: a present page it may not use */
+	__u8 rss;		/* 1 + the first rss_stat member it changed, 0: none */
+	__u8 alloc0;		/* a 4 KiB page was allocated inside it */
+	__u8 cache_add;		/* a page was added to the page cache inside it */
 };
 
 /* Per target thread: its last switch-out, and a fault it left open. */
@@ -274,6 +282,38 @@ static __always_inline struct thread *thread_of(struct task_struct *t, bool crea
 				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
 
+/* The evidence's kind: what it mapped, told by the counters it moved and
+ * what it allocated; latctl refines those that depend on the mapping
+ * (ANON on a private file is a copy, COW on a shared one is WP). */
+static __always_inline __u8 fault_kind(const struct open_fault *f, __u16 end_mark, __u16 *why)
+{
+	*why = 0;
+	if (f->flags & LATMON_FAULT_F_HUGE)
+		return LATMON_FK_THP;
+	if (f->present)
+		return !(f->flags & LATMON_FAULT_F_WRITE) ? LATMON_FK_OTHER :
+		       f->alloc0			  ? LATMON_FK_COW :
+							    LATMON_FK_WP;
+	if (f->rss == 1 + MM_FILEPAGES || f->rss == 1 + MM_SHMEMPAGES || f->cache_add)
+		return f->cache_add ? LATMON_FK_FILE_IO : LATMON_FK_FILE;
+	if (f->rss == 1 + MM_ANONPAGES) {
+		if (!swap_on)
+			return LATMON_FK_ANON;
+		*why = LATMON_FKW_SWAP_ON;
+	} else if (f->rss) {
+		*why = LATMON_FKW_NO_EVIDENCE;
+	} else if (end_mark == LATBPF_REC_OPEN_END && !(f->flags & LATMON_FAULT_F_WRITE)) {
+		/* a read that mapped nothing counted: the zero page */
+		if (!numa_on)
+			return LATMON_FK_ZERO;
+		*why = LATMON_FKW_NUMA_ON;
+	} else {
+		*why = end_mark == LATBPF_REC_OUT_END ? LATMON_FKW_OPEN_END :
+							LATMON_FKW_NO_EVIDENCE;
+	}
+	return LATMON_FK_UNKNOWN;
+}
+
 /* The open fault f of the current thread ends at now; end_mark: how we know. */
 static __always_inline void end_fault(struct open_fault *f, __u64 ids, __u64 now, __u16 end_mark)
 {
@@ -296,10 +336,12 @@ static __always_inline void end_fault(struct open_fault *f, __u64 ids, __u64 now
 	e.tsc_end = now;
 	e.u.fault.address = f->address;
 	e.u.fault.flags = f->flags;
+	e.u.fault.kind = fault_kind(f, end_mark, &e.u.fault.why);
 	submit(&e, ids, now);
 	f->begin_ns = 0;
 	f->alloc9_ns = 0;
 	f->zeroed_ns = 0;
+	f->rss = f->alloc0 = f->cache_add = 0;
 }
 
 /* tgid << 32 | pid of the current task, from its task_struct (CO-RE field
@@ -333,6 +375,8 @@ static __always_inline int fault_begin(unsigned long address, unsigned long erro
 	f->flags = ((error_code & X86_PF_WRITE) ? LATMON_FAULT_F_WRITE : 0) |
 		   ((error_code & X86_PF_USER) ? LATMON_FAULT_F_USER : 0) |
 		   ((error_code & X86_PF_INSTR) ? LATMON_FAULT_F_INSTRUCTION : 0);
+	f->present = !!(error_code & X86_PF_PROT);
+	f->rss = f->alloc0 = f->cache_add = 0;
 	return 0;
 }
 
@@ -377,12 +421,16 @@ int BPF_PROG(on_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 	struct open_fault *f;
 	__u64 ids;
 
-	if (order != HPAGE_ORDER)
+	if (order != HPAGE_ORDER && order != 0)
 		return 0;
 	ids = current_ids();
 	if (!tgid_is_target(ids >> 32))
 		return 0;
 	f = fault_of((__u32)ids);
+	if (f && order == 0) {
+		f->alloc0 = 1;
+		return 0;
+	}
 	if (f && !f->alloc9_ns) {
 		f->alloc9_ns = bpf_ktime_get_ns();
 		f->zeroed_ns = zeroing_allocator() ? f->alloc9_ns : 0;
@@ -400,8 +448,25 @@ int BPF_PROG(on_rss_stat, struct mm_struct *mm, int member)
 	if (!tgid_is_target(ids >> 32))
 		return 0;
 	f = fault_of((__u32)ids);
-	if (f)
+	if (f) {
+		f->rss = 1 + member;
 		end_fault(f, ids, bpf_ktime_get_ns(), 0);
+	}
+	return 0;
+}
+
+/* A page enters the page cache inside a fault: it is being read. */
+SEC("tp_btf/mm_filemap_add_to_page_cache")
+int BPF_PROG(on_cache_add)
+{
+	__u64 ids = current_ids();
+	struct open_fault *f;
+
+	if (!tgid_is_target(ids >> 32))
+		return 0;
+	f = fault_of((__u32)ids);
+	if (f)
+		f->cache_add = 1;
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 #include "backend/bpf/latbpf_user.h"
 #include "backend/bpf/ktime_tsc.h"
 #include "lib/tsc.h"
+#include "system/memmap.h"
 
 #define LAT_BPF_POLL_NS		(10 * 1000 * 1000)
 #define LAT_BPF_REC_BYTES	(sizeof(struct latmon_event) + 8)	/* + ring header */
@@ -149,6 +150,8 @@ static int load_attach(struct lat_bpf *b, uint64_t ring)
 		return ret;
 	}
 	b->skel->rodata->target_tgid = (uint32_t)getpid();
+	b->skel->rodata->swap_on = lat_swap_on();
+	b->skel->rodata->numa_on = lat_numa_balancing_on();
 	b->ring_bytes = ring_bytes(ring);
 	bpf_map__set_max_entries(b->skel->maps.rb, (uint32_t)b->ring_bytes);
 	bpf_map__set_max_entries(b->skel->maps.followed, b->follow.max);
@@ -303,6 +306,7 @@ void lat_bpf_stop(struct lat_bpf *b, struct lat_evbuf *buf, struct lat_run *run)
 	lat_bpf_to_tsc(buf, &b->clock);
 	lat_evbuf_add_own_lost(buf);
 	steal_scan(b, buf);
+	lat_bpf_fault_maps(buf);
 	b->open_ends = lat_bpf_clip(buf, run, &b->clipped);
 	lat_bpf_follow_read(&b->follow, &b->skel->bss->follow, bpf_map__fd(b->skel->maps.follow_log));
 	b->other_process = lat_bpf_follow_other(&b->follow, buf->ev, buf->n);

@@ -14,6 +14,7 @@
 #include "backend/bpf/latbpf.h"
 #include "backend/bpf/latbpf_user.h"
 #include "backend/bpf/ktime_tsc.h"
+#include "system/memmap.h"
 #include "workload/workload.h"
 
 void lat_bpf_pending_lost(struct lat_evbuf *m, unsigned int cpu, const struct latbpf_cpu *c)
@@ -99,4 +100,43 @@ uint64_t lat_bpf_clip(struct lat_evbuf *m, const struct lat_run *run, uint64_t *
 	for (i = 0; i < m->n; i++)
 		m->ev[i].reserved = 0;
 	return open;
+}
+
+/* The kind the BPF program told, where it depends on the mapping: a new
+ * anonymous page on a private file is a copy of the file's page; a write
+ * to a present page of a shared mapping is write access given back. */
+static void refine_kind(struct latmon_fault *f)
+{
+	if (f->kind == LATMON_FK_ANON && f->map == LATMON_MAP_FILE_PRIVATE)
+		f->kind = LATMON_FK_COW;
+	else if (f->kind == LATMON_FK_COW && f->map == LATMON_MAP_FILE_SHARED)
+		f->kind = LATMON_FK_WP;
+	else if (f->kind == LATMON_FK_ZERO && f->map != LATMON_MAP_ANON &&
+		 f->map != LATMON_MAP_HEAP && f->map != LATMON_MAP_STACK)
+		f->kind = LATMON_FK_OTHER; /* a read of a file maps a file page */
+}
+
+void lat_bpf_fault_maps(struct lat_evbuf *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		struct latmon_event *e = &m->ev[i];
+		const struct lat_mapping *map;
+
+		if (e->type != LATMON_EV_FAULT || e->u.fault.map)
+			continue;
+		map = lat_memmap_find((pid_t)e->pid, e->u.fault.address, 0);
+		if (!map || map->start > e->u.fault.address) {
+			if (e->u.fault.kind == LATMON_FK_ANON || e->u.fault.kind == LATMON_FK_COW ||
+			    e->u.fault.kind == LATMON_FK_ZERO) {
+				e->u.fault.kind = LATMON_FK_UNKNOWN; /* unmapped by the end */
+				e->u.fault.why = LATMON_FKW_NO_VMA;
+			}
+			continue;
+		}
+		e->u.fault.map = lat_mapping_map(map);
+		e->u.fault.ino = map->ino;
+		refine_kind(&e->u.fault);
+	}
 }

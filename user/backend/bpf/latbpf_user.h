@@ -54,6 +54,10 @@ void lat_bpf_to_tsc(struct lat_evbuf *buf, const struct lat_ktime_map *clock);
  * thread's next TSC read in run's samples; returns how many faults were
  * open, *clipped how many records that shortened. Clears the BPF-only
  * marks. */
+/* Each fault's mapping from the run's snapshot (system/memmap.h), and the
+ * kinds that depend on it. */
+void lat_bpf_fault_maps(struct lat_evbuf *buf);
+
 uint64_t lat_bpf_clip(struct lat_evbuf *buf, const struct lat_run *run, uint64_t *clipped);
 
 /* latbpf_follow.c: the processes the programs followed. */

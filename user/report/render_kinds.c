@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fault row of the cause table split by kind: for each kind the slow
+ * iterations it is the primary fault kind of (the most own fault time, in
+ * iterations whose primary cause is fault), those it is present in, and
+ * its faults over the whole loop with their median and p99.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "events/evtype.h"
+#include "lib/fmt.h"
+#include "lib/rdoc.h"
+#include "report/render.h"
+
+/* The kind of the most own fault time in one iteration, or NULL. */
+static const char *top_kind(const cJSON *it)
+{
+	const cJSON *ns = cJSON_GetObjectItemCaseSensitive(it, "fault_kind_ns"), *k;
+	const char *top = NULL;
+	double best = -1;
+
+	cJSON_ArrayForEach(k, ns)
+		if (cJSON_IsNumber(k) && k->valuedouble > best) {
+			best = k->valuedouble;
+			top = k->string;
+		}
+	return top;
+}
+
+/* In how many iterations kind is present, and the primary kind. */
+static void count_slow(const cJSON *iters, const char *kind, double *primary, double *present)
+{
+	const cJSON *it, *p, *n;
+	const char *top;
+
+	*primary = *present = 0;
+	cJSON_ArrayForEach(it, iters) {
+		n = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(it, "fault_kinds"), kind);
+		if (cJSON_GetNumberValue(n) > 0)
+			(*present)++;
+		p = cJSON_GetObjectItemCaseSensitive(it, "primary");
+		top = top_kind(it);
+		if (cJSON_IsString(p) && !strcmp(p->valuestring, "fault") && top &&
+		    !strcmp(top, kind))
+			(*primary)++;
+	}
+}
+
+static void print_why(const cJSON *row, FILE *out)
+{
+	const cJSON *why = cJSON_GetObjectItemCaseSensitive(row, "why"), *w;
+
+	cJSON_ArrayForEach(w, why)
+		fprintf(out, "%s%s (%.0f)", w == why->child ? "" : "; ", w->string,
+			cJSON_GetNumberValue(w));
+}
+
+static void print_row(const cJSON *row, const cJSON *iters, FILE *out, struct lat_rd *r)
+{
+	char p50[24], p99[24];
+	double primary, present;
+
+	count_slow(iters, row->string, &primary, &present);
+	lat_fmt_time(p50, sizeof(p50), lat_rd_num(r, row, "p50"));
+	lat_fmt_time(p99, sizeof(p99), lat_rd_num(r, row, "p99"));
+	fprintf(out, "    %-9s %10.0f %8.0f %9.0f %9s %9s   ", row->string, primary, present,
+		lat_rd_num(r, row, "count"), p50, p99);
+	if (!strcmp(row->string, "unknown"))
+		print_why(row, out);
+	else
+		fprintf(out, "%s", lat_fault_kind_what(row->string) ?: "");
+	fputc('\n', out);
+}
+
+void lat_kinds_render(FILE *out, struct lat_rd *r, const cJSON *causes, const cJSON *iters)
+{
+	const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(causes, "fault_kinds"), *row;
+
+	if (!cJSON_IsObject(kinds) || !kinds->child)
+		return;
+	fprintf(out,
+		"  fault by kind  primary  present    faults    median       p99   what it is\n");
+	cJSON_ArrayForEach(row, kinds)
+		print_row(row, iters, out, r);
+	fprintf(out, "    (faults, median, p99: all of the timed loop's; primary: the kind with\n"
+		     "    the most fault time in an iteration whose primary cause is fault)\n");
+}
