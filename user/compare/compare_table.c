@@ -76,6 +76,30 @@ static int cause_rows_of(struct rows *r, const struct lat_side *base, const stru
 	return ret;
 }
 
+/* Rows of the fault kinds either side has: fault.KIND:count and :p50. */
+static int kind_rows_of(struct rows *r, const struct lat_side *base, const struct lat_side *new)
+{
+	static const char *const stats[] = { "count", "p50" };
+	cJSON *kinds = cJSON_CreateArray(), *l;
+	char name[96], label[64];
+	struct lat_metric m;
+	size_t k;
+	int ret = 0;
+
+	for (k = 0; k < base->n; k++)
+		lat_runs_fault_kinds(base->doc[k], kinds);
+	for (k = 0; k < new->n; k++)
+		lat_runs_fault_kinds(new->doc[k], kinds);
+	cJSON_ArrayForEach(l, kinds)
+		for (k = 0; k < 2 && !ret; k++) {
+			snprintf(name, sizeof(name), "fault.%s:%s", l->valuestring, stats[k]);
+			lat_metric_parse(name, &m, label, sizeof(label));
+			ret = add_row(r, base, new, &m);
+		}
+	cJSON_Delete(kinds);
+	return ret;
+}
+
 static int cmp_p(const void *a, const void *b)
 {
 	double x = (*(struct row *const *)a)->p.p, y = (*(struct row *const *)b)->p.p;
@@ -126,6 +150,8 @@ int lat_compare_rows(const struct lat_side *base, const struct lat_side *new, co
 		ret = add_row(&r, base, new, &lat_metrics[i]);
 	if (!ret)
 		ret = cause_rows_of(&r, base, new);
+	if (!ret)
+		ret = kind_rows_of(&r, base, new);
 	if (!ret) {
 		/* the rows moved as the array grew: their metrics' names too */
 		for (i = 0; i < r.n; i++)
@@ -194,6 +220,12 @@ static const char *row_name(const struct lat_metric *m, FILE *out)
 		if (!k)
 			fprintf(out, "cause %s\n", m->name + n);
 		return cause_rows[k].row;
+	}
+	if (m->kind == LAT_METRIC_FAULT_KIND) {	/* "fault.cow:count", then ":p50" */
+		n = strcspn(m->key, ":");
+		if (!strcmp(m->key + n, ":count"))
+			fprintf(out, "%.*s faults\n", (int)n, m->key);
+		return !strcmp(m->key + n, ":count") ? "count" : "median";
 	}
 	return m->name;
 }

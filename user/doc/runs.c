@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "lib/rdoc.h"
+#include "events/evtype.h"
 #include "events/iter.h"
 #include "doc/result.h"
 #include "doc/runs.h"
@@ -64,10 +65,45 @@ const cJSON *lat_run_at(const cJSON *doc, size_t i)
 	return list ? cJSON_GetArrayItem(list, (int)i) : doc;
 }
 
+/* The statistics a fault kind's metric takes ("fault.cow:p50"). */
+static const char *const kind_stats[] = { "p50", "p90", "p99", "max", "count" };
+
+/* "fault.KIND:STAT" into *m, key "KIND:STAT" in label_buf; -EINVAL if name
+ * is not of that form (the kind and statistic are checked by
+ * lat_metric_given). */
+static int parse_kind_metric(const char *name, struct lat_metric *m, char *label_buf, size_t len)
+{
+	const char *colon;
+
+	if (strncmp(name, "fault.", 6) || !(colon = strchr(name + 6, ':')) || colon == name + 6)
+		return -EINVAL;
+	snprintf(label_buf, len, "%s", name + 6);
+	*m = (struct lat_metric){ name, LAT_METRIC_FAULT_KIND, label_buf,
+				  strcmp(colon + 1, "count") ? "ns" : "", 0 };
+	return 0;
+}
+
+/* Whether "KIND:STAT" names a kind and a statistic. */
+static bool kind_metric_known(const char *key)
+{
+	size_t klen = strcspn(key, ":"), i;
+	unsigned int k;
+	bool kind = false, stat = false;
+
+	for (k = 1; lat_fault_kind_name(k); k++)
+		kind |= strlen(lat_fault_kind_name(k)) == klen &&
+			!strncmp(lat_fault_kind_name(k), key, klen);
+	for (i = 0; i < sizeof(kind_stats) / sizeof(kind_stats[0]); i++)
+		stat |= key[klen] == ':' && !strcmp(key + klen + 1, kind_stats[i]);
+	return kind && stat;
+}
+
 int lat_metric_parse(const char *name, struct lat_metric *m, char *label_buf, size_t len)
 {
 	size_t i, n;
 
+	if (!parse_kind_metric(name, m, label_buf, len))
+		return 0;
 	for (i = 0; i < lat_n_metrics; i++)
 		if (!strcmp(name, lat_metrics[i].name)) {
 			*m = lat_metrics[i];
@@ -95,6 +131,17 @@ int lat_metric_given(const char *name, struct lat_metric *m, char *label_buf, si
 		snprintf(why, wlen, "unknown metric '%s'", name);
 		return -EINVAL;
 	}
+	if (m->kind == LAT_METRIC_FAULT_KIND) {
+		if (kind_metric_known(m->key))
+			return 0;
+		used = (size_t)snprintf(why, wlen, "unknown fault kind or statistic in %s; fault.KIND:STAT with KIND one of", name);
+		for (l = 1; lat_fault_kind_name((unsigned int)l) && used < wlen; l++)
+			used += (size_t)snprintf(why + used, wlen - used, " %s",
+						 lat_fault_kind_name((unsigned int)l));
+		if (used < wlen)
+			snprintf(why + used, wlen - used, " and STAT p50, p90, p99, max or count");
+		return -EINVAL;
+	}
 	if (m->kind != LAT_METRIC_CAUSE_COUNT && m->kind != LAT_METRIC_CAUSE_SHARE &&
 	    m->kind != LAT_METRIC_CAUSE_OWN)
 		return 0;
@@ -119,13 +166,33 @@ void lat_metric_list(FILE *out)
 		for (l = 0; l < JOIN_NR_LABELS; l++)
 			if (join_label_by_name(join_label_name(l)) == l)
 				fprintf(out, " %s%s", cause_metrics[c].prefix, join_label_name(l));
+	for (l = 1; lat_fault_kind_name((unsigned int)l); l++)
+		fprintf(out, " fault.%s:p50 fault.%s:count", lat_fault_kind_name((unsigned int)l),
+			lat_fault_kind_name((unsigned int)l));
 }
+
 
 static double num(const cJSON *o, const char *key)
 {
 	const cJSON *v = member(o, key);
 
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* A fault kind's statistic: NaN where the run has no kinds; where it has
+ * them but none of this kind, 0 faults and no percentile. */
+static double kind_value(const cJSON *run, const char *key)
+{
+	const cJSON *kinds = member(member(run, "causes"), "fault_kinds");
+	size_t klen = strcspn(key, ":");
+	char kind[32];
+
+	if (!cJSON_IsObject(kinds) || klen >= sizeof(kind))
+		return NAN;
+	snprintf(kind, sizeof(kind), "%.*s", (int)klen, key);
+	if (!member(kinds, kind))
+		return strcmp(key + klen, ":count") ? NAN : 0;
+	return num(member(kinds, kind), key + klen + 1);
 }
 
 /* The entry of label in a run's cause table, NULL when it did not occur. */
@@ -161,6 +228,8 @@ double lat_metric_value(const cJSON *run, const struct lat_metric *m)
 		return c ? num(c, "share") : 0;
 	case LAT_METRIC_FAULT:
 		return num(member(member(run, "causes"), "fault_ns"), m->key);
+	case LAT_METRIC_FAULT_KIND:
+		return kind_value(run, m->key);
 	case LAT_METRIC_CAUSE_OWN:
 		c = cause_entry(run, m->key);
 		return c && num(c, "own_count") > 0 ? num(c, "own_median_ns") : NAN;
@@ -205,6 +274,17 @@ void lat_runs_cause_labels(const cJSON *doc, cJSON *list)
 			if (cJSON_IsString(l) && !has_label(list, l->valuestring))
 				cJSON_AddItemToArray(list, cJSON_CreateString(l->valuestring));
 		}
+}
+
+void lat_runs_fault_kinds(const cJSON *doc, cJSON *list)
+{
+	size_t n = lat_runs_count(doc), i;
+	const cJSON *k;
+
+	for (i = 0; i < n; i++)
+		cJSON_ArrayForEach(k, member(member(lat_run_at(doc, i), "causes"), "fault_kinds"))
+			if (k->string && strcmp(k->string, "none") && !has_label(list, k->string))
+				cJSON_AddItemToArray(list, cJSON_CreateString(k->string));
 }
 
 /* Key paths every run must hold, with their type. */

@@ -25,12 +25,15 @@ enum lat_metric_kind {
 	LAT_METRIC_CAUSE_SHARE,	/* share of the slow time, 0..1 */
 	LAT_METRIC_CAUSE_OWN,	/* median own duration in ns */
 	LAT_METRIC_FAULT,	/* causes.fault_ns.<key>: every fault of the loop */
+	LAT_METRIC_FAULT_KIND,	/* causes.fault_kinds.<kind>.<stat>, key "kind:stat":
+				 * the faults of one kind ("fault.cow:p50") */
 };
 
 struct lat_metric {
 	const char *name;	/* "p99.9", "faults/iter", "share:fault" */
 	enum lat_metric_kind kind;
-	const char *key;	/* summary or counters key; cause label */
+	const char *key;	/* summary or counters key; cause label;
+				 * "cow:p50" for a fault kind's */
 	const char *unit;	/* "ns", "", "%" */
 	int lower_worse;	/* a loss is a regression (huge pages) */
 };
@@ -65,6 +68,10 @@ double lat_run_lost(const cJSON *run);
 
 /* Values of m over every run of doc into vals (malloc'd, NaNs left out). */
 size_t lat_metric_values(const cJSON *doc, const struct lat_metric *m, double **vals);
+
+/* Append to list (strings) the fault kinds any run of doc has faults of
+ * (causes.fault_kinds), each once. */
+void lat_runs_fault_kinds(const cJSON *doc, cJSON *list);
 
 /* Cause labels that occur in any run of doc, added to list (no duplicates). */
 void lat_runs_cause_labels(const cJSON *doc, cJSON *list);
