@@ -223,11 +223,11 @@ static void test_fault_maps(void **state)
 	put_fault(&ev[1], shared, LATMON_FK_COW);
 	put_fault(&ev[2], priv, LATMON_FK_ZERO);
 	put_fault(&ev[3], anon + 10, LATMON_FK_ZERO);
-	put_fault(&ev[4], gone, LATMON_FK_ANON);
+	put_fault(&ev[4], gone, LATMON_FK_ANON); /* without mm_filemap_fault */
 	put_fault(&ev[5], anon, LATMON_FK_THP);
 	lat_memmap_clear();
 	assert_int_equal(lat_memmap_snapshot(getpid()), 0);
-	lat_bpf_fault_maps(&m);
+	lat_bpf_fault_maps(&m, false);
 	assert_int_equal(ev[0].u.fault.kind, LATMON_FK_COW);
 	assert_int_equal(ev[0].u.fault.map, LATMON_MAP_FILE_PRIVATE);
 	assert_true(ev[0].u.fault.ino != 0);

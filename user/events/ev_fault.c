@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "events/evtype.h"
+#include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/rdoc.h"
 #include "system/memmap.h"
@@ -129,7 +130,7 @@ static cJSON *kinds_json(const struct join_iter *it, bool ns)
 }
 
 /* One kept fault: where, which kind, on what memory (and why unknown). */
-static cJSON *memory_one(const struct join_fault *f)
+static cJSON *memory_one(const struct join_fault *f, double tsc_hz)
 {
 	cJSON *o = cJSON_CreateObject();
 	char buf[240];
@@ -142,6 +143,8 @@ static cJSON *memory_one(const struct join_fault *f)
 		o, "kind", lat_fault_kind_name(f->kind) ? lat_fault_kind_name(f->kind) : "none");
 	if (f->why && lat_fault_why_text(f->why))
 		cJSON_AddStringToObject(o, "why", lat_fault_why_text(f->why));
+	if (tsc_hz > 0)
+		cJSON_AddNumberToObject(o, "ns", (double)f->ticks * 1e9 / tsc_hz);
 	lat_memmap_describe((pid_t)f->pid, f->address, f->ino, buf, sizeof(buf));
 	if (!cJSON_AddStringToObject(o, "memory", buf)) {
 		cJSON_Delete(o);
@@ -156,7 +159,7 @@ static cJSON *memory_json(const struct join_iter *it)
 	uint32_t i;
 
 	for (i = 0; a && i < it->n_addrs; i++)
-		if (!cJSON_AddItemToArray(a, memory_one(&it->fault[i]))) {
+		if (!cJSON_AddItemToArray(a, memory_one(&it->fault[i], it->tsc_hz))) {
 			cJSON_Delete(a);
 			return NULL;
 		}
@@ -190,14 +193,16 @@ static void kind_where(const cJSON *mem, const char *kind, FILE *out, struct lat
 	}
 }
 
-/* "3 cow faults on [heap] at 0x7f..; 1 zero fault ...", or, in a result
- * without kinds, "3 fault(s) at 0x7f.. 0x7f.." */
+/* "3 cow faults (5.2 us) on [heap] at 0x7f..; 1 zero fault ...", or, in
+ * a result without kinds, "3 fault(s) at 0x7f.. 0x7f.." */
 static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 {
 	double n;
 	const cJSON *a = lat_rd_opt_list(rd, it, "faults", "fault_addresses", &n), *x;
 	const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(it, "fault_kinds");
 	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(it, "fault_memory");
+	const cJSON *ns = cJSON_GetObjectItemCaseSensitive(it, "fault_kind_ns"), *t;
+	char time[24];
 
 	if (!n)
 		return;
@@ -206,6 +211,10 @@ static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 			lat_detail_part(out, parts);
 			fprintf(out, "%.0f %s fault%s", cJSON_GetNumberValue(x), x->string,
 				cJSON_GetNumberValue(x) == 1 ? "" : "s");
+			t = cJSON_GetObjectItemCaseSensitive(ns, x->string);
+			if (cJSON_IsNumber(t))
+				fprintf(out, " (%s)",
+					lat_fmt_time(time, sizeof(time), t->valuedouble));
 			kind_where(mem, x->string, out, rd);
 		}
 		return;

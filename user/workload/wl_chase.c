@@ -4,15 +4,20 @@
  * iteration, each address depending on the value read before (the per-iteration latency lab, the
  * "look something up in a big hash map" lab). The modes decide who pays the
  * page faults of the table: the timed loop (cold), a pass before timing
- * (warm) or the kernel at mmap time (populate).
+ * (warm) or the kernel at mmap time (populate). --fork writes every page
+ * first and then forks a child that keeps the table and waits: each page
+ * is then shared, and the loop's first write to it is a copy on write.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #include "lib/cleanup.h"
 #include "lib/tsc.h"
@@ -21,6 +26,7 @@
 /* Its options (chase_opts). */
 static struct chase_cfg {
 	int hugepage;		/* --hugepage: MADV_HUGEPAGE the table */
+	int fork;		/* --fork: share the table with a child first */
 } cfg;
 
 #define TABLE_BYTES	(64ULL << 20)
@@ -42,8 +48,31 @@ struct chase {
 	uint64_t resident_before, resident_after;
 	long minflt_before, minflt_after;
 	int hugepage, hugepage_err;	/* hugepage_err: -errno of madvise */
+	pid_t child;			/* --fork: the child sharing the table, 0: none */
 	uint64_t sink;
 };
+
+/* --fork: every page written, then a child that shares them and waits
+ * (killed at teardown, or when latctl dies). */
+static int chase_fork(struct chase *c)
+{
+	pid_t parent = getpid();
+
+	for (size_t i = 0; i < TABLE_N; i += 1024)
+		((volatile uint32_t *)c->table)[i] = 1;
+	c->child = fork();
+	if (c->child < 0) {
+		c->child = 0;
+		return -errno;
+	}
+	if (c->child)
+		return 0;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+	for (;;)
+		pause();
+}
 
 static int chase_parse_mode(const char *mode, enum chase_mode *out)
 {
@@ -138,6 +167,11 @@ static int chase_prepare(struct lat_run *run)
 	if (c->mode == CHASE_WARM)
 		for (size_t i = 0; i < TABLE_N; i += 1024)
 			((volatile uint32_t *)c->table)[i] = 1;	/* one write per page */
+	if (cfg.fork) {
+		ret = chase_fork(c);
+		if (ret)
+			return ret;
+	}
 	c->pages = TABLE_BYTES / sysconf(_SC_PAGESIZE) + 1;
 	c->vec = calloc(c->pages, 1);
 	if (!c->vec)
@@ -211,6 +245,7 @@ static cJSON *chase_extras(const struct lat_run *run)
 	cJSON_AddNumberToObject(o, "table_pages", (double)(TABLE_BYTES / sysconf(_SC_PAGESIZE)));
 	cJSON_AddNumberToObject(o, "chain", CHAIN);
 	cJSON_AddBoolToObject(o, "hugepage", c->hugepage);
+	cJSON_AddBoolToObject(o, "forked", c->child != 0);
 	if (c->hugepage && c->hugepage_err)
 		cJSON_AddStringToObject(o, "hugepage_error", strerror(-c->hugepage_err));
 	cJSON_AddNumberToObject(o, "resident_pages_before", (double)c->resident_before);
@@ -227,10 +262,15 @@ static void chase_print_extras(const cJSON *x, FILE *out, struct lat_rd *rd)
 {
 	const cJSON *err = cJSON_GetObjectItemCaseSensitive(x, "hugepage_error");	/* on failure only */
 
+	const cJSON *forked = cJSON_GetObjectItemCaseSensitive(x, "forked"); /* newer results */
+
 	fprintf(out, "table: %.0f MiB, %.0f pages, mode %s%s, %.0f dependent read-modify-writes per iteration\n",
 		lat_rd_num(rd, x, "table_bytes") / (1 << 20), lat_rd_num(rd, x, "table_pages"), lat_rd_str(rd, x, "table_mode"),
 		lat_rd_bool(rd, x, "hugepage") ? " + MADV_HUGEPAGE" : "",
 		lat_rd_num(rd, x, "chain"));
+	if (cJSON_IsTrue(forked))
+		fprintf(out,
+			"--fork: every page written, then shared with a waiting child: the loop's first write to a page copies it\n");
 	if (cJSON_IsString(err))
 		fprintf(out, "MADV_HUGEPAGE failed: %s (THP off or not built in?)\n", err->valuestring);
 	fprintf(out, "table pages resident before the loop: %.0f; first touched by the loop: %.0f\n",
@@ -246,6 +286,10 @@ static void chase_teardown(struct lat_run *run)
 
 	if (!c)
 		return;
+	if (c->child > 0) {
+		kill(c->child, SIGKILL);
+		waitpid(c->child, NULL, 0);
+	}
 	if (c->mapping)
 		munmap(c->mapping, TABLE_BYTES);
 	else
@@ -258,13 +302,17 @@ static void chase_teardown(struct lat_run *run)
 static const struct lat_wl_opt chase_opts[] = {
 	{ "hugepage", LAT_WL_OPT_FLAG, NULL, "madvise(MADV_HUGEPAGE) the table it chases",
 	  "hugepage", offsetof(struct chase_cfg, hugepage) },
+	{ "fork", LAT_WL_OPT_FLAG, NULL,
+	  "write every page, then fork a child that keeps the table: copy-on-write faults", "fork",
+	  offsetof(struct chase_cfg, fork) },
 	{ NULL },
 };
 
-/* cold faults the whole table in during the loop; warm and populate did in setup. */
+/* cold faults the whole table in during the loop; warm and populate did in
+ * setup; with --fork the loop copies every page. */
 static uint64_t chase_memory_need(const struct lat_run *run)
 {
-	return strcmp(run->mode, "cold") ? 0 : TABLE_BYTES;
+	return strcmp(run->mode, "cold") && !cfg.fork ? 0 : TABLE_BYTES;
 }
 
 const struct workload_ops wl_chase = {

@@ -8,7 +8,7 @@
 #include "workload/workload.h"
 
 extern const struct workload_ops wl_grow;
-extern const struct workload_ops wl_chase, wl_request, wl_alloc, wl_mmap, wl_exec;
+extern const struct workload_ops wl_chase, wl_request, wl_alloc, wl_mmap, wl_file, wl_exec;
 /* other workloads: add "extern const struct workload_ops wl_NAME;" here */
 
 const struct workload_ops *const lat_workloads[] = {
@@ -17,6 +17,7 @@ const struct workload_ops *const lat_workloads[] = {
 	&wl_request,
 	&wl_alloc,
 	&wl_mmap,
+	&wl_file,
 	&wl_exec,
 	/* ... and "&wl_NAME," here */
 	NULL,

@@ -44,6 +44,9 @@ const volatile __u32 target_tgid;
 /* Set by latctl before load: a swap-in or a NUMA hinting fault can happen
  * (swap on, NUMA balancing on), so the kinds they look like are unknown. */
 const volatile bool swap_on, numa_on;
+/* mm_filemap_fault is attached (Linux 6.10 and later): a new anonymous page
+ * in a fault that did not read a file is anonymous memory's. */
+const volatile bool have_filemap_fault;
 /* The allocator zeroes pages itself (init_on_alloc=1, Debian's default):
  * a static key, read where the kernel lets libbpf find it. */
 extern const void init_on_alloc __ksym __weak;
@@ -69,6 +72,7 @@ struct open_fault {
 	__u8 rss;		/* 1 + the first rss_stat member it changed, 0: none */
 	__u8 alloc0;		/* a 4 KiB page was allocated inside it */
 	__u8 cache_add;		/* a page was added to the page cache inside it */
+	__u8 file_fault;	/* it asked the page cache for a file's page */
 };
 
 /* Per target thread: its last switch-out, and a fault it left open. */
@@ -297,6 +301,8 @@ static __always_inline __u8 fault_kind(const struct open_fault *f, __u16 end_mar
 	if (f->rss == 1 + MM_FILEPAGES || f->rss == 1 + MM_SHMEMPAGES || f->cache_add)
 		return f->cache_add ? LATMON_FK_FILE_IO : LATMON_FK_FILE;
 	if (f->rss == 1 + MM_ANONPAGES) {
+		if (f->file_fault)
+			return LATMON_FK_COW; /* a private file's page, copied */
 		if (!swap_on)
 			return LATMON_FK_ANON;
 		*why = LATMON_FKW_SWAP_ON;
@@ -341,7 +347,7 @@ static __always_inline void end_fault(struct open_fault *f, __u64 ids, __u64 now
 	f->begin_ns = 0;
 	f->alloc9_ns = 0;
 	f->zeroed_ns = 0;
-	f->rss = f->alloc0 = f->cache_add = 0;
+	f->rss = f->alloc0 = f->cache_add = f->file_fault = 0;
 }
 
 /* tgid << 32 | pid of the current task, from its task_struct (CO-RE field
@@ -376,7 +382,7 @@ static __always_inline int fault_begin(unsigned long address, unsigned long erro
 		   ((error_code & X86_PF_USER) ? LATMON_FAULT_F_USER : 0) |
 		   ((error_code & X86_PF_INSTR) ? LATMON_FAULT_F_INSTRUCTION : 0);
 	f->present = !!(error_code & X86_PF_PROT);
-	f->rss = f->alloc0 = f->cache_add = 0;
+	f->rss = f->alloc0 = f->cache_add = f->file_fault = 0;
 	return 0;
 }
 
@@ -452,6 +458,21 @@ int BPF_PROG(on_rss_stat, struct mm_struct *mm, int member)
 		f->rss = 1 + member;
 		end_fault(f, ids, bpf_ktime_get_ns(), 0);
 	}
+	return 0;
+}
+
+/* A fault asks the page cache for a file's page. */
+SEC("tp_btf/mm_filemap_fault")
+int BPF_PROG(on_filemap_fault)
+{
+	__u64 ids = current_ids();
+	struct open_fault *f;
+
+	if (!tgid_is_target(ids >> 32))
+		return 0;
+	f = fault_of((__u32)ids);
+	if (f)
+		f->file_fault = 1;
 	return 0;
 }
 

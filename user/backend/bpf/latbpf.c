@@ -160,6 +160,8 @@ static int load_attach(struct lat_bpf *b, uint64_t ring)
 		bpf_program__set_autoload(b->skel->progs.on_sys_exit, false);
 	}
 	skip_missing(b);
+	b->skel->rodata->have_filemap_fault =
+		bpf_program__autoload(b->skel->progs.on_filemap_fault);
 	ret = latbpf__load(b->skel);
 	if (ret) {
 		snprintf(b->err, sizeof(b->err), "loading the BPF programs failed: %s", strerror(-ret));
@@ -306,7 +308,7 @@ void lat_bpf_stop(struct lat_bpf *b, struct lat_evbuf *buf, struct lat_run *run)
 	lat_bpf_to_tsc(buf, &b->clock);
 	lat_evbuf_add_own_lost(buf);
 	steal_scan(b, buf);
-	lat_bpf_fault_maps(buf);
+	lat_bpf_fault_maps(buf, b->skel->rodata->have_filemap_fault);
 	b->open_ends = lat_bpf_clip(buf, run, &b->clipped);
 	lat_bpf_follow_read(&b->follow, &b->skel->bss->follow, bpf_map__fd(b->skel->maps.follow_log));
 	b->other_process = lat_bpf_follow_other(&b->follow, buf->ev, buf->n);

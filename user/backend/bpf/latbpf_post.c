@@ -116,7 +116,7 @@ static void refine_kind(struct latmon_fault *f)
 		f->kind = LATMON_FK_OTHER; /* a read of a file maps a file page */
 }
 
-void lat_bpf_fault_maps(struct lat_evbuf *m)
+void lat_bpf_fault_maps(struct lat_evbuf *m, bool file_told)
 {
 	size_t i;
 
@@ -128,9 +128,8 @@ void lat_bpf_fault_maps(struct lat_evbuf *m)
 			continue;
 		map = lat_memmap_find((pid_t)e->pid, e->u.fault.address, 0);
 		if (!map || map->start > e->u.fault.address) {
-			if (e->u.fault.kind == LATMON_FK_ANON || e->u.fault.kind == LATMON_FK_COW ||
-			    e->u.fault.kind == LATMON_FK_ZERO) {
-				e->u.fault.kind = LATMON_FK_UNKNOWN; /* unmapped by the end */
+			if (e->u.fault.kind == LATMON_FK_ANON && !file_told) {
+				e->u.fault.kind = LATMON_FK_UNKNOWN; /* a private file's? */
 				e->u.fault.why = LATMON_FKW_NO_VMA;
 			}
 			continue;

@@ -55,8 +55,9 @@ void lat_bpf_to_tsc(struct lat_evbuf *buf, const struct lat_ktime_map *clock);
  * open, *clipped how many records that shortened. Clears the BPF-only
  * marks. */
 /* Each fault's mapping from the run's snapshot (system/memmap.h), and the
- * kinds that depend on it. */
-void lat_bpf_fault_maps(struct lat_evbuf *buf);
+ * kinds that depend on it; file_told: the program saw mm_filemap_fault, so
+ * a new anonymous page it did not call a copy is anonymous memory's. */
+void lat_bpf_fault_maps(struct lat_evbuf *buf, bool file_told);
 
 uint64_t lat_bpf_clip(struct lat_evbuf *buf, const struct lat_run *run, uint64_t *clipped);
 
