@@ -30,7 +30,7 @@ check_err "latctl latmon with an unknown subcommand" "'$L' latmon nosuch" 2 \
 check "list --json: every workload, exec included, with its modes and options" \
 	"$LATCTL list --json | perl -MJSON::PP -e 'local \$/; my \$d = decode_json(<>);
 		print join(\" \", map { \$_->{name} . \"/\" . scalar(@{\$_->{modes}}) . \"/\" . scalar(@{\$_->{options}}) } @{\$d->{workloads}}), \"\\n\"'" 0 \
-	'^grow/3/0 chase/3/1 request/0/1 alloc/0/1 mmap/0/2 exec/3/2$'
+	'^grow/3/0 chase/3/2 request/0/1 alloc/0/1 mmap/0/2 file/2/0 exec/3/2$'
 check_err "list with another argument" "$LATCTL list --all" 2 "unknown argument '--all'; it takes only --json"
 text=$("$LATCTL" backends)
 check "backends --json says what the line says" \

@@ -41,7 +41,7 @@ comp() {	# words...: what the completion offers for the last one
 		COMP_WORDS=($*); COMP_CWORD=\$((\${#COMP_WORDS[@]} - 1)); _latctl; echo \${COMPREPLY[*]}"
 }
 ok "completion: the commands" bash -c "[[ '$(comp latctl "''")' == *'plot'*'doctor'*'latmon'* ]]"
-ok "completion: the workloads of run" test "$(comp latctl run "''")" = "grow chase request alloc mmap exec"
+ok "completion: the workloads of run" test "$(comp latctl run "''")" = "grow chase request alloc mmap file exec"
 ok "completion: the options of run, from its table" bash -c "[[ '$(comp latctl run grow --th)' == '--thp --thp-size --threads' ]]"
 ok "completion: the kernels of --kernel" test "$(comp latctl run grow --kernel "''")" = "6.1 6.12 7.3"
 ok "completion: the options of compare, from its table" test "$(comp latctl compare --s)" = "--strict"

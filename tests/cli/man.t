@@ -92,7 +92,7 @@ for c in run compare check plot export doctor report "latmon record"; do
 done
 cmds_list=$("$L" --list-cmds | sort | tr '\n' ' ')
 ok "--list-cmds names the commands of --help" test "$cmds_list" = "$cmds_help"
-check "--list-opts of run: the workloads, as arguments" "$L run --list-opts" 0 '^- grow chase request alloc mmap exec$'
+check "--list-opts of run: the workloads, as arguments" "$L run --list-opts" 0 '^- grow chase request alloc mmap file exec$'
 check "--list-opts of run: a workload's own option, from its table" "$L run --list-opts" 0 '^--procs=$'
 check "--list-opts of check: --metric's values are the metrics it takes" "$L check --list-opts" 0 \
 	'^--metric= p50 .* count:fault .* own:preemption'
