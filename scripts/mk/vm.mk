@@ -24,7 +24,7 @@ VM_KERNEL ?= $(VM_NEWEST)
 VM_CMD ?= sh -c 'insmod /lib/modules/latmon.ko && lmtool info'
 VM_BIN := tests/vm/bin
 VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $(VM_BIN)/stress \
-	    $(VM_BIN)/lmmm $(VM_BIN)/lmprocs
+	    $(VM_BIN)/lmmm $(VM_BIN)/lmprocs $(VM_BIN)/lmkinds
 # per kernel the suite; the short stress run on the newest kernel only; the
 # PREEMPT_RT boot; then the debug kernel (tests/vm/debug.t skips itself unless
 # LATCTL_CHECK_DEBUG=1 asks for it and that kernel is built)
@@ -56,7 +56,8 @@ vm-modules: vm-kernels ## build latmon.ko against each VM kernel
 vm-progs: $(VM_PROGS) $(EXEC_PROGS) ## the guest's programs (the exec workload's test programs among them)
 
 # lmtool names and prints records through the record-type descriptors
-VM_EV_SRCS := user/events/evtype.c $(wildcard user/events/ev_*.c) user/lib/json.c user/lib/rdoc.c user/system/syscalls.c
+VM_EV_SRCS := user/events/evtype.c $(wildcard user/events/ev_*.c) user/lib/json.c user/lib/rdoc.c user/lib/fmt.c \
+	user/system/syscalls.c user/system/memmap.c
 $(VM_BIN)/lmtool: tests/vm/prog/lmtool.c user/backend/latmon_nl.c user/backend/latmon_nl.h include/latmon.h \
 		$(VM_EV_SRCS) user/events/evtype.h
 	@mkdir -p $(VM_BIN)
@@ -71,6 +72,10 @@ $(VM_BIN)/lmtouch: tests/vm/prog/lmtouch.c tests/vm/prog/sync.h user/lib/tsc.c u
 $(VM_BIN)/lmprocs: tests/vm/prog/lmprocs.c tests/vm/prog/sync.h user/lib/tsc.c user/stats/stats.c
 	@mkdir -p $(VM_BIN)
 	$(CC) $(VM_CFLAGS) -o $@ tests/vm/prog/lmprocs.c user/lib/tsc.c user/stats/stats.c -lm -pthread
+
+$(VM_BIN)/lmkinds: tests/vm/prog/lmkinds.c tests/vm/prog/sync.h
+	@mkdir -p $(VM_BIN)
+	$(CC) $(VM_CFLAGS) -o $@ tests/vm/prog/lmkinds.c
 
 $(VM_BIN)/spin: tests/vm/prog/spin.c tests/vm/prog/sync.h
 	@mkdir -p $(VM_BIN)

@@ -95,4 +95,22 @@ ok "mmap: two processes for five seconds" \
 	test "$(j mmap.json extras processes)/$(j mmap.json extras stopped_by)" = 2/duration
 ok "the slowest operations are listed with their kind, process and pages" \
 	grep -Eq '^  \[ *[0-9.]+ ms\] <[0-9]+> process [01] op [0-9]+: (mmap|munmap) of [0-9]+ pages took [0-9]+ us' out.mmap
+# Exercise 7: kinds of page fault.
+kind_count() {	# FILE KIND: the loop's faults of KIND (0 without)
+	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>);
+		print $d->{causes}{fault_kinds}{$ARGV[1]}{count} // 0, "\n"' "$1" "$2"
+}
+if [ "$causes" = 1 ]; then
+	if [ "$(j kinds-cold.json environment facts zero_page)" = true ]; then
+		ok "chase cold: zero faults, then cow ($(kind_count kinds-cold.json zero), $(kind_count kinds-cold.json cow))" \
+			test "$(kind_count kinds-cold.json zero)" -gt 1000 -a "$(kind_count kinds-cold.json cow)" -gt 1000
+	else
+		ok "chase cold, no zero page here: anon faults ($(kind_count kinds-cold.json anon))" \
+			test "$(kind_count kinds-cold.json anon)" -gt 1000
+	fi
+	ok "chase --fork: cow faults ($(kind_count kinds-fork.json cow))" test "$(kind_count kinds-fork.json cow)" -gt 15000
+	ok "file warm: file faults, none read from storage" \
+		test "$(kind_count kinds-file-warm.json file)" -gt 0 -a "$(kind_count kinds-file-warm.json file-io)" = 0
+	ok "the page's 'fault by kind' is in the report" grep -q '^  fault by kind ' out.kinds-fork
+fi
 done_testing
