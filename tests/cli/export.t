@@ -46,6 +46,11 @@ if [ "$BE" != none ]; then
 		python3 '$X/check_trace.py' '$TMPD/grow.json' '$TMPD/grow.pftrace.txt' | grep -Eq ', [1-9][0-9]* kernel spans'"
 fi
 exported chase chase --mode cold --iters 300000 --cpu "$CPU" --backend "$BE"
+if [ "$BE" != none ]; then
+	check "chase: a slow iteration's slice says its faults' kinds, times and memory" \
+		"grep -A1 'string_value: \"[a-z-]* [0-9]* (' '$TMPD/chase.pftrace.txt'" 0 \
+		'(zero|anon|cow) [0-9]+ \([0-9.]+ us\) on anonymous 0x[0-9a-f]+-0x[0-9a-f]+.*|name: "fault_kinds"'
+fi
 exported threads exec --backend "$BE" -- "$B/markers_prog" threads 100 200
 ok "threads: a thread track per thread with slow iterations (over 10)" \
 	bash -c "[ \$(grep -c 'thread_name:' '$TMPD/threads.pftrace.txt') -gt 10 ]"

@@ -312,6 +312,30 @@ static void breakdown(const cJSON *bd, char *buf, size_t len)
 	}
 }
 
+/* "zero 4 (3.1 us) on anonymous ..., cow 4 (241.6 us) on ...": the
+ * iteration's faults by kind, with the memory of each kind's first. */
+static void fault_kinds(struct ctx *c, const cJSON *it, char *buf, size_t len)
+{
+	const cJSON *k, *m, *ns = get(it, "fault_kind_ns");
+	size_t used = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(k, get(it, "fault_kinds")) {
+		if (!cJSON_IsNumber(k) || used >= len)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %.0f (%.1f us)", used ? ", " : "",
+					 k->string, k->valuedouble, num(ns, k->string, 0) / 1e3);
+		cJSON_ArrayForEach(m, get(it, "fault_memory"))
+			if (used < len && !strcmp(str(m, "kind", ""), k->string)) {
+				used += (size_t)snprintf(buf + used, len - used, " on %s",
+							 str(m, "memory", "?"));
+				break;
+			}
+	}
+	if (used)
+		ann_str(c, "fault_kinds", buf);
+}
+
 /* The arguments of a slow iteration's slice. */
 static void iteration_args(struct ctx *c, const cJSON *it)
 {
@@ -333,6 +357,7 @@ static void iteration_args(struct ctx *c, const cJSON *it)
 						 used ? " " : "", v->valuestring);
 	if (used)
 		ann_str(c, "fault_addresses", buf);
+	fault_kinds(c, it, buf, sizeof(buf));
 	if (cJSON_IsObject(get(it, "preempted_by"))) {
 		snprintf(buf, sizeof(buf), "pid %.0f (%s)", num(get(it, "preempted_by"), "pid", 0),
 			 str(get(it, "preempted_by"), "comm", "?"));
