@@ -29,6 +29,7 @@ struct fault_data {
 	u32 thp_mark;			/* thread's THP clear count at entry */
 	struct latmon_thread *thread;	/* the faulting target's slot */
 	struct latmon_fault_in in;	/* what the fault found */
+	bool kinds;			/* fault_kinds at entry */
 };
 
 /* The mapping and the page table entry the fault begins with. */
@@ -42,6 +43,15 @@ static void fault_find(struct fault_data *d, struct vm_area_struct *vma)
 	d->in.file = vma->vm_file;
 	latmon_pte_read(vma->vm_mm, d->address, &d->in.before);
 }
+
+/*
+ * Whether each fault's kind is read from the page table (fault_kind.c):
+ * writable, so that one boot can time a fault with and without it
+ * (tests/vm/x-30-kindcost.sh); off, records say no kind (0).
+ */
+static bool fault_kinds = true;
+module_param(fault_kinds, bool, 0644);
+MODULE_PARM_DESC(fault_kinds, "read each fault's kind from the page table (default on)");
 
 static struct latmon_source_status fault_status;
 static struct latmon_krp fault_krp;
@@ -60,7 +70,9 @@ static int fault_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	d->flags = regs_get_kernel_argument(regs, 2);
 	d->thread = t;
 	d->thp_mark = READ_ONCE(t->thp_clears);
-	fault_find(d, (struct vm_area_struct *)regs_get_kernel_argument(regs, 0));
+	d->kinds = READ_ONCE(fault_kinds);
+	if (d->kinds)
+		fault_find(d, (struct vm_area_struct *)regs_get_kernel_argument(regs, 0));
 	d->tsc = rdtsc_ordered();
 	return 0;
 }
@@ -87,13 +99,25 @@ static u32 fault_decode(const struct fault_data *d, vm_fault_t ret)
 	return f;
 }
 
+/* The record's kind, mapping and inode: the entry after the fault. */
+static void fault_kind_of(const struct fault_data *d, vm_fault_t ret, struct latmon_event *ev)
+{
+	struct latmon_pte after;
+
+	memset(&after, 0, sizeof(after));
+	if (!(ret & (VM_FAULT_RETRY | VM_FAULT_COMPLETED)))	/* still locked */
+		latmon_pte_read(current->mm, d->address, &after);
+	ev->u.fault.kind = latmon_fault_kind(&d->in, &after, ret, &ev->u.fault.why);
+	ev->u.fault.map = d->in.map;
+	ev->u.fault.ino = d->in.ino;
+}
+
 static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	const struct fault_data *d = (const struct fault_data *)ri->data;
 	vm_fault_t ret = regs_return_value(regs);
 	u64 end = rdtsc_ordered();
 	struct latmon_event ev;
-	struct latmon_pte after;
 
 	if (!READ_ONCE(latmon_target_tgid) || READ_ONCE(d->thread->tid) != current->pid)
 		return 0;		/* the session stopped meanwhile */
@@ -104,12 +128,8 @@ static int fault_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	ev.u.fault.fault_flags = d->flags;
 	ev.u.fault.result = (__force u32)ret;
 	ev.u.fault.flags = fault_decode(d, ret);
-	memset(&after, 0, sizeof(after));
-	if (!(ret & (VM_FAULT_RETRY | VM_FAULT_COMPLETED)))	/* still locked */
-		latmon_pte_read(current->mm, d->address, &after);
-	ev.u.fault.kind = latmon_fault_kind(&d->in, &after, ret, &ev.u.fault.why);
-	ev.u.fault.map = d->in.map;
-	ev.u.fault.ino = d->in.ino;
+	if (d->kinds)
+		fault_kind_of(d, ret, &ev);
 	latmon_ring_write(&ev);
 	return 0;
 }

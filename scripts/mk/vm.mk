@@ -11,6 +11,7 @@
 #                        2 MiB fault and system call, beside the ftrace event and the
 #                        BPF backend: on this machine (needs root and a kernel that
 #                        loads latmon), or in the test bed booting BENCH_VM
+#   make bench-kinds [BENCH_VM=7.3]  latmon's per-fault cost of the fault kind, one boot
 #   make vm-shell [VM_KERNEL=6.1] [VM_CMD="sh -c '...'"]  one command in the VM (default: insmod + lmtool info)
 #
 # 7.3-rt (PREEMPT_RT) is not in VM_KERNELS: make check boots it once for its
@@ -42,7 +43,7 @@ VM_CFLAGS = $(CFLAGS) -Itests/vm/prog
 
 CHECK_BUILD += vm-initramfs
 
-.PHONY: vm-kernels vm-modules vm-progs vm-initramfs vm-check vm-bench bench-cost vm-shell vm-clean
+.PHONY: vm-kernels vm-modules vm-progs vm-initramfs vm-check vm-bench bench-cost bench-kinds vm-shell vm-clean
 
 vm-kernels: ## fetch the Debian 6.1, 6.12 and 7.3 kernels and headers
 	@for k in $(VM_KERNELS); do scripts/testbed/kernel-fetch.sh $$k >/dev/null || exit 1; done
@@ -117,6 +118,13 @@ BENCH_VM ?=
 BENCH_ARGS ?= --rounds 7 --pages 20000 --huge 16 --calls 100000
 bench-cost: ## what each latmon source adds per 4 KiB fault (BENCH_VM)
 	tests/bench/bench-backends.sh --sources $(if $(BENCH_VM),--kernel $(BENCH_VM),--here) $(BENCH_ARGS)
+
+# the cost of reading a fault's kind with latmon, in one boot (BENCH_VM, default 7.3)
+bench-kinds: ## latmon's per-fault cost of the fault kind, with and without, one boot
+	@$(MAKE) -s vm-initramfs VM_KERNELS="$(or $(BENCH_VM),$(VM_NEWEST))"
+	scripts/testbed/vm-run.sh --kernel $(or $(BENCH_VM),$(VM_NEWEST)) --timeout 1800 -- \
+		bash -c 'cd /tests && export LATCTL=/usr/bin/latctl && . ./engine.sh && . ./lib.sh && \
+		trap cleanup EXIT && cd "$$TMPD" && . /tests/x-30-kindcost.sh && done_testing'
 
 vm-shell: vm-initramfs ## one command in the VM (VM_KERNEL, VM_CMD)
 	scripts/testbed/vm-run.sh --kernel $(VM_KERNEL) -- $(VM_CMD)

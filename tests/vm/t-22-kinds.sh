@@ -132,7 +132,7 @@ ok "latctl run chase --fork" jrun kinds-fork chase --fork --iters 20000 --slow p
 c=$(jget kinds-fork causes.fault_kinds.cow.count)
 ok "chase --fork: copies, one per page ($c)" [ "${c:-0}" -gt 15000 ]
 set_thp always
-ok "latctl run grow --thp always" jrun kinds-grow grow --thp always --slow p90
+ok "latctl run grow --thp always" jrun kinds-grow grow --thp always --iters 1000000 --slow p90
 a=$(jget kinds-grow causes.fault_kinds.anon.count)
 t=$(jget kinds-grow causes.fault_kinds.thp.count)
 echo "# grow --thp always: anon=$a thp=$t"
