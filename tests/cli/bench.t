@@ -38,6 +38,11 @@ fi
 row() { printf '%s\n' "$OUT" | grep -Eq "$1"; }
 ok "bench-faults: a read fault on each page; $why; none on populated pages" \
 	eval "row '^  read fault +2000 ' && row '^  write after it \\($cow ' && row '^  MAP_POPULATE, first write +0 '"
+ok "bench-faults: a copy per page written after fork (and fork's own few)" \
+	row '^  write after fork \(cow\) +20[0-9][0-9] '
+ok "bench-faults: file pages from the page cache and from storage, one fault a read, or why not" \
+	eval "{ row '^  file read, page cache \\(file\\) +12[0-9] ' && row '^  file read, from storage \\(file-io\\) +12[0-9] '; } ||
+		row '^  \\(no file rows: '"
 
 check "bench-markers: a marker pair outside latctl and with a ring, against the floor" \
 	"'$B/bench-markers.sh' 20000 2" 0 '^with a ring \(begin \+ end, one record\) +[0-9.]+ ns +\([0-9.]+x the floor'
