@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The bisect's LAVA client (scripts/lava/lab-client.py) against a stand-in
+# for a server's REST API v0.2 (tests/lava/stub_lava.py, python3's
+# http.server): a job that completes gives its result, device and health;
+# one Incomplete is submitted again; one that never finishes is canceled at
+# its deadline; a result missing from the log, a status that is not JSON,
+# all retried, then 125 naming the jobs and why; a refused token, a server
+# that does not answer, a device type the lab lacks, no token at all: one
+# line and 128 before anything else.
+. "$(dirname "$0")/engine.sh"
+
+L=$LATCTL
+C=$TESTS_DIR/scripts/lava/lab-client.py
+S=$TESTS_DIR/tests/lava/stub_lava.py
+command -v python3 >/dev/null || skip_all "no python3 (scripts/deps.sh installs it)"
+
+ok "a result for the stub's logs" "$L" run grow --iters 20000 --quiet --json "$TMPD/r.json"
+printf 'job: latctl\n' >"$TMPD/job.yaml"
+STUBS=""
+trap 'for p in $STUBS; do kill "$p" 2>/dev/null; done; rm -rf "$TMPD"' EXIT
+
+# stub NAME SCRIPT: a stub server for SCRIPT; its URL in $URL.
+stub() {
+	rm -f "$TMPD/$1.port"
+	python3 "$S" "$TMPD/$1.port" sekrit "$TMPD/r.json" "$2" &
+	STUBS="$STUBS $!"
+	for _ in $(seq 100); do [ -s "$TMPD/$1.port" ] && break; sleep 0.05; done
+	URL=http://127.0.0.1:$(cat "$TMPD/$1.port")
+}
+export LATCTL_LAVA_TOKEN=sekrit
+BOOT="--job $TMPD/job.yaml --poll 0.05 --deadline 3"
+
+stub ok complete
+check "check: the device type and its devices" "$C check --url $URL --device-type qemu" 0 \
+	'^lab: http://127.0.0.1:[0-9]+: device type qemu, 2 device\(s\): qemu01 qemu02$'
+check "boot: a job that completes gives its result" "$C boot --url $URL $BOOT --out $TMPD/ok" 0 \
+	'^lab: job 100 on qemu01: Complete, 1 result\(s\)$'
+check "... the result reads as a latctl result" "$L report $TMPD/ok/r.json" 0 '^grow'
+check "... job.json names the job, its device and health" "cat $TMPD/ok/job.json" 0 '"device": "qemu01"'
+ok "... the token went in the Authorization header, never the URL" \
+	bash -c "! grep -q sekrit '$TMPD/ok.port.log'"
+
+stub retry incomplete,complete
+check "an Incomplete job is submitted again and named" "$C boot --url $URL $BOOT --out $TMPD/retry" 0 \
+	'^lab: job 101 on qemu02: Complete, 1 result\(s\); after job 100 on qemu01 ended Incomplete$'
+
+stub bad incomplete,canceled,incomplete
+check_err "Incomplete and Canceled every time: 125 with the jobs and why" \
+	"$C boot --url $URL $BOOT --out $TMPD/bad --retries 2" 125 \
+	'no result after 3 job\(s\): job 100 on qemu01 ended Incomplete, job 101 on qemu02 ended Canceled, job 102 on qemu01 ended Incomplete$'
+
+stub never never
+check_err "a job that never finishes is canceled at its deadline" \
+	"$C boot --url $URL --job $TMPD/job.yaml --poll 0.05 --deadline 1 --out $TMPD/never --retries 0" 125 \
+	'job 100 on qemu01 not finished within 1 s \(canceled\)$'
+ok "... and the stub was asked to cancel it" grep -q '^GET /api/v0.2/jobs/100/cancel/' "$TMPD/never.port.log"
+
+stub nolog nolog
+check_err "a log without a result: retried, then 125" \
+	"$C boot --url $URL $BOOT --out $TMPD/nolog --retries 1" 125 \
+	'job 100 on qemu01 no latctl result in its log, job 101 on qemu02 no latctl result in its log$'
+
+stub badjson badjson
+check_err "a status that is not JSON: retried, then 125" \
+	"$C boot --url $URL $BOOT --out $TMPD/badjson --retries 0" 125 'jobs/100/: not JSON'
+
+stub tok complete
+check_err "a refused token: 128 before anything" \
+	"LATCTL_LAVA_TOKEN=wrong $C check --url $URL --device-type qemu" 128 'refused the token \(HTTP 401\)$'
+check_err "a device type the lab lacks: 128" \
+	"$C check --url $URL --device-type arm64" 128 'has no device type arm64$'
+check_err "no token: 128, saying where one goes" \
+	"env -u LATCTL_LAVA_TOKEN $C check --url $URL --device-type qemu" 128 \
+	'no token: set LATCTL_LAVA_TOKEN or LATCTL_LAVA_TOKEN_FILE$'
+printf 'sekrit\n' >"$TMPD/token"
+check "the token from a file" \
+	"env -u LATCTL_LAVA_TOKEN LATCTL_LAVA_TOKEN_FILE=$TMPD/token $C check --url $URL --device-type qemu" 0 '^lab: '
+port=$(cat "$TMPD/tok.port")
+kill ${STUBS##* } 2>/dev/null
+wait ${STUBS##* } 2>/dev/null
+check_err "a server that does not answer: 128" \
+	"$C check --url http://127.0.0.1:$port --device-type qemu" 128 'does not answer'
+
+done_testing
