@@ -18,7 +18,12 @@ command -v python3 >/dev/null || skip_all "no python3 (scripts/deps.sh installs 
 ok "a result for the stub's logs" "$L" run grow --iters 20000 --quiet --json "$TMPD/r.json"
 printf 'job: latctl\n' >"$TMPD/job.yaml"
 STUBS=""
-trap 'for p in $STUBS; do kill "$p" 2>/dev/null; done; rm -rf "$TMPD"' EXIT
+stop_stubs() {
+	local p
+	for p in $STUBS; do kill "$p" 2>/dev/null; done
+	rm -rf "$TMPD"
+}
+trap stop_stubs EXIT
 
 # stub NAME SCRIPT: a stub server for SCRIPT; its URL in $URL.
 stub() {

@@ -22,7 +22,7 @@ p50() {
 load
 ok "latmon has the fault_kinds parameter" [ -w "$P" ]
 : >kc.txt
-for r in $(seq "$ROUNDS"); do
+for _ in $(seq "$ROUNDS"); do
 	for m in 1 0 -; do echo "$m $(p50 "$m")" >>kc.txt; done
 done
 echo 1 >$P
