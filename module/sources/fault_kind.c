@@ -94,6 +94,17 @@ u8 latmon_map_of(const struct vm_area_struct *vma, u64 *ino)
 	return LATMON_MAP_ANON;
 }
 
+/*
+ * A huge PMD on anonymous memory mapping a folio no anonymous mapping
+ * owns: the huge zero page, mapped on a read (is_huge_zero_pmd() reads
+ * huge_zero_pfn, which 6.1 and 6.12 do not export).
+ */
+static bool is_huge_zero(const struct latmon_fault_in *in, const struct latmon_pte *after)
+{
+	return !in->file && after->pfn && pfn_valid(after->pfn) &&
+	       !folio_test_anon(page_folio(pfn_to_page(after->pfn)));
+}
+
 /* The kind of a page newly mapped at an empty entry. */
 static u8 kind_new(const struct latmon_fault_in *in, const struct latmon_pte *after,
 		   vm_fault_t ret)
@@ -101,7 +112,7 @@ static u8 kind_new(const struct latmon_fault_in *in, const struct latmon_pte *af
 	struct page *page;
 
 	if (after->state == LATMON_PTE_HUGE)
-		return LATMON_FK_THP;
+		return is_huge_zero(in, after) ? LATMON_FK_ZERO : LATMON_FK_THP;
 	if (after->state != LATMON_PTE_PRESENT)
 		return LATMON_FK_OTHER;
 	if (is_zero_pfn(after->pfn))

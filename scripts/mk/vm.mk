@@ -32,11 +32,13 @@ VM_PROGS := $(VM_BIN)/lmtool $(VM_BIN)/lmtouch $(VM_BIN)/spin $(VM_BIN)/jcheck $
 VM_TESTS := $(foreach k,$(VM_CHECK_KERNELS),tests/vm/kernel-$(k).t) \
 	tests/vm/stress-$(VM_NEWEST).t tests/vm/kernel-$(VM_RT_KERNEL).t tests/vm/debug.t
 # make check runs two lanes at once (prove -j2; each guest is one emulated
-# CPU thread): --vm's Ctrl-C test, the newest kernel's suite, stress and
-# 6.12 groups in one (about 22 minutes), every other test in order in the
-# other (about as long: host tests, fuzz, 6.1, PREEMPT_RT).
+# CPU thread): --vm's Ctrl-C test, the newest kernel's suite, stress, 6.12
+# and PREEMPT_RT groups in one (about 22 minutes), every other test in
+# order in the other (about as long: host tests, fuzz, 6.1). On a fresh
+# clone of c140af8 on an EPYC KVM guest: 1204 s against 1485 s, before
+# the RT boot (80 s) moved into the first.
 comma := ,
-VM_LANE := tests/cli/interrupt_vm.t,tests/vm/kernel-$(VM_NEWEST).t,tests/vm/stress-$(VM_NEWEST).t$(if $(filter 6.12,$(VM_CHECK_KERNELS)),$(comma)tests/vm/kernel-6.12.t)
+VM_LANE := tests/cli/interrupt_vm.t,tests/vm/kernel-$(VM_NEWEST).t,tests/vm/stress-$(VM_NEWEST).t$(if $(filter 6.12,$(VM_CHECK_KERNELS)),$(comma)tests/vm/kernel-6.12.t),tests/vm/kernel-$(VM_RT_KERNEL).t
 PROVE_LANES := -j2 --rules='seq={$(VM_LANE)}' --rules='seq=**'
 VM_NL_PKGS := libnl-genl-3.0
 VM_CFLAGS = $(CFLAGS) -Itests/vm/prog

@@ -108,6 +108,15 @@ check "check --max on one kind's median" "$L check $F --max fault.cow:p50=1ns" 1
 check "... within the limit" "$L check $F --max fault.cow:p50=1s" 0 'good'
 check_err "a kind check does not know is one line naming the kinds" \
 	"$L check $F --max fault.moo:p50=1us" 125 'unknown fault kind or statistic in fault.moo:p50; .* anon zero cow file file-io'
+# A run whose time after faults was named the hypervisor's (a guest whose
+# first touch of a page the hypervisor backs): its part by kind.
+perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>);
+	for my $it (@{$d->{slow}{iterations}}) { my @k = keys %{$it->{fault_kinds} || {}};
+		$it->{breakdown_ns}{hypervisor} = 1000 if @k == 1 && $k[0] eq "cow"; }
+	open my $o, ">", $ARGV[1] or die; print $o encode_json($d);' "$F" "$TMPD/fork-hv.json"
+check "the hypervisor's time after faults, by kind" "$L report $TMPD/fork-hv.json" 0 \
+	"^    the hypervisor's time after them: cow [0-9.]+ [um]s in [0-9]+ iterations?"
+check "... none named, no such line" "$L report $F | grep -c \"hypervisor's time after them\"" 1 '^0$'
 check "compare: a count and a median row per kind either side has" \
 	"$L compare $R $F" 0 '^cow faults$'
 
