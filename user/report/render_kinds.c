@@ -71,6 +71,8 @@ static void print_row(const cJSON *row, const cJSON *iters, FILE *out, struct la
 		lat_rd_num(r, row, "count"), p50, p99);
 	if (!strcmp(row->string, "unknown"))
 		print_why(row, out);
+	else if (!strcmp(row->string, "none"))
+		fprintf(out, "records that say no kind (latmon's fault_kinds=0, or an older latmon)");
 	else
 		fprintf(out, "%s", lat_fault_kind_what(row->string) ?: "");
 	fputc('\n', out);
