@@ -3,8 +3,9 @@
  * file: reads of a 64 MiB file mapped into memory, one random 4 KiB page
  * per iteration (a program reading its data files through mmap, a
  * database's pages, a shared library's first calls). The file is an
- * unnamed one (O_TMPFILE) in /var/tmp, or $LATCTL_FILE_DIR: no name that
- * anyone could point elsewhere, gone when latctl exits. Modes: cold drops
+ * unnamed one (O_TMPFILE) in $LATCTL_FILE_DIR, else the first of /var/tmp
+ * and /tmp that can hold one: no name that anyone could point elsewhere,
+ * gone when latctl exits. Modes: cold drops
  * the file's pages from the page cache first (written back, then
  * posix_fadvise(POSIX_FADV_DONTNEED)), so the loop's faults read it from
  * storage (file-io) or find what readahead brought in (file); warm reads
@@ -39,13 +40,6 @@ struct wfile {
 	uint64_t cached_before; /* pages of the file in the page cache */
 	uint64_t sink;
 };
-
-static const char *file_dir(void)
-{
-	const char *d = getenv("LATCTL_FILE_DIR");
-
-	return d && *d ? d : "/var/tmp";
-}
 
 /* Pages of the mapping in the page cache now (mincore). */
 static uint64_t file_cached(const struct wfile *f)
@@ -89,16 +83,28 @@ static int file_cache(struct wfile *f)
 	return 0;
 }
 
+/* An unnamed file in dir, its name kept in f->dir; -errno. */
+static int file_open_in(struct wfile *f, const char *dir)
+{
+	snprintf(f->dir, sizeof(f->dir), "%s", dir);
+	f->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	return f->fd < 0 ? -errno : 0;
+}
+
 static int file_open(struct wfile *f)
 {
+	const char *dir = getenv("LATCTL_FILE_DIR");
 	struct statfs st;
+	int ret;
 
-	snprintf(f->dir, sizeof(f->dir), "%s", file_dir());
-	f->fd = open(f->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (f->fd < 0) {
+	if (dir && *dir)
+		ret = file_open_in(f, dir);
+	else if ((ret = file_open_in(f, "/var/tmp")))
+		ret = file_open_in(f, "/tmp");
+	if (ret) {
 		fprintf(stderr,
 			"latctl: file: cannot make an unnamed file in %s (%s); LATCTL_FILE_DIR=DIR names another directory, on a file system with O_TMPFILE\n",
-			f->dir, strerror(errno));
+			f->dir, strerror(-ret));
 		return -EINVAL;
 	}
 	f->tmpfs = !fstatfs(f->fd, &st) && st.f_type == TMPFS_MAGIC;
