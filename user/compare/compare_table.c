@@ -53,51 +53,54 @@ static int add_row(struct rows *r, const struct lat_side *base, const struct lat
 	return 0;
 }
 
-/* Rows of the causes either side names: count:, share:, own: each. */
-static int cause_rows_of(struct rows *r, const struct lat_side *base, const struct lat_side *new)
+/* A metric's name around a name: "share:" + label, "fault." + kind + ":p50". */
+struct around {
+	const char *before, *after;
+};
+
+/* Rows named after what either side has: collect() appends the names (a
+ * cause label, a fault kind) of one document to a list; each name gives
+ * one row per entry of arounds. */
+static int named_rows(struct rows *r, const struct lat_side *base, const struct lat_side *new,
+		      void (*collect)(const cJSON *doc, cJSON *list),
+		      const struct around *arounds, size_t n_arounds)
 {
-	cJSON *labels = cJSON_CreateArray(), *l;
+	cJSON *names = cJSON_CreateArray(), *l;
 	char name[96], label[64];
 	struct lat_metric m;
 	size_t k;
 	int ret = 0;
 
+	if (!names)
+		return -ENOMEM;
 	for (k = 0; k < base->n; k++)
-		lat_runs_cause_labels(base->doc[k], labels);
+		collect(base->doc[k], names);
 	for (k = 0; k < new->n; k++)
-		lat_runs_cause_labels(new->doc[k], labels);
-	cJSON_ArrayForEach(l, labels)
-		for (k = 0; k < N_CAUSE_ROWS && !ret; k++) {
-			snprintf(name, sizeof(name), "%s%s", cause_rows[k].prefix, l->valuestring);
+		collect(new->doc[k], names);
+	cJSON_ArrayForEach(l, names)
+		for (k = 0; k < n_arounds && !ret; k++) {
+			snprintf(name, sizeof(name), "%s%s%s", arounds[k].before, l->valuestring,
+				 arounds[k].after);
 			lat_metric_parse(name, &m, label, sizeof(label));
 			ret = add_row(r, base, new, &m);
 		}
-	cJSON_Delete(labels);
+	cJSON_Delete(names);
 	return ret;
 }
 
-/* Rows of the fault kinds either side has: fault.KIND:count and :p50. */
-static int kind_rows_of(struct rows *r, const struct lat_side *base, const struct lat_side *new)
+/* Rows of the causes either side names (count:, share:, own: each), then
+ * of the fault kinds either side has (fault.KIND:count and :p50). */
+static int label_rows(struct rows *r, const struct lat_side *base, const struct lat_side *new)
 {
-	static const char *const stats[] = { "count", "p50" };
-	cJSON *kinds = cJSON_CreateArray(), *l;
-	char name[96], label[64];
-	struct lat_metric m;
+	static const struct around kinds[] = { { "fault.", ":count" }, { "fault.", ":p50" } };
+	struct around causes[N_CAUSE_ROWS];
 	size_t k;
-	int ret = 0;
+	int ret;
 
-	for (k = 0; k < base->n; k++)
-		lat_runs_fault_kinds(base->doc[k], kinds);
-	for (k = 0; k < new->n; k++)
-		lat_runs_fault_kinds(new->doc[k], kinds);
-	cJSON_ArrayForEach(l, kinds)
-		for (k = 0; k < 2 && !ret; k++) {
-			snprintf(name, sizeof(name), "fault.%s:%s", l->valuestring, stats[k]);
-			lat_metric_parse(name, &m, label, sizeof(label));
-			ret = add_row(r, base, new, &m);
-		}
-	cJSON_Delete(kinds);
-	return ret;
+	for (k = 0; k < N_CAUSE_ROWS; k++)
+		causes[k] = (struct around){ cause_rows[k].prefix, "" };
+	ret = named_rows(r, base, new, lat_runs_cause_labels, causes, N_CAUSE_ROWS);
+	return ret ? ret : named_rows(r, base, new, lat_runs_fault_kinds, kinds, 2);
 }
 
 static int cmp_p(const void *a, const void *b)
@@ -149,9 +152,7 @@ int lat_compare_rows(const struct lat_side *base, const struct lat_side *new, co
 	for (i = 0; i < lat_n_metrics && !ret; i++)
 		ret = add_row(&r, base, new, &lat_metrics[i]);
 	if (!ret)
-		ret = cause_rows_of(&r, base, new);
-	if (!ret)
-		ret = kind_rows_of(&r, base, new);
+		ret = label_rows(&r, base, new);
 	if (!ret) {
 		/* the rows moved as the array grew: their metrics' names too */
 		for (i = 0; i < r.n; i++)

@@ -445,15 +445,19 @@ int BPF_PROG(on_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 	return 0;
 }
 
+/* The fault the current thread has open, when it is a target; ids: its. */
+static __always_inline struct open_fault *current_fault(__u64 *ids)
+{
+	*ids = current_ids();
+	return tgid_is_target(*ids >> 32) ? fault_of((__u32)*ids) : NULL;
+}
+
 SEC("tp_btf/rss_stat")
 int BPF_PROG(on_rss_stat, struct mm_struct *mm, int member)
 {
-	__u64 ids = current_ids();
-	struct open_fault *f;
+	__u64 ids;
+	struct open_fault *f = current_fault(&ids);
 
-	if (!tgid_is_target(ids >> 32))
-		return 0;
-	f = fault_of((__u32)ids);
 	if (f) {
 		f->rss = 1 + member;
 		end_fault(f, ids, bpf_ktime_get_ns(), 0);
@@ -465,12 +469,9 @@ int BPF_PROG(on_rss_stat, struct mm_struct *mm, int member)
 SEC("tp_btf/mm_filemap_fault")
 int BPF_PROG(on_filemap_fault)
 {
-	__u64 ids = current_ids();
-	struct open_fault *f;
+	__u64 ids;
+	struct open_fault *f = current_fault(&ids);
 
-	if (!tgid_is_target(ids >> 32))
-		return 0;
-	f = fault_of((__u32)ids);
 	if (f)
 		f->file_fault = 1;
 	return 0;
@@ -480,12 +481,9 @@ int BPF_PROG(on_filemap_fault)
 SEC("tp_btf/mm_filemap_add_to_page_cache")
 int BPF_PROG(on_cache_add)
 {
-	__u64 ids = current_ids();
-	struct open_fault *f;
+	__u64 ids;
+	struct open_fault *f = current_fault(&ids);
 
-	if (!tgid_is_target(ids >> 32))
-		return 0;
-	f = fault_of((__u32)ids);
 	if (f)
 		f->cache_add = 1;
 	return 0;
