@@ -105,7 +105,8 @@ static void fault_kind_of(const struct fault_data *d, vm_fault_t ret, struct lat
 	struct latmon_pte after;
 
 	memset(&after, 0, sizeof(after));
-	if (!(ret & (VM_FAULT_RETRY | VM_FAULT_COMPLETED)))	/* still locked */
+	/* the mapping was current's and the fault still holds its lock */
+	if (d->in.map && !(ret & (VM_FAULT_RETRY | VM_FAULT_COMPLETED)))
 		latmon_pte_read(current->mm, d->address, &after);
 	ev->u.fault.kind = latmon_fault_kind(&d->in, &after, ret, &ev->u.fault.why);
 	ev->u.fault.map = d->in.map;
