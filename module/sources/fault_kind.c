@@ -122,7 +122,8 @@ static u8 kind_new(const struct latmon_fault_in *in, const struct latmon_pte *af
 	page = pfn_to_page(after->pfn);
 	if (folio_test_anon(page_folio(page)))
 		return in->file ? LATMON_FK_COW : LATMON_FK_ANON;
-	return (ret & VM_FAULT_MAJOR) ? LATMON_FK_FILE_IO : LATMON_FK_FILE;
+	/* a retry finds the page its first attempt waited to be read */
+	return (ret & VM_FAULT_MAJOR) || in->tried ? LATMON_FK_FILE_IO : LATMON_FK_FILE;
 }
 
 /* The kind of a write to a present page it could not write. */

@@ -37,6 +37,7 @@ static void fault_find(struct fault_data *d, struct vm_area_struct *vma)
 {
 	memset(&d->in, 0, sizeof(d->in));
 	d->in.write = d->flags & FAULT_FLAG_WRITE;
+	d->in.tried = d->flags & FAULT_FLAG_TRIED;
 	if (!vma || vma->vm_mm != current->mm)
 		return;
 	d->in.map = latmon_map_of(vma, &d->in.ino);

@@ -5,8 +5,10 @@
 # scripts/lava/lava-init.sh as /init, the kernel's modules for LAVA's test
 # disk (virtio_blk; ext4 and what it needs) and a mount that knows -L.
 #
-#   scripts/lava/lava-ramdisk.sh --kernel 6.12|7.3 [--out FILE]
+#   scripts/lava/lava-ramdisk.sh --kernel 6.12|7.3 [--out FILE] [--init FILE]
 #
+# --init FILE: another /init (tests/vm/fileio.t: the test bed's own,
+# scripts/testbed/vm-init.sh, with the disk's modules beside it).
 # Prints the path (default build/lava/KERNEL/ramdisk.cpio.gz).
 set -euo pipefail
 
@@ -17,9 +19,10 @@ APTDIR=$CACHE/apt
 . "$ROOT/scripts/testbed/apt-private.sh"
 # LAVA's disk: a virtio drive holding an ext2 file system (the ext4 driver
 # mounts it), with what they depend on; crc32c_generic where it is a module
-# (jbd2's soft dependency before Linux 6.14).
+# (jbd2's soft dependency before Linux 6.14), and virtio_pci, the drive's
+# transport, where it is a module (Debian's 6.1).
 KMODS="virtio_blk ext4"
-OPTIONAL_KMODS="crc32c_generic"
+OPTIONAL_KMODS="crc32c_generic virtio_pci"
 
 die() { echo "lava-ramdisk: $*" >&2; exit 1; }
 
@@ -66,12 +69,13 @@ module_tree() {
 }
 
 main() {
-	local series="" out="" kenv krel tree m args=()
+	local series="" out="" init=$ROOT/scripts/lava/lava-init.sh kenv krel tree m args=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernel) series=${2:?}; shift 2 ;;
 		--out) out=${2:?}; shift 2 ;;
-		*) echo "usage: $0 --kernel 6.12|7.3 [--out FILE]" >&2; exit 2 ;;
+		--init) init=${2:?}; shift 2 ;;
+		*) echo "usage: $0 --kernel 6.12|7.3 [--out FILE] [--init FILE]" >&2; exit 2 ;;
 		esac
 	done
 	[ -n "$series" ] || die "give --kernel"
@@ -91,7 +95,7 @@ main() {
 	done
 	"$ROOT/scripts/testbed/vm-module.sh" "$series" >/dev/null
 	mkdir -p "$(dirname "$out")"
-	"$ROOT/scripts/testbed/vm-initramfs.sh" --kernel "$series" --init "$ROOT/scripts/lava/lava-init.sh" \
+	"$ROOT/scripts/testbed/vm-initramfs.sh" --kernel "$series" --init "$init" \
 		"${args[@]}" --out "$out"
 }
 

@@ -45,7 +45,7 @@ VM_CFLAGS = $(CFLAGS) -Itests/vm/prog
 
 CHECK_BUILD += vm-initramfs
 
-.PHONY: vm-kernels vm-modules vm-progs vm-initramfs vm-check vm-bench bench-cost bench-kinds vm-shell vm-clean
+.PHONY: vm-kernels vm-modules vm-progs vm-initramfs vm-check vm-bench bench-cost bench-kinds check-fileio vm-shell vm-clean
 
 vm-kernels: ## fetch the Debian 6.1, 6.12 and 7.3 kernels and headers
 	@for k in $(VM_KERNELS); do scripts/testbed/kernel-fetch.sh $$k >/dev/null || exit 1; done
@@ -120,6 +120,11 @@ BENCH_VM ?=
 BENCH_ARGS ?= --rounds 7 --pages 20000 --huge 16 --calls 100000
 bench-cost: ## what each latmon source adds per 4 KiB fault (BENCH_VM)
 	tests/bench/bench-backends.sh --sources $(if $(BENCH_VM),--kernel $(BENCH_VM),--here) $(BENCH_ARGS)
+
+# file-io faults in the test bed: the file workload on an ext4 disk of each kernel
+check-fileio: vm-progs user ## file-io faults with latmon on an ext4 disk, each VM kernel (minutes)
+	scripts/deps.sh vm
+	prove --exec '' --timer -v tests/vm/fileio.t :: $(VM_KERNELS)
 
 # the cost of reading a fault's kind with latmon, in one boot (BENCH_VM, default 7.3)
 bench-kinds: ## latmon's per-fault cost of the fault kind, with and without, one boot

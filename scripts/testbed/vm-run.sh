@@ -23,6 +23,8 @@ usage() {
 	  --control FIFO         a line "INT" written to FIFO Ctrl-C's the guest's
 	                         latctl (its ttyS2, watched by vm-init.sh)
 	  --cpus N               guest CPUs (default 2)
+	  --disk IMAGE           a raw disk image as a virtio drive (repeatable:
+	                         /dev/vda, /dev/vdb, ...; its driver must be loaded)
 	  --in FILE              copy FILE into the guest's /in (repeatable)
 	  --initramfs FILE       initramfs (default build/vm/SERIES/initramfs.cpio.gz)
 	  --memory SIZE          guest memory (default 2G)
@@ -127,10 +129,13 @@ boot() {
 	khz=$([ "$accel" != kvm ] && host_tsc_khz)
 	# the host's figure, unless the caller gave one
 	[ -n "$khz" ] && [[ " $APPEND" != *" tsc_early_khz="* ]] && tsc="tsc_early_khz=$khz"
-	local control=() uarts=2 shares=() s dir tag ro
+	local control=() uarts=2 shares=() disks=() s dir tag ro
 	for s in "${SHARES[@]}"; do
 		IFS=: read -r dir tag ro <<<"$s"
 		shares+=(-virtfs "local,path=$dir,mount_tag=$tag,security_model=none,multidevs=remap,id=$tag${ro:+,readonly=on}")
+	done
+	for s in "${DISKS[@]}"; do
+		disks+=(-drive "file=$s,if=virtio,format=raw")
 	done
 	# --control: the FIFO is the guest's ttyS2, which vm-init.sh watches
 	if [ -n "$CONTROL" ]; then
@@ -144,14 +149,14 @@ boot() {
 		-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 8250.nr_uarts=$uarts $tsc $APPEND" \
 		-serial "file:$console" \
 		-chardev stdio,id=out,signal=off -serial chardev:out \
-		"${control[@]}" "${shares[@]}" \
+		"${control[@]}" "${shares[@]}" "${disks[@]}" \
 		</dev/null
 }
 
 main() {
 	SERIES="" ACCEL=auto TIMEOUT=600 MEMORY=2G CPUS=2 OUT_DIR=. CONSOLE="" INITRAMFS=""
 	VMLINUZ="" APPEND="" CONTROL=""
-	IN_FILES=() SHARES=()
+	IN_FILES=() SHARES=() DISKS=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernel) SERIES=${2:?}; shift 2 ;;
@@ -160,6 +165,7 @@ main() {
 		--console) CONSOLE=${2:?}; shift 2 ;;
 		--control) CONTROL=${2:?}; shift 2 ;;
 		--cpus) CPUS=${2:?}; shift 2 ;;
+		--disk) DISKS+=("${2:?}"); shift 2 ;;
 		--in) IN_FILES+=("${2:?}"); shift 2 ;;
 		--initramfs) INITRAMFS=${2:?}; shift 2 ;;
 		--memory) MEMORY=${2:?}; shift 2 ;;
