@@ -26,8 +26,7 @@ struct latmon_fault_in {
 	u8 map;			/* LATMON_MAP_*, 0: no mapping read */
 	bool file;		/* the mapping has a file */
 	bool write;		/* a write fault */
-	bool tried;		/* FAULT_FLAG_TRIED: the retry of one that let
-				 * go of the lock to wait for a read */
+	bool tried;		/* FAULT_FLAG_TRIED: a retried fault */
 	u64 ino;
 };
 
