@@ -56,8 +56,19 @@ ok "unknown only for faults switched out before anything told (under 5%)" \
 	between "$(num "$TMPD/chase.k" unknown)" 0 "$(( $(num "$TMPD/chase.k" sum) / 20 ))"
 check "the report splits fault by kind, each with what it is" "$L report $R" 0 \
 	'^    (zero|anon) .*(zero page|anonymous memory)'
-check "a slow iteration names its faults' kinds and memory" "$L report $R" 0 \
-	'[0-9]+ (zero|cow|anon) faults? \([0-9.]+ [nu]s\) on anonymous 0x[0-9a-f]+-0x[0-9a-f]+ at 0x'
+# top_faults FILE: how many of the ten slowest iterations the report lists
+# had faults (on a busy machine they may all be preemptions).
+top_faults() {
+	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>);
+		my @it = sort { $b->{duration_ticks} <=> $a->{duration_ticks} } @{$d->{slow}{iterations}};
+		print scalar(grep { $_->{fault_kinds} } @it[0 .. ($#it < 9 ? $#it : 9)]), "\n"' "$1"
+}
+if [ "$(top_faults "$R")" -gt 0 ]; then
+	check "a slow iteration names its faults' kinds and memory" "$L report $R" 0 \
+		'[0-9]+ (zero|cow|anon|unknown) faults? \([0-9.]+ [nu]s\) on anonymous 0x[0-9a-f]+-0x[0-9a-f]+ at 0x'
+else
+	echo "# none of the ten slowest iterations had faults here (tests/unit/test_evtype checks that text)"
+fi
 check "the result keeps each slow iteration's faults with kind and memory" \
 	"json_get $R slow iterations 0 fault_memory 0" 0 '"kind":"(zero|cow|anon|unknown)".*"memory":"anonymous'
 
@@ -116,7 +127,14 @@ perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_j
 	open my $o, ">", $ARGV[1] or die; print $o encode_json($d);' "$F" "$TMPD/fork-hv.json"
 check "the hypervisor's time after faults, by kind" "$L report $TMPD/fork-hv.json" 0 \
 	"^    the hypervisor's time after them: cow [0-9.]+ [um]s in [0-9]+ iterations?"
-check "... none named, no such line" "$L report $F | grep -c \"hypervisor's time after them\"" 1 '^0$'
+# hv_named FILE: 1 when a slow iteration with faults has hypervisor time
+hv_named() {
+	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>);
+		print((grep { $_->{fault_kinds} && ($_->{breakdown_ns}{hypervisor} // 0) > 0 }
+			@{$d->{slow}{iterations}}) ? 1 : 0, "\n")' "$1"
+}
+check "... the line there exactly when the run named such time ($(hv_named "$F"))" \
+	"$L report $F | grep -c \"hypervisor's time after them\"" "$((1 - $(hv_named "$F")))" "^$(hv_named "$F")\$"
 check "compare: a count and a median row per kind either side has" \
 	"$L compare $R $F" 0 '^cow faults$'
 

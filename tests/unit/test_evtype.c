@@ -225,6 +225,40 @@ static void test_print(void **state)
 	assert_string_equal(buf, " kind=timer number=236 name=LOC");
 }
 
+/* An iteration's fault part in the text: each kind with its count, time,
+ * and the memory of its first fault; an older result's addresses only. */
+static void test_fault_detail(void **state)
+{
+	const struct lat_evtype *t = lat_evtype(LATMON_EV_FAULT);
+	struct lat_rd rd = { NULL };
+	cJSON *it = cJSON_Parse("{\"faults\": 4, \"fault_addresses\": [\"0x1000\"],"
+				"\"fault_kinds\": {\"cow\": 3, \"zero\": 1},"
+				"\"fault_kind_ns\": {\"cow\": 1234, \"zero\": 600},"
+				"\"fault_memory\": [{\"address\": \"0x2000\", \"kind\": \"zero\","
+				" \"memory\": \"anonymous 0x0-0x4000\"}, {\"address\": \"0x1000\","
+				" \"kind\": \"cow\", \"memory\": \"[heap]\"}]}");
+	cJSON *old = cJSON_Parse("{\"faults\": 2, \"fault_addresses\": [\"0x1000\", \"0x2000\"]}");
+	char buf[512];
+	int parts = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(it);
+	f = fmemopen(buf, sizeof(buf), "w");
+	t->detail(it, f, &parts, &rd);
+	fclose(f);
+	assert_non_null(strstr(buf, "3 cow faults (1.2 us) on [heap] at 0x1000"));
+	assert_non_null(strstr(buf, "1 zero fault (600 ns) on anonymous 0x0-0x4000 at 0x2000"));
+	assert_null(rd.bad);
+	parts = 0;
+	f = fmemopen(buf, sizeof(buf), "w");
+	t->detail(old, f, &parts, &rd);
+	fclose(f);
+	assert_non_null(strstr(buf, "2 fault(s) at 0x1000 0x2000"));
+	cJSON_Delete(it);
+	cJSON_Delete(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_type),
 		cmocka_unit_test(test_json_names),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_fault_detail),
 	};
 
 	setenv("CMOCKA_MESSAGE_OUTPUT", "TAP", 0);	/* for prove; env wins */

@@ -238,9 +238,11 @@ static void note_row(struct text_ctx *c, const struct lat_pair *p)
 {
 	size_t k;
 
-	if (p->base.n >= 2)
+	/* an interval of 2 or more values holds the median with 50% or more;
+	 * 0 is a side whose interval was not computed */
+	if (p->base.n >= 2 && p->base.confidence > 0)
 		c->min_conf = fmin(c->min_conf, p->base.confidence);
-	if (p->new.n >= 2)
+	if (p->new.n >= 2 && p->new.confidence > 0)
 		c->min_conf = fmin(c->min_conf, p->new.confidence);
 	c->one_unit |= p->base.n == 1 || p->new.n == 1;
 	if (strcmp(lat_pair_word(p), "cannot tell") || p->missing)
