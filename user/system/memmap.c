@@ -127,7 +127,7 @@ void lat_memmap_describe(pid_t pid, uint64_t addr, uint64_t ino, char *buf, size
 		if (ino)
 			snprintf(buf, len, "inode %" PRIu64, ino);
 		else
-			snprintf(buf, len, "anonymous (unmapped by the end)");
+			snprintf(buf, len, "a mapping gone when the loop ended");
 	} else if (m->ino && m->start <= addr && addr < m->end) {
 		snprintf(buf, len, "%s +0x%" PRIx64, m->path[0] ? m->path : "(file)",
 			 m->offset + ((addr - m->start) & ~(uint64_t)0xfff));

@@ -37,7 +37,8 @@ uint8_t lat_mapping_map(const struct lat_mapping *m);
 void lat_memmap_clear(void);
 
 /* "[heap]", "/usr/lib/libc.so.6 +0x1f000", "anonymous 0x7f..-0x7f..",
- * "inode 1234" (a file no snapshot has) into buf, from what is known. */
+ * "inode 1234" (a file no snapshot has), "a mapping gone when the loop
+ * ended" (nothing known) into buf. */
 void lat_memmap_describe(pid_t pid, uint64_t addr, uint64_t ino, char *buf, size_t len);
 
 /* Swap is on: /proc/swaps lists a device or file. */
