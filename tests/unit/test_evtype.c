@@ -255,6 +255,12 @@ static void test_fault_detail(void **state)
 	t->detail(old, f, &parts, &rd);
 	fclose(f);
 	assert_non_null(strstr(buf, "2 fault(s) at 0x1000 0x2000"));
+	cJSON_ReplaceItemInObject(it, "fault_memory", cJSON_CreateNumber(5));
+	parts = 0;
+	f = fmemopen(buf, sizeof(buf), "w");
+	t->detail(it, f, &parts, &rd);
+	fclose(f);
+	assert_string_equal(rd.bad, "fault_memory");	/* edited by hand: said */
 	cJSON_Delete(it);
 	cJSON_Delete(old);
 }

@@ -183,7 +183,9 @@ static void kind_where(const cJSON *mem, const char *kind, FILE *out, struct lat
 	const cJSON *m;
 
 	cJSON_ArrayForEach(m, mem) {
-		const char *k = lat_rd_str(rd, m, "kind");
+		const char *k = cJSON_IsObject(m) ? lat_rd_str(rd, m, "kind") : NULL;
+
+		lat_rd_expect(rd, cJSON_IsObject(m), "fault_memory");
 
 		if (k && !strcmp(k, kind)) {
 			fprintf(out, " on %s at %s", lat_rd_str(rd, m, "memory") ?: "?",
@@ -206,8 +208,13 @@ static void detail(const cJSON *it, FILE *out, int *parts, struct lat_rd *rd)
 
 	if (!n)
 		return;
+	/* written by a newer latctl with the addresses, or not at all */
+	lat_rd_expect(rd, !kinds || cJSON_IsObject(kinds), "fault_kinds");
+	lat_rd_expect(rd, !mem || cJSON_IsArray(mem), "fault_memory");
+	lat_rd_expect(rd, !ns || cJSON_IsObject(ns), "fault_kind_ns");
 	if (cJSON_IsObject(kinds) && kinds->child) {
 		cJSON_ArrayForEach(x, kinds) {
+			lat_rd_expect(rd, cJSON_IsNumber(x), "fault_kinds");
 			lat_detail_part(out, parts);
 			fprintf(out, "%.0f %s fault%s", cJSON_GetNumberValue(x), x->string,
 				cJSON_GetNumberValue(x) == 1 ? "" : "s");
