@@ -4,7 +4,8 @@
 # /init of the ramdisk a LAVA job boots (scripts/lava/lava-ramdisk.sh): mounts
 # the pseudo file systems, loads the block and file-system modules that LAVA's
 # test disk needs (the disk labelled LAVA that holds the test overlay),
-# loads latmon, then gives LAVA a root shell on the console.
+# loads latmon, writes /usr/bin/latctl-lab-step (the command of a lab
+# bisect's job), then gives LAVA a root shell on the console.
 
 export PATH=/usr/bin:/usr/sbin:/bin:/sbin HOME=/root TERM=dumb
 # Progress lines would fill the job log: LAVA reads a serial console.
@@ -40,6 +41,23 @@ if [ -f /lib/modules/extra.order ]; then
 fi
 link_uuids
 insmod /lib/modules/latmon.ko || echo "lava-init: latmon did not load: latctl uses another backend"
+# latctl-lab-step WORKLOAD [OPTIONS]: one boot's runs for a bisect step
+# on a lab (scripts/bisect/bisect-step.sh --lab): the result printed
+# between the markers scripts/lava/lava-results.pl reads, then its exit.
+cat >/usr/bin/latctl-lab-step <<'EOF'
+#!/bin/sh
+out=/tmp/latctl-step.json
+rm -f "$out"
+latctl run "$@" --quiet --json "$out"
+rc=$?
+if [ -s "$out" ]; then
+	echo "LATCTL-RESULT-BEGIN step.json"
+	gzip -c "$out" | base64
+	echo "LATCTL-RESULT-END"
+fi
+echo "latctl-lab-step: exit $rc"
+EOF
+chmod 0755 /usr/bin/latctl-lab-step
 echo "lava-init: $(uname -r) ready"
 export PS1='latctl-lava# '
 while :; do

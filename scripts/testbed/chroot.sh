@@ -6,6 +6,10 @@
 #           headers call gcc-14);
 #   lava    run LAVA's dispatcher (lava-run) with the QEMU it drives
 #           (make check-lava), without installing LAVA on the host;
+#   lab     a LAVA lab: lava-server, PostgreSQL and lava-dispatcher's
+#           lava-worker with the QEMU it drives (scripts/lava/lab-up.sh
+#           copies it and starts the daemons; lava-server's postinst skips
+#           the database while PostgreSQL is not running);
 #   distro  a Debian bookworm box with Debian's 6.12 kernel (the test bed's,
 #           from bookworm-backports) installed, its headers and DKMS: DKMS
 #           there signs and compresses the modules it builds, as on a user's
@@ -48,6 +52,11 @@ lava)
 	# definitions "from: git".
 	INSTALL="lava-dispatcher qemu-system-x86 qemu-utils linux-image-amd64 git python3-jinja2"
 	PROBE="lava-run --help" ;;
+lab)
+	SUITE=bookworm
+	PACKAGES=ca-certificates
+	INSTALL="postgresql lava-server lava-dispatcher qemu-system-x86 qemu-utils python3-jinja2"
+	PROBE="lava-worker --help" ;;
 distro)
 	SUITE=bookworm
 	PACKAGES=ca-certificates
@@ -56,7 +65,7 @@ distro)
 	INSTALL="linux-image-$REL linux-headers-$REL dkms make gcc xz-utils kmod openssl mokutil"
 	PROBE="dkms --version" ;;
 *)
-	echo "usage: $0 trixie|lava|distro [--cached | --run DIR... -- COMMAND [ARG...]]" >&2
+	echo "usage: $0 trixie|lava|lab|distro [--cached | --run DIR... -- COMMAND [ARG...]]" >&2
 	exit 2 ;;
 esac
 shift
