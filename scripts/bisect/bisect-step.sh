@@ -42,6 +42,19 @@
 # (check --runs-together); against several, each boot is one unit
 # (check --pool). No boot starts once the step has run --max-step-time.
 #
+# --lab URL runs each boot as a job on a LAVA lab instead of this machine's
+# QEMU (scripts/lava/lab-client.py, the REST API v0.2; the token from
+# $LATCTL_LAVA_TOKEN or the file $LATCTL_LAVA_TOKEN_FILE): the kernel and
+# the ramdisk (the test bed's, with scripts/lava/lava-init.sh as /init) are
+# put in --lab-share DIR, which the workers read at --lab-share-url
+# (default file://DIR: a lab on this machine, scripts/lava/lab-up.sh); the
+# --boots N boots of a step are N jobs at once, on the devices the
+# scheduler gives them; each result keeps its device (environment.device).
+# A job that ends Incomplete or Canceled, times out or has no result is
+# submitted again (--lab-retries), then the step is 125 with the job ids
+# and why; a URL, token or device type the lab refuses is 128 before
+# anything is built.
+#
 # --improvement finds the commit that made things faster: with
 #   git bisect start --term-old=slow --term-new=fast FAST SLOW
 # and a --baseline recorded on SLOW, a step is "fast" (exit 1) when the
@@ -53,6 +66,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LATCTL=$ROOT/user/latctl
 FRAGMENT=$ROOT/scripts/bisect/bisect-kernel.config
 SKIP=125
+# shellcheck source=scripts/bisect/bisect-lab.sh
+. "$ROOT/scripts/bisect/bisect-lab.sh"
 
 usage() {
 	cat >&2 <<-EOF
@@ -67,6 +82,12 @@ usage() {
 	  --improvement      find a speed-up: exit 1 when the step is significantly faster
 	                     than --baseline (git bisect terms: old=slow, new=fast)
 	  --jobs N           make -j (default: online CPUs)
+	  --lab URL          run each boot as a job on the LAVA lab at URL (token:
+	                     \$LATCTL_LAVA_TOKEN or the file \$LATCTL_LAVA_TOKEN_FILE)
+	  --lab-device-type T  the lab's device type to boot on (default qemu)
+	  --lab-retries N    submit a job that the lab did not finish again, N times (default 2)
+	  --lab-share DIR    where the kernel and ramdisk go for the lab's workers
+	  --lab-share-url URL  DIR as the workers see it (default file://DIR)
 	  --max METRIC=LIMIT absolute limit for check (repeatable)
 	  --max-boots N      boot an undecided step again, up to N boots in all, judged on
 	                     them all at each look (default 3; 1: one look, as before)
@@ -114,6 +135,7 @@ facts() {
 	[ -n "${KREL-}" ] && f="kernel $KREL"
 	[ -n "${BUILD_S-}" ] && f="$f${f:+, }build $BUILD_S s"
 	[ -n "${BOOT_S-}" ] && f="$f${f:+, }boot and runs $BOOT_S s, $((REPEAT * ${#STEPS[@]})) runs in ${#STEPS[@]} boot(s)"
+	[ -n "${LAB_JOBS-}" ] && f="$f${f:+, }lab jobs$LAB_JOBS on$(printf ' %s' "${DEVICES[@]}")"
 	[ -n "$f" ] && echo "; $f"
 }
 
@@ -121,6 +143,7 @@ parse() {
 	TREE=. RESULTS=./latctl-bisect BUILD="" JOBS=$(nproc) REPEAT=5 TIMEOUT=1800 BOOTS=1
 	MAX_BOOTS="" MAX_STEP_S=7200
 	RECORD="" CHECK=() CONFIG="" TINY=0 IMPROVE=0 BASELINES=()
+	LAB="" LAB_TYPE=qemu LAB_RETRIES=2 LAB_SHARE="" LAB_URL=""
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--baseline) BASELINES+=("${2:?}"); CHECK+=(--baseline "$2"); shift 2 ;;
@@ -132,6 +155,11 @@ parse() {
 		--max-step-time) MAX_STEP_S=${2:?}; shift 2 ;;
 		--build) BUILD=${2:?}; shift 2 ;;
 		--jobs) JOBS=${2:?}; shift 2 ;;
+		--lab) LAB=${2:?}; shift 2 ;;
+		--lab-device-type) LAB_TYPE=${2:?}; shift 2 ;;
+		--lab-retries) LAB_RETRIES=${2:?}; shift 2 ;;
+		--lab-share) LAB_SHARE=${2:?}; shift 2 ;;
+		--lab-share-url) LAB_URL=${2:?}; shift 2 ;;
 		--max | --metric | --regression) CHECK+=("$1" "${2:?}"); shift 2 ;;
 		--record) RECORD=${2:?}; shift 2 ;;
 		--repeat) REPEAT=${2:?}; shift 2 ;;
@@ -251,8 +279,9 @@ phase_build() {
 		skip "$TREE is neither a Linux source tree nor a test-bed tree (testbed.conf)"
 	fi
 	make -s -C "$ROOT" user >>"$LOG" 2>&1 || skip "latctl does not build (see $LOG)"
-	"$ROOT/scripts/testbed/vm-initramfs.sh" --kernel "$SERIES" --module "$KO" \
+	"$ROOT/scripts/testbed/vm-initramfs.sh" --kernel "$SERIES" --module "$KO" ${LAB:+--init "$ROOT/scripts/lava/lava-init.sh"} \
 		--out "$WORK/initramfs.cpio.gz" >>"$LOG" 2>&1 || skip "the test bed's initramfs does not build (see $LOG)"
+	[ -z "$LAB" ] || lab_publish
 	BUILD_S=$((SECONDS - start))
 	say "build: $KDESC, latmon and initramfs in $BUILD_S s"
 }
@@ -261,6 +290,10 @@ phase_build() {
 # the result into STEPS. $1: which boot of BOOTS.
 boot_once() {
 	local start=$SECONDS rc=0 img=() what="" n
+	if [ -n "$LAB" ]; then
+		lab_boots "$1"
+		return
+	fi
 	[ -n "$VMLINUZ" ] && img=(--vmlinuz "$VMLINUZ")
 	[ "$BOOTS" -gt 1 ] && what=" (boot $1 of $BOOTS)"
 	[ "$1" -gt "$BOOTS" ] && what=" (boot $1, up to $MAX_BOOTS)"
@@ -279,6 +312,14 @@ boot_once() {
 	*) skip "the run failed in the guest (exit $rc, see $LOG)" ;;
 	esac
 	[ -s "$WORK/step.json" ] || skip "the run left no result"
+	keep_step "$1"
+	BOOT_S=$((${BOOT_S:-0} + SECONDS - start))
+	say "boot and $REPEAT runs of ${WORKLOAD[*]}$what: $((SECONDS - start)) s, result $STEP"
+}
+
+# WORK/step.json as the step's result of boot $1: STEP, added to STEPS.
+keep_step() {
+	local n
 	n=$(printf %02d $(($(ls "$RESULTS"/step-*.json 2>/dev/null | sed 's/-b[0-9]*\.json$/.json/' | sort -u | wc -l) + 1)))
 	[ "$1" -gt 1 ] && n=${STEPN:-$n}
 	STEPN=$n
@@ -286,13 +327,15 @@ boot_once() {
 	[ "$BOOTS" -gt 1 ] || [ "$1" -gt 1 ] && STEP=$RESULTS/step-$n-$COMMIT-b$1.json
 	mv "$WORK/step.json" "$STEP"
 	STEPS+=("$STEP")
-	BOOT_S=$((${BOOT_S:-0} + SECONDS - start))
-	say "boot and $REPEAT runs of ${WORKLOAD[*]}$what: $((SECONDS - start)) s, result $STEP"
 }
 
 phase_run() {
 	local b
 	STEPS=()
+	if [ -n "$LAB" ]; then
+		lab_boots $(seq 1 "$BOOTS")
+		return
+	fi
 	for b in $(seq 1 "$BOOTS"); do
 		boot_once "$b"
 	done
@@ -431,6 +474,7 @@ check_args() {
 main() {
 	parse "$@"
 	check_args
+	[ -z "$LAB" ] || lab_check
 	COMMIT=$(git -C "$TREE" rev-parse --short=12 HEAD 2>/dev/null) || COMMIT=unknown
 	mkdir -p "$RESULTS" || exit "$SKIP"
 	RESULTS=$(cd "$RESULTS" && pwd)

@@ -481,6 +481,20 @@ static void machines_note(struct check_opts *o, const struct side *bs, const str
 		snprintf(o->why + len, sizeof(o->why) - len, " [the machines differ in %s]", names);
 }
 
+/* " [devices: baseline qemu-01; new qemu-02]" when the two sides ran on
+ * lab devices that are not the same ones. */
+static void devices_note(struct check_opts *o, const struct side *bs, const struct side *ns)
+{
+	char b[256], n[256];
+	size_t len = strlen(o->why);
+
+	lat_env_devices((const cJSON *const *)bs->doc, bs->n, b, sizeof(b));
+	lat_env_devices((const cJSON *const *)ns->doc, ns->n, n, sizeof(n));
+	if ((b[0] || n[0]) && strcmp(b, n))
+		snprintf(o->why + len, sizeof(o->why) - len, " [devices: baseline %s; %s %s]",
+			 b[0] ? b : "none named", ns->name, n[0] ? n : "none named");
+}
+
 /* Relative check of every --metric, in any order: bad when one is shown
  * bad, else 125 when one cannot be told, else good. */
 static int check_baseline(struct check_opts *o, const struct side *bs, struct side *ns)
@@ -517,6 +531,7 @@ static int check_baseline(struct check_opts *o, const struct side *bs, struct si
 		snprintf(o->why + strlen(o->why), sizeof(o->why) - strlen(o->why),
 			 "; the other %zu --metric within too", o->n_metrics - 1);
 	machines_note(o, bs, ns);
+	devices_note(o, bs, ns);
 	return ret;
 }
 

@@ -227,6 +227,7 @@ static const struct lat_env_row rows_before[] = {
 	{ "cgroup",	   LAT_ENV_KERNEL,  get_fact,   NULL, "cgroup" },
 	{ "bpf",	   LAT_ENV_KERNEL,  get_fact,   NULL, "bpf" },
 	{ "modules",	   LAT_ENV_KERNEL,  get_fact,   NULL, "modules" },
+	{ "device",	   LAT_ENV_DEVICE,  get_plain,  "environment", "device" },
 	{ "hypervisor",	   LAT_ENV_MACHINE, get_fact,   NULL, "hypervisor" },
 	{ "pmu",	   LAT_ENV_MACHINE, get_fact,   NULL, "pmu" },
 	{ "tsc flags",	   LAT_ENV_MACHINE, get_fact,   NULL, "tsc_flags" },
@@ -424,6 +425,38 @@ static void print_cut(FILE *out, const cJSON *const *docs, const char *const *na
 	}
 }
 
+/* A row to show: every row but the device's where no document has one. */
+static int row_shown(const struct lat_env_row *row, const cJSON *const *docs, size_t n)
+{
+	size_t i;
+
+	if (row->side != LAT_ENV_DEVICE)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (cJSON_IsString(member(member(docs[i], row->section), row->key)))
+			return 1;
+	return 0;
+}
+
+void lat_env_devices(const cJSON *const *docs, size_t n, char *buf, size_t len)
+{
+	size_t i, j, used = 0;
+	const char *d;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++) {
+		d = cJSON_GetStringValue(member(member(docs[i], "environment"), "device"));
+		for (j = 0; d && j < i; j++)
+			if (!strcmp(d,
+				    cJSON_GetStringValue(member(member(docs[j], "environment"), "device")) ?:
+					    ""))
+				d = NULL;
+		if (d)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 d);
+	}
+}
+
 size_t lat_env_print(FILE *out, const cJSON *const *docs, const char *const *names, size_t n)
 {
 	int width = (ENV_WIDTH - 2 - ENV_NAME) / (int)n - 1, d;
@@ -437,6 +470,8 @@ size_t lat_env_print(FILE *out, const cJSON *const *docs, const char *const *nam
 		cell(out, names[i], width, i + 1 == n);
 	fputc('\n', out);
 	for (r = 0; r < env_n_rows(); r++) {
+		if (!row_shown(&env_rows()[r], docs, n))
+			continue;
 		d = lat_env_row_differs(&env_rows()[r], docs, n);
 		differ += (size_t)d;
 		fprintf(out, "%c %-*s", d ? '*' : ' ', ENV_NAME, env_rows()[r].name);
@@ -451,7 +486,7 @@ size_t lat_env_print(FILE *out, const cJSON *const *docs, const char *const *nam
 
 cJSON *lat_env_json(const cJSON *const *docs, size_t n)
 {
-	static const char *const sides[] = { "", "kernel", "machine", "run" };
+	static const char *const sides[] = { "", "kernel", "machine", "run", "device" };
 	cJSON *rows = cJSON_CreateArray(), *o, *vals;
 	char buf[4096];
 	size_t r, i;
@@ -459,6 +494,8 @@ cJSON *lat_env_json(const cJSON *const *docs, size_t n)
 	for (r = 0; r < env_n_rows(); r++) {
 		const struct lat_env_row *row = &env_rows()[r];
 
+		if (!row_shown(row, docs, n))
+			continue;
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", row->name);
 		cJSON_AddStringToObject(o, "side", sides[row->side]);

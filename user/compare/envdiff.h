@@ -6,7 +6,9 @@
  * belongs to the kernel under test (a bisect changes it on purpose) or to
  * the machine and the run (a difference there makes a comparison unfair).
  * THP and mTHP settings count as the kernel's: its configuration and
- * command line set their defaults.
+ * command line set their defaults. The lab device a job ran on (set by a
+ * lab's bisect step) is said, not a reason to refuse: devices of one type
+ * are the same machine.
  */
 #ifndef LATCTL_ENVDIFF_H
 #define LATCTL_ENVDIFF_H
@@ -15,9 +17,10 @@
 #include <cjson/cJSON.h>
 
 enum lat_env_side {
-	LAT_ENV_KERNEL = 1,	/* the kernel under test and its settings */
-	LAT_ENV_MACHINE,	/* CPU, firmware, tuning of the machine */
-	LAT_ENV_RUN,		/* the workload and options of the run */
+	LAT_ENV_KERNEL = 1, /* the kernel under test and its settings */
+	LAT_ENV_MACHINE,    /* CPU, firmware, tuning of the machine */
+	LAT_ENV_RUN,	    /* the workload and options of the run */
+	LAT_ENV_DEVICE,	    /* the lab's device that ran it */
 };
 
 struct lat_env_row {
@@ -43,7 +46,12 @@ size_t lat_env_count_differences(const cJSON *const *docs, size_t n, unsigned in
  * docs[0..n), their names into buf ("zero page, first touch"). */
 size_t lat_env_facts_differ(const cJSON *const *docs, size_t n, char *buf, size_t len);
 
-/* The rows side by side in 80 columns, '*' before those that differ.
+/* The distinct devices of docs[0..n) into buf ("qemu-01, qemu-02"),
+ * "" when none names one. */
+void lat_env_devices(const cJSON *const *docs, size_t n, char *buf, size_t len);
+
+/* The rows side by side in 80 columns, '*' before those that differ
+ * (the device's only where a document names one).
  * Returns the number of rows that differ. */
 size_t lat_env_print(FILE *out, const cJSON *const *docs, const char *const *names, size_t n);
 
