@@ -24,7 +24,7 @@ BUILD="gcc libc6-dev make pkg-config libnl-3-dev libnl-genl-3-dev libcjson-dev
 libbpf-dev bpftool clang zlib1g-dev"
 MODULE="$BUILD kmod"
 VM="$BUILD qemu-system-x86 busybox-static mawk cpio kmod zstd xz-utils ca-certificates util-linux
-gcc-12 dwarves debian-archive-keyring debootstrap"
+gcc-12 dwarves debian-archive-keyring debootstrap curl iproute2 python3"
 CHECK="$MODULE $VM libclang-rt-14-dev libcmocka-dev perl python3 protobuf-compiler librsvg2-bin fonts-dejavu-core groff-base man-db dkms git shellcheck clang-format"
 KERNEL="flex bison bc libelf-dev libssl-dev dwarves"
 

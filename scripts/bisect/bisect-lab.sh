@@ -20,6 +20,8 @@ lab_check() {
 	local line a
 	[ -n "$LAB_SHARE" ] || lab_stop "--lab needs --lab-share DIR, where the lab's workers fetch the kernel and the ramdisk"
 	case $LAB_RETRIES in '' | *[!0-9]*) lab_stop "--lab-retries '$LAB_RETRIES' is not a whole number" ;; esac
+	: "${LAB_DEADLINE:=$((TIMEOUT + 600))}"
+	case $LAB_DEADLINE in '' | 0 | *[!0-9]*) lab_stop "--lab-deadline '$LAB_DEADLINE' is not a whole number of seconds" ;; esac
 	for a in "${WORKLOAD[@]}"; do
 		[[ $a =~ ^[A-Za-z0-9._:=/,+%@-]+$ ]] ||
 			lab_stop "'$a' cannot go into a lab job's command: use letters, digits and ._:=/,+%@-"
@@ -61,7 +63,7 @@ lab_job() {
 		-e "s|@APPEND@|$APPEND|" -e "s|@KERNEL_URL@|$LAB_KERNEL|" -e "s|@RAMDISK_URL@|$LAB_RAMDISK|" \
 		-e "s|@WORKLOAD@|${WORKLOAD[*]} --repeat $REPEAT|" "$ROOT/scripts/lava/lab-job.yaml" >"$j"
 	python3 "$CLIENT" boot --url "$LAB" --job "$j" --out "$WORK/lab-$b" --retries "$LAB_RETRIES" \
-		--deadline $((TIMEOUT + 600)) --poll "${LATCTL_LAB_POLL:-5}" \
+		--deadline "$LAB_DEADLINE" --poll "${LATCTL_LAB_POLL:-5}" \
 		>"$WORK/lab-$b.out" 2>"$WORK/lab-$b.err" || rc=$?
 	echo "$rc" >"$WORK/lab-$b.rc"
 }
@@ -77,17 +79,17 @@ lab_collect() {
 	128) lab_stop "boot $b: $why" ;;
 	*) skip "lab: boot $b: $why" ;;
 	esac
-	read -r job dev < <(python3 - "$WORK/lab-$b/job.json" "$WORK/lab-$b/step.json" "$WORK/step.json" <<-'EOF'
+	read -r job dev < <(python3 - "$WORK/lab-$b/job.json" "$WORK/step.json" <<-'EOF'
 	import json, os, sys
 	j = json.load(open(sys.argv[1]))
-	d = json.load(open(sys.argv[2]))
+	d = json.load(open(j["results"][0]))
 	d.setdefault("environment", {})["device"] = j["device"]
-	with open(sys.argv[3] + ".tmp", "w") as f:
+	with open(sys.argv[2] + ".tmp", "w") as f:
 	    json.dump(d, f, indent=1)
-	os.rename(sys.argv[3] + ".tmp", sys.argv[3])
+	os.rename(sys.argv[2] + ".tmp", sys.argv[2])
 	print(j["job"], j["device"])
 	EOF
-	) || skip "lab: boot $b: job $(cat "$WORK/lab-$b.out") left no readable result"
+	) || skip "lab: boot $b: $(cat "$WORK/lab-$b.out"), but no result latctl wrote"
 	LAB_JOBS="$LAB_JOBS $job"
 	DEVICES+=("$dev")
 	keep_step "$b"

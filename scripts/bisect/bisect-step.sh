@@ -84,6 +84,8 @@ usage() {
 	  --jobs N           make -j (default: online CPUs)
 	  --lab URL          run each boot as a job on the LAVA lab at URL (token:
 	                     \$LATCTL_LAVA_TOKEN or the file \$LATCTL_LAVA_TOKEN_FILE)
+	  --lab-deadline S   cancel a job not finished S seconds after it was submitted, and
+	                     submit it again (default --timeout + 600)
 	  --lab-device-type T  the lab's device type to boot on (default qemu)
 	  --lab-retries N    submit a job that the lab did not finish again, N times (default 2)
 	  --lab-share DIR    where the kernel and ramdisk go for the lab's workers
@@ -143,7 +145,7 @@ parse() {
 	TREE=. RESULTS=./latctl-bisect BUILD="" JOBS=$(nproc) REPEAT=5 TIMEOUT=1800 BOOTS=1
 	MAX_BOOTS="" MAX_STEP_S=7200
 	RECORD="" CHECK=() CONFIG="" TINY=0 IMPROVE=0 BASELINES=()
-	LAB="" LAB_TYPE=qemu LAB_RETRIES=2 LAB_SHARE="" LAB_URL=""
+	LAB="" LAB_TYPE=qemu LAB_RETRIES=2 LAB_SHARE="" LAB_URL="" LAB_DEADLINE=""
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--baseline) BASELINES+=("${2:?}"); CHECK+=(--baseline "$2"); shift 2 ;;
@@ -156,6 +158,7 @@ parse() {
 		--build) BUILD=${2:?}; shift 2 ;;
 		--jobs) JOBS=${2:?}; shift 2 ;;
 		--lab) LAB=${2:?}; shift 2 ;;
+		--lab-deadline) LAB_DEADLINE=${2:?}; shift 2 ;;
 		--lab-device-type) LAB_TYPE=${2:?}; shift 2 ;;
 		--lab-retries) LAB_RETRIES=${2:?}; shift 2 ;;
 		--lab-share) LAB_SHARE=${2:?}; shift 2 ;;

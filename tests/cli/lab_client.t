@@ -81,6 +81,48 @@ check_err "no token: 128, saying where one goes" \
 printf 'sekrit\n' >"$TMPD/token"
 check "the token from a file" \
 	"env -u LATCTL_LAVA_TOKEN LATCTL_LAVA_TOKEN_FILE=$TMPD/token $C check --url $URL --device-type qemu" 0 '^lab: '
+
+# bisect-step.sh --lab and bisect-sections.sh: what a step cannot run on
+# stops the bisect (128) before anything is built.
+STEP=$TESTS_DIR/scripts/bisect/bisect-step.sh
+SECT=$TESTS_DIR/scripts/bisect/bisect-sections.sh
+T=$TMPD/tree
+git init -q "$T" && printf 'kernel=6.12\nappend=\n' >"$T/testbed.conf" && git -C "$T" add testbed.conf &&
+	git -C "$T" -c user.name=t -c user.email=t@t commit -q -m c1
+LABRUN="cd $T && $STEP --results $TMPD/bs --lab $URL --max p99=1s"
+check_err "bisect-step --lab: a refused token stops the bisect (128)" \
+	"export LATCTL_LAVA_TOKEN=wrong; $LABRUN --lab-share $TMPD/share -- grow" 128 \
+	'^bisect-step: .*refused the token \(HTTP 401\); stopping git bisect run$'
+ok "... before anything was built" test ! -e "$TMPD/bs"
+check_err "bisect-step --lab: a device type the lab lacks, 128" \
+	"$LABRUN --lab-share $TMPD/share --lab-device-type arm64 -- grow" 128 'has no device type arm64; stopping git bisect run$'
+check_err "bisect-step --lab without --lab-share: 128, saying what it is for" \
+	"$LABRUN -- grow" 128 '--lab needs --lab-share DIR, where the lab.s workers fetch the kernel and the ramdisk'
+check_err "bisect-step --lab: a workload argument a job's shell would run: 128" \
+	"$LABRUN --lab-share $TMPD/share -- grow '--iters=1;reboot'" 128 "'--iters=1;reboot' cannot go into a lab job's command"
+check_err "bisect-sections.sh outside a bisect: 128" "cd $T && $SECT --sections 2 -- grow" 128 \
+	'no bisect in .* run git bisect start BAD GOOD first$'
+check_err "bisect-sections.sh --sections 0: 128" "cd $T && $SECT --sections 0 -- grow" 128 "'0': give 1 to 9"
+
+# The device of each result (a lab's bisect step writes it): compare shows
+# it, check says when the two sides ran on different devices.
+ok "results of 4 runs" "$L" run grow --iters 20000 --repeat 4 --quiet --json "$TMPD/d.json"
+for d in qemu01 qemu02; do
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["environment"]["device"] = sys.argv[2]
+json.dump(d, open(sys.argv[3], "w"))' "$TMPD/d.json" "$d" "$TMPD/$d.json"
+done
+check "report: the lab device in the header" "$L report $TMPD/qemu01.json" 0 '^lab device: qemu01$'
+check "compare: a row with each result's device" "$L compare $TMPD/qemu01.json $TMPD/qemu02.json" 0 \
+	'^\* device +qemu01 +qemu02 *$'
+check "compare: no device row where no result names one" \
+	"$L compare $TMPD/d.json $TMPD/d.json | grep -c '^. device '" 1 '^0$'
+check "check: the verdict says the two sides' devices" \
+	"$L check --baseline $TMPD/qemu01.json --metric p50 $TMPD/qemu02.json" 0 \
+	'^latctl check: good: .*\[devices: baseline qemu01; .*qemu02\.json qemu02\]$'
+cp "$TMPD/qemu01.json" "$TMPD/qemu01-again.json"
+check "check: nothing said of devices when they are the same" \
+	"$L check --baseline $TMPD/qemu01.json --metric p50 $TMPD/qemu01-again.json" 0 '^latctl check: good: [^[]*(\[[^d][^]]*\])*$'
+
 port=$(cat "$TMPD/tok.port")
 kill ${STUBS##* } 2>/dev/null
 wait ${STUBS##* } 2>/dev/null

@@ -63,6 +63,8 @@ static void render_header(FILE *out, struct lat_rd *r, const cJSON *doc)
 		lat_rd_str(r, env, "kernel_release"), lat_rd_str(r, env, "cpu_model"),
 		lat_rd_num(r, env, "online_cpus"), lat_rd_str(r, doc, "start_time"));
 	render_machine(out, r, env);
+	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "device")))
+		fprintf(out, "lab device: %s\n", lat_rd_str(r, env, "device"));
 	fprintf(out, "TSC %.3f GHz (%s)\n", lat_rd_num(r, env, "tsc_hz") / 1e9,
 		lat_rd_str(r, env, "tsc_hz_source"));
 	fprintf(out, "THP enabled=%s defrag=%s; cpufreq governor: %s; isolated CPUs: %s\n",
