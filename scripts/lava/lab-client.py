@@ -4,7 +4,8 @@
 
   lab-client.py check --url URL --device-type TYPE
   lab-client.py boot --url URL --job JOB.yaml --out DIR [--retries N]
-                     [--deadline SECONDS] [--poll SECONDS]
+                     [--deadline SECONDS] [--queue-deadline SECONDS]
+                     [--poll SECONDS]
 
 The token comes from $LATCTL_LAVA_TOKEN or the file $LATCTL_LAVA_TOKEN_FILE
 (never the command line, where every user of the machine would see it).
@@ -13,8 +14,9 @@ check: the server answers, the token is accepted, the device type exists
 and has a device that is not retired. Exit 0, or 128 with one line: a
 wrong URL, token or device type stops a bisect before anything is built.
 
-boot: submit JOB.yaml, wait for the job (polling, at most --deadline
-seconds, then cancel it), take its log and the latctl results in it
+boot: submit JOB.yaml, wait for the job (polling: at most --deadline
+seconds once it has started, --queue-deadline before; then cancel it),
+take its log and the latctl results in it
 (scripts/lava/lava-results.pl --json DIR). A job that ends Incomplete or
 Canceled, one past its deadline, a device gone offline or a log without a
 result is infrastructure, not a verdict: the job is submitted again (the
@@ -102,19 +104,30 @@ def check(lab, device_type):
     return [d.get("hostname", "?") for d in usable]
 
 
-def wait(lab, job_id, deadline, poll):
-    """The job's final (state, health, device), or health "Timeout"."""
-    end = time.monotonic() + deadline
+QUEUED = ("Submitted", "Scheduling", "Scheduled")
+
+
+def wait(lab, job_id, deadline, queue_deadline, poll):
+    """The job's final (health, device), or health "Timeout" (running past
+    deadline seconds) or "Queued" (not started within queue_deadline)."""
+    now = time.monotonic()
+    queue_end, run_end = now + queue_deadline, None
     while True:
         j = lab.request("GET", "jobs/%d/" % job_id)
-        if j.get("state") == "Finished":
+        state, now = j.get("state"), time.monotonic()
+        if state == "Finished":
             return j.get("health", "Unknown"), j.get("actual_device") or "?"
-        if time.monotonic() >= end:
+        if state not in QUEUED and run_end is None:
+            run_end = now + deadline
+        late = "Queued" if run_end is None and now >= queue_end else None
+        if run_end is not None and now >= run_end:
+            late = "Timeout"
+        if late:
             try:
                 lab.request("GET", "jobs/%d/cancel/" % job_id)
             except LabError:
                 pass
-            return "Timeout", j.get("actual_device") or "?"
+            return late, j.get("actual_device") or "?"
         time.sleep(poll)
 
 
@@ -145,7 +158,7 @@ def boot(lab, args):
     for attempt in range(args.retries + 1):
         try:
             job_id = submit(lab, definition)
-            health, device = wait(lab, job_id, args.deadline, args.poll)
+            health, device = wait(lab, job_id, args.deadline, args.queue_deadline, args.poll)
             files = results(lab, job_id, args.out) if health == "Complete" else []
         except LabError as e:
             if e.code == STOP:
@@ -154,7 +167,8 @@ def boot(lab, args):
             continue
         why = None
         if health != "Complete":
-            why = {"Timeout": "not finished within %d s (canceled)" % args.deadline}.get(
+            why = {"Timeout": "not finished within %d s of its start (canceled)" % args.deadline,
+                   "Queued": "not started within %d s (canceled)" % args.queue_deadline}.get(
                 health, "ended %s" % health)
         elif not files:
             why = "no latctl result in its log"
@@ -173,6 +187,8 @@ def boot(lab, args):
 def describe(t):
     if t["job"] is None:
         return t["why"]
+    if t["device"] in (None, "?"):
+        return "job %d %s" % (t["job"], t["why"])
     return "job %d on %s %s" % (t["job"], t["device"], t["why"])
 
 
@@ -188,6 +204,7 @@ def main():
     b.add_argument("--out", required=True)
     b.add_argument("--retries", type=int, default=2)
     b.add_argument("--deadline", type=int, default=3600)
+    b.add_argument("--queue-deadline", type=int, default=3600)
     b.add_argument("--poll", type=float, default=10)
     args = ap.parse_args()
     try:

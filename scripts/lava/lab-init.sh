@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The lab's supervisor, run by scripts/lava/lab-up.sh inside the lab's
 # Debian chroot (no systemd there): it starts each daemon as its package's
-# systemd unit does, as a child it can stop, and stops them all on TERM.
+# systemd unit does, as a child it can stop, starts again one that ends
+# (the units' Restart=always), and stops them all on TERM.
 #
 #   lab-init.sh PORT WORKERS       (/lab: the lab's state, bind-mounted)
 #
@@ -21,26 +22,28 @@ S=/lab
 PG=/usr/lib/postgresql/15/bin
 PGDATA=/var/lib/postgresql/15/main
 PGCONF=/etc/postgresql/15/main
-PIDS=()
+declare -A WHAT	# pid -> the daemon it is
 umask 077
 
 say() { echo "lab-init: $*"; }
 
 stop() {
 	trap - TERM INT EXIT
-	say "stopping ${#PIDS[@]} daemons"
-	[ ${#PIDS[@]} -eq 0 ] || kill -TERM "${PIDS[@]}" 2>/dev/null || true
+	say "stopping ${#WHAT[@]} daemons"
+	[ ${#WHAT[@]} -eq 0 ] || kill -TERM "${!WHAT[@]}" 2>/dev/null || true
 	wait || true
 	rm -f "$S/ready" "$S/pids"
 	exit 0
 }
 trap stop TERM INT EXIT
 
-# Start "$@" in the background as one of the lab's daemons.
+# Start "$@" in the background as the lab's daemon $1.
 daemon() {
+	local what=$1
+	shift
 	"$@" &
-	PIDS+=($!)
-	echo "$! $1" >>"$S/pids"
+	WHAT[$!]=$what
+	echo "$! $what" >>"$S/pids"
 }
 
 # PostgreSQL on a Unix socket only, password authentication but for its
@@ -52,7 +55,7 @@ start_postgres() {
 		echo "listen_addresses = ''" >"$PGCONF/conf.d/latctl-lab.conf"
 		chown postgres:postgres "$PGCONF/pg_hba.conf" "$PGCONF/conf.d/latctl-lab.conf"
 	fi
-	daemon runuser -u postgres -- "$PG/postgres" -D "$PGDATA" -c "config_file=$PGCONF/postgresql.conf"
+	daemon postgres runuser -u postgres -- "$PG/postgres" -D "$PGDATA" -c "config_file=$PGCONF/postgresql.conf"
 	for _ in $(seq 60); do
 		runuser -u postgres -- "$PG/pg_isready" -q -h /run/postgresql && return 0
 		sleep 0.5
@@ -102,19 +105,22 @@ add_worker() {
 		--description "QEMU under TCG, worker $n" "$d"
 }
 
-start_server() {
+start_gunicorn() {
 	mkdir -p /var/log/lava-server
 	chown lavaserver:lavaserver /var/log/lava-server
-	daemon gunicorn3 lava_server.wsgi --log-level INFO --log-file /var/log/lava-server/gunicorn.log \
+	daemon gunicorn gunicorn3 lava_server.wsgi --log-level INFO --log-file /var/log/lava-server/gunicorn.log \
 		-u lavaserver -g lavaserver --worker-class gthread --workers 2 --threads 4 \
 		--bind "127.0.0.1:$PORT" --timeout 120
-	daemon lava-server manage lava-scheduler --level INFO --log-file /var/log/lava-server/lava-scheduler.log
+}
+
+start_scheduler() {
+	daemon scheduler lava-server manage lava-scheduler --level INFO --log-file /var/log/lava-server/lava-scheduler.log
 }
 
 start_worker() {
 	local n=$1
 	mkdir -p "/var/lib/lava/dispatcher/worker-$n" /var/log/lava-dispatcher
-	daemon lava-worker --name "lab-worker-$n" --url "http://127.0.0.1:$PORT/" \
+	daemon "worker $n" lava-worker --name "lab-worker-$n" --url "http://127.0.0.1:$PORT/" \
 		--token-file "$S/worker-$n.token" --worker-dir "/var/lib/lava/dispatcher/worker-$n" \
 		--http-timeout 600 --level INFO --log-file "/var/log/lava-dispatcher/worker-$n.log"
 }
@@ -123,6 +129,24 @@ start_worker() {
 api_up() {
 	python3 -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$PORT/api/v0.2/devicetypes/', timeout=5)" \
 		2>/dev/null
+}
+
+# Wait for a daemon to end, then start it again; PostgreSQL's end stops
+# the lab.
+restart_ended() {
+	local pid="" rc=0 what
+	wait -n -p pid || rc=$?
+	[ -n "$pid" ] || { sleep 1; return; }
+	what=${WHAT[$pid]-?}
+	unset "WHAT[$pid]"
+	say "$what (pid $pid) ended, exit $rc"
+	sleep 1
+	case $what in
+	gunicorn) start_gunicorn ;;
+	scheduler) start_scheduler ;;
+	worker*) start_worker "${what#worker }" ;;
+	*) say "the lab cannot go on without $what"; exit 1 ;;
+	esac
 }
 
 main() {
@@ -135,7 +159,8 @@ main() {
 	for n in $(seq "$WORKERS"); do
 		add_worker "$n"
 	done
-	start_server
+	start_gunicorn
+	start_scheduler
 	for _ in $(seq 120); do
 		api_up && break
 		sleep 0.5
@@ -146,10 +171,8 @@ main() {
 	done
 	echo "http://127.0.0.1:$PORT" >"$S/ready"
 	say "ready: http://127.0.0.1:$PORT, $WORKERS worker(s)"
-	# the daemons run until TERM; one that dies is said, the rest go on
 	while :; do
-		wait -n || say "a daemon ended (exit $?)"
-		sleep 1
+		restart_ended
 	done
 }
 

@@ -58,8 +58,13 @@ check_err "Incomplete and Canceled every time: 125 with the jobs and why" \
 stub never never
 check_err "a job that never finishes is canceled at its deadline" \
 	"$C boot --url $URL --job $TMPD/job.yaml --poll 0.05 --deadline 1 --out $TMPD/never --retries 0" 125 \
-	'job 100 on qemu01 not finished within 1 s \(canceled\)$'
+	'job 100 on qemu01 not finished within 1 s of its start \(canceled\)$'
 ok "... and the stub was asked to cancel it" grep -q '^GET /api/v0.2/jobs/100/cancel/' "$TMPD/never.port.log"
+
+stub queued queued
+check_err "a job no device takes is canceled at --queue-deadline" \
+	"$C boot --url $URL --job $TMPD/job.yaml --poll 0.05 --deadline 60 --queue-deadline 1 --out $TMPD/queued --retries 0" 125 \
+	'job 100 not started within 1 s \(canceled\)$'
 
 stub nolog nolog
 check_err "a log without a result: retried, then 125" \
@@ -116,12 +121,13 @@ check "compare: a row with each result's device" "$L compare $TMPD/qemu01.json $
 	'^\* device +qemu01 +qemu02 *$'
 check "compare: no device row where no result names one" \
 	"$L compare $TMPD/d.json $TMPD/d.json | grep -c '^. device '" 1 '^0$'
+# (the verdict of 4 runs against 4 may be good or cannot tell: either says it)
 check "check: the verdict says the two sides' devices" \
-	"$L check --baseline $TMPD/qemu01.json --metric p50 $TMPD/qemu02.json" 0 \
-	'^latctl check: good: .*\[devices: baseline qemu01; .*qemu02\.json qemu02\]$'
+	"$L check --baseline $TMPD/qemu01.json --metric p50 $TMPD/qemu02.json 2>&1; true" 0 \
+	'^latctl check: (good|cannot tell \(125\)): .*\[devices: baseline qemu01; .*qemu02\.json qemu02\]$'
 cp "$TMPD/qemu01.json" "$TMPD/qemu01-again.json"
 check "check: nothing said of devices when they are the same" \
-	"$L check --baseline $TMPD/qemu01.json --metric p50 $TMPD/qemu01-again.json" 0 '^latctl check: good: [^[]*(\[[^d][^]]*\])*$'
+	"$L check --baseline $TMPD/qemu01.json --metric p50 $TMPD/qemu01-again.json 2>&1 | grep -c 'devices:'" 1 '^0$'
 
 port=$(cat "$TMPD/tok.port")
 kill ${STUBS##* } 2>/dev/null

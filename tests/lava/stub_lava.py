@@ -11,7 +11,8 @@ it accepts ("Authorization: Token TOKEN"; else 401). Device type "qemu",
 devices qemu01 and qemu02. SCRIPT says what each submitted job does, in
 order, comma-separated (the last one repeats): complete (finished,
 Complete, RESULT.json in its log as latctl's LAVA test prints it),
-incomplete, canceled, never (stays Running), nolog (Complete, no result
+incomplete, canceled, never (stays Running), queued (stays Submitted, no
+device), nolog (Complete, no result
 in the log), badjson (its status is not JSON). Every request is appended
 to PORTFILE.log ("METHOD PATH").
 """
@@ -88,7 +89,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, log_of(step), "application/yaml")
         if step == "badjson":
             return self.reply(200, "<html>Server Error</html>", "text/html")
-        state, health = {"never": ("Running", "Unknown"), "incomplete": ("Finished", "Incomplete"),
+        if step == "queued":
+            device = None
+        state, health = {"never": ("Running", "Unknown"), "queued": ("Submitted", "Unknown"),
+                         "incomplete": ("Finished", "Incomplete"),
                          "canceled": ("Finished", "Canceled")}.get(step, ("Finished", "Complete"))
         return self.reply(200, {"id": job_id, "state": state, "health": health,
                                 "actual_device": device})
