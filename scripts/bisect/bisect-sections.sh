@@ -24,7 +24,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 STEP=$ROOT/scripts/bisect/bisect-step.sh
 
-die() { echo "bisect-sections: $*" >&2; exit "${2:-128}"; }
+die() { echo "bisect-sections: $1" >&2; exit "${2:-128}"; }
 
 parse() {
 	K="" TREE=. RESULTS=./latctl-bisect PASS=()
@@ -76,13 +76,14 @@ pick() {
 # code in RESULTS/section-I.rc.
 section() {
 	local i=$1 c=$2 wt=$RESULTS/tree-$1 rc=0
-	if [ -d "$wt" ]; then
+	if [ "$(git -C "$wt" rev-parse --git-common-dir 2>/dev/null)" -ef "$(git -C "$TREE" rev-parse --git-common-dir)" ]; then
 		git -C "$wt" checkout -q --detach "$c"
-	else
-		git -C "$TREE" worktree add -q --detach "$wt" "$c"
-	fi || { echo 125 >"$RESULTS/section-$i.rc"; return; }
+	else	# none yet, or one of another tree
+		rm -rf "$wt" && git -C "$TREE" worktree prune &&
+			git -C "$TREE" worktree add -q --detach "$wt" "$c"
+	fi >"$RESULTS/section-$i.err" 2>&1 || { echo 125 >"$RESULTS/section-$i.rc"; return; }
 	"$STEP" --tree "$wt" --results "$RESULTS/section-$i" --build "$RESULTS/build-$i" \
-		"${PASS[@]}" "${REST[@]}" 2>"$RESULTS/section-$i.err" || rc=$?
+		"${PASS[@]}" "${REST[@]}" 2>>"$RESULTS/section-$i.err" || rc=$?
 	echo "$rc" >"$RESULTS/section-$i.rc"
 }
 

@@ -27,7 +27,7 @@
 ROOT=$TESTS_DIR
 W=${1:-$ROOT/build/check-lab}
 LABDIR=$W/lab
-PORT=${LATCTL_LAB_PORT:-8079}
+PORT=${LATCTL_LAB_PORT:-8088}
 STEP=$ROOT/scripts/bisect/bisect-step.sh
 SECTIONS=$ROOT/scripts/bisect/bisect-sections.sh
 N=20 BAD=13 BROKEN=8
@@ -40,20 +40,11 @@ mkdir -p "$W"
 W=$(cd "$W" && pwd)
 LABDIR=$W/lab
 
-# The planted history in $W/tree: c1..cN, transparent_hugepage=never from
-# c$BAD on, c$BROKEN unbuildable.
+# The planted history in $W/tree (scripts/bisect/testbed-history.sh):
+# c1..cN, transparent_hugepage=never from c$BAD on, c$BROKEN unbuildable.
 plant_history() {
-	local t=$W/tree i thp kernel
-	rm -rf "$t" && git init -q "$t" || return 1
-	for i in $(seq "$N"); do
-		thp=always kernel=6.12
-		[ "$i" -ge "$BAD" ] && thp=never
-		[ "$i" = "$BROKEN" ] && kernel=5.4
-		printf '# commit %s\nkernel=%s\nappend=init_on_alloc=0 transparent_hugepage=%s\n' \
-			"$i" "$kernel" "$thp" >"$t/testbed.conf"
-		git -C "$t" add testbed.conf && git -C "$t" commit -q -m "c$i: kernel $kernel, transparent_hugepage=$thp" || return 1
-	done
-	mapfile -t C < <(git -C "$t" rev-list --reverse HEAD)
+	rm -rf "$W/tree"
+	mapfile -t C < <("$ROOT/scripts/bisect/testbed-history.sh" "$W/tree" "$N" "$BAD" "$BROKEN")
 	[ "${#C[@]}" = "$N" ]
 }
 c() { echo "${C[$1 - 1]}"; }
@@ -105,6 +96,7 @@ kill_during_job() {
 }
 
 "$ROOT/scripts/lava/lab-down.sh" --dir "$LABDIR" --purge >/dev/null 2>&1
+rm -rf "$W"/{base,serial,sections,killed-run,good.json,killed,jobs.txt,serial.txt,sections.txt,killed.txt}
 t=$SECONDS
 _run "'$ROOT/scripts/lava/lab-up.sh' --dir '$LABDIR' --port $PORT --workers 2"
 URL=$OUT
@@ -175,7 +167,24 @@ check "the killed job is named, retried on the other device" "cat $W/killed.txt"
 echo "# with a worker killed: $KILL_S s"
 git -C "$W/tree" bisect reset -q >/dev/null 2>&1
 
+# No process of the lab, its ports free.
+nothing_left() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" = "$LABDIR/root" ] && return 1
+	done
+	! ss -Hltn "( sport = :$PORT or sport = :$((PORT + 1)) )" | grep -q .
+}
+
 check "lab-down" "'$ROOT/scripts/lava/lab-down.sh' --dir '$LABDIR'" 0 ''
-ok "... no process of the lab is left" bash -c "for p in /proc/[0-9]*; do [ \"\$(readlink \$p/root 2>/dev/null)\" = '$LABDIR/root' ] && exit 1; done; exit 0"
-ok "... and its port is free" bash -c "! ss -Hltn 'sport = :$PORT' | grep -q ."
+ok "... no process of the lab is left, its ports are free" nothing_left
+
+# A lab-up that fails half-way (PostgreSQL's configuration gone: the
+# supervisor has started it, it does not come up) takes the lab down.
+conf=$LABDIR/root/etc/postgresql/15/main/postgresql.conf
+mv "$conf" "$conf.aside"
+check "a lab-up that fails half-way: exit 1, the log's last lines" \
+	"'$ROOT/scripts/lava/lab-up.sh' --dir '$LABDIR' --port $PORT" 1 'PostgreSQL did not start'
+ok "... and no process of the lab is left, its ports are free" nothing_left
+mv "$conf.aside" "$conf"
 done_testing

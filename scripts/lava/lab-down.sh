@@ -3,7 +3,7 @@
 # Stop the LAVA lab of scripts/lava/lab-up.sh: every process it started
 # (the supervisor's session, then any process whose root is the lab's
 # chroot: a QEMU a worker left behind), and check that none is left and
-# that its port is free. The lab's state stays in DIR for the next lab-up;
+# that its ports are free. The lab's state stays in DIR for the next lab-up;
 # --purge removes DIR too.
 #
 #   scripts/lava/lab-down.sh [--dir DIR] [--purge]
@@ -62,8 +62,8 @@ signal_all TERM
 gone_within 300 || { signal_all KILL; gone_within 50; } ||
 	die "processes of the lab are left: $(in_lab | tr '\n' ' ')"
 rm -f "$DIR/lab.pid" "$DIR/state/ready" "$DIR/state/pids"
-if [ -n "$port" ] && ss -Hltn "sport = :$port" | grep -q .; then
-	die "port $port is still taken"
+if [ -n "$port" ] && ss -Hltn "( sport = :$port or sport = :$((port + 1)) )" | grep -q .; then
+	die "port $port or $((port + 1)) is still taken"
 fi
 if [ "$PURGE" = 1 ]; then
 	rm -rf --one-file-system "$DIR"

@@ -8,8 +8,11 @@
 #   lab-init.sh PORT WORKERS       (/lab: the lab's state, bind-mounted)
 #
 # PostgreSQL (a Unix socket in the chroot, no TCP port), lava-server's API
-# and web pages (gunicorn on 127.0.0.1:PORT), lava-scheduler, and WORKERS
-# lava-worker processes, worker N driving device qemu-0N (the device type
+# and web pages (gunicorn on 127.0.0.1:PORT), lava-publisher (its events on
+# sockets inside the chroot, its websocket on 127.0.0.1:PORT+1: the
+# scheduler schedules a job when it is submitted, not at its next 20 s
+# round), lava-scheduler, and WORKERS lava-worker processes (a ping every
+# 5 s), worker N driving device qemu-0N (the device type
 # qemu under TCG: /lab/qemu-tcg.jinja2). On its first start it creates the
 # database, the admin user "latctl" with the token /lab/admin.token, the
 # workers with their tokens /lab/worker-N.token, and the devices (all
@@ -23,6 +26,7 @@ PG=/usr/lib/postgresql/15/bin
 PGDATA=/var/lib/postgresql/15/main
 PGCONF=/etc/postgresql/15/main
 declare -A WHAT	# pid -> the daemon it is
+declare -A ENDED	# daemon -> how many times it ended
 umask 077
 
 say() { echo "lab-init: $*"; }
@@ -113,8 +117,26 @@ start_gunicorn() {
 		--bind "127.0.0.1:$PORT" --timeout 120
 }
 
+# Events on sockets inside the chroot (lava-server's settings.d, read by
+# every daemon that starts after it).
+configure_events() {
+	cat >/etc/lava-server/settings.d/01-latctl-lab.yaml <<-EOF
+	EVENT_NOTIFICATION: true
+	INTERNAL_EVENT_SOCKET: "ipc:///run/lava-server/internal-events"
+	EVENT_SOCKET: "ipc:///run/lava-server/events"
+	EOF
+	chmod 0644 /etc/lava-server/settings.d/01-latctl-lab.yaml
+	install -d -o lavaserver -g lavaserver /run/lava-server
+}
+
+start_publisher() {
+	daemon publisher lava-server manage lava-publisher --level INFO \
+		--log-file /var/log/lava-server/lava-publisher.log --host 127.0.0.1 --port $((PORT + 1))
+}
+
 start_scheduler() {
-	daemon scheduler lava-server manage lava-scheduler --level INFO --log-file /var/log/lava-server/lava-scheduler.log
+	daemon scheduler lava-server manage lava-scheduler --event-url ipc:///run/lava-server/events \
+		--level INFO --log-file /var/log/lava-server/lava-scheduler.log
 }
 
 start_worker() {
@@ -122,7 +144,7 @@ start_worker() {
 	mkdir -p "/var/lib/lava/dispatcher/worker-$n" /var/log/lava-dispatcher
 	daemon "worker $n" lava-worker --name "lab-worker-$n" --url "http://127.0.0.1:$PORT/" \
 		--token-file "$S/worker-$n.token" --worker-dir "/var/lib/lava/dispatcher/worker-$n" \
-		--http-timeout 600 --level INFO --log-file "/var/log/lava-dispatcher/worker-$n.log"
+		--http-timeout 600 --ping-interval 5 --level INFO --log-file "/var/log/lava-dispatcher/worker-$n.log"
 }
 
 # The API answers an anonymous request.
@@ -131,18 +153,24 @@ api_up() {
 		2>/dev/null
 }
 
-# Wait for a daemon to end, then start it again; PostgreSQL's end stops
-# the lab.
+# Wait for a daemon to end, then start it again (up to 5 times, as a
+# unit's start limit); PostgreSQL's end stops the lab.
 restart_ended() {
 	local pid="" rc=0 what
 	wait -n -p pid || rc=$?
 	[ -n "$pid" ] || { sleep 1; return; }
 	what=${WHAT[$pid]-?}
 	unset "WHAT[$pid]"
+	ENDED[$what]=$((${ENDED[$what]-0} + 1))
 	say "$what (pid $pid) ended, exit $rc"
+	if [ "${ENDED[$what]}" -gt 5 ]; then
+		say "$what ended ${ENDED[$what]} times: not started again"
+		return
+	fi
 	sleep 1
 	case $what in
 	gunicorn) start_gunicorn ;;
+	publisher) start_publisher ;;
 	scheduler) start_scheduler ;;
 	worker*) start_worker "${what#worker }" ;;
 	*) say "the lab cannot go on without $what"; exit 1 ;;
@@ -155,11 +183,13 @@ main() {
 	: >"$S/pids"
 	rm -f "$S/ready"
 	start_postgres
+	configure_events
 	first_setup
 	for n in $(seq "$WORKERS"); do
 		add_worker "$n"
 	done
 	start_gunicorn
+	start_publisher
 	start_scheduler
 	for _ in $(seq 120); do
 		api_up && break

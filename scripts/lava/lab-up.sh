@@ -8,6 +8,8 @@
 #
 #   scripts/lava/lab-up.sh [--dir DIR] [--port PORT] [--workers N]
 #
+# PORT (default 8078) is the API's, PORT+1 lava-publisher's, both on
+# 127.0.0.1.
 # Everything is under DIR (default build/lab; root-only): root/ the lab's
 # copy of the chroot (its database and logs inside), state/ the tokens
 # (admin.token, worker-N.token), logs and the pids, share/ the files jobs
@@ -80,9 +82,9 @@ make_root() {
 	touch "$DIR/root/.latctl-lab"
 }
 
-# The port is nobody's yet.
+# The ports are nobody's yet: PORT (the API) and PORT+1 (lava-publisher).
 port_free() {
-	! ss -Hltn "sport = :$PORT" | grep -q .
+	! ss -Hltn "( sport = :$PORT or sport = :$((PORT + 1)) )" | grep -q .
 }
 
 # The supervisor, in its own session and mount namespace: /dev, /proc,
@@ -131,7 +133,7 @@ main() {
 		return 0
 	fi
 	"$ROOT/scripts/lava/lab-down.sh" --dir "$DIR" >/dev/null 2>&1 || true
-	port_free || die "127.0.0.1:$PORT is taken by another program: give --port"
+	port_free || die "127.0.0.1:$PORT or $((PORT + 1)) is taken by another program: give --port"
 	make_root
 	start
 	wait_ready

@@ -40,19 +40,9 @@ first_probe() {
 }
 P=$(first_probe)
 BAD=$((P - 1))		# first bad commit, found without P's verdict
-git init -q "$T"
-for i in $(seq "$N"); do
-	thp=always kernel=6.12
-	[ "$i" -ge "$BAD" ] && thp=never
-	[ "$i" = "$P" ] && kernel=5.4
-	printf '# commit %s\nkernel=%s\nappend=init_on_alloc=0 transparent_hugepage=%s\n' \
-		"$i" "$kernel" "$thp" >"$T/testbed.conf"
-	git -C "$T" add testbed.conf
-	git -C "$T" commit -q -m "c$i: kernel $kernel, transparent_hugepage=$thp"
-done
-mapfile -t COMMITS < <(git -C "$T" rev-list --reverse HEAD)
+mapfile -t COMMITS < <("$TESTS_DIR/scripts/bisect/testbed-history.sh" "$T" "$N" "$BAD" "$P")
 commit() { echo "${COMMITS[$1 - 1]}"; }
-ok "history of $N commits: first bad c$BAD, c$P unbuildable" [ "$P" -gt 2 -a "$P" -lt "$N" ]
+ok "history of $N commits: first bad c$BAD, c$P unbuildable" [ "${#COMMITS[@]}" = "$N" -a "$P" -gt 2 -a "$P" -lt "$N" ]
 
 git -C "$T" checkout -q "$(commit 1)"
 check "the good commit: record the baseline (--repeat 4), the later steps' --metric given" \
