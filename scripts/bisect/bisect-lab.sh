@@ -19,6 +19,7 @@ lab_stop() {
 lab_check() {
 	local line a
 	[ -n "$LAB_SHARE" ] || lab_stop "--lab needs --lab-share DIR, where the lab's workers fetch the kernel and the ramdisk"
+	lab_share_safe "$LAB_SHARE"
 	case $LAB_RETRIES in '' | *[!0-9]*) lab_stop "--lab-retries '$LAB_RETRIES' is not a whole number" ;; esac
 	: "${LAB_DEADLINE:=$((TIMEOUT + 600))}"
 	case $LAB_DEADLINE in '' | 0 | *[!0-9]*) lab_stop "--lab-deadline '$LAB_DEADLINE' is not a whole number of seconds" ;; esac
@@ -31,16 +32,31 @@ lab_check() {
 	echo "bisect-step: $line" >&2
 }
 
-# Copy $1 into the share as NAME $2 under its hash (once); print its URL.
+# Copy $1 into the share as NAME $2 under its hash (once: a file of that
+# name with another content is replaced); print its URL.
 lab_put() {
-	local h f
-	h=$(sha256sum "$1" | cut -c1-16) || return 1
-	f=latctl-$h-$2
-	if [ ! -f "$LAB_SHARE/$f" ]; then
-		cp "$1" "$LAB_SHARE/.$f.tmp" && chmod 0644 "$LAB_SHARE/.$f.tmp" &&
-			mv "$LAB_SHARE/.$f.tmp" "$LAB_SHARE/$f" || return 1
+	local h f tmp
+	h=$(sha256sum "$1" | cut -d' ' -f1) || return 1
+	f=latctl-${h:0:16}-$2
+	if [ -L "$LAB_SHARE/$f" ] || [ ! -f "$LAB_SHARE/$f" ] ||
+		[ "$(sha256sum "$LAB_SHARE/$f" | cut -d' ' -f1)" != "$h" ]; then
+		tmp=$(mktemp "$LAB_SHARE/.latctl.XXXXXX") || return 1
+		cp "$1" "$tmp" && chmod 0644 "$tmp" && mv -f "$tmp" "$LAB_SHARE/$f" ||
+			{ rm -f "$tmp"; return 1; }
 	fi
 	echo "${LAB_URL:-file://$(cd "$LAB_SHARE" && pwd -P)}/$f"
+}
+
+# The share is a directory no other user can write: a kernel put there
+# is the one the lab boots.
+lab_share_safe() {
+	local d=$1
+	[ -e "$d" ] || return 0
+	[ -d "$d" ] && [ ! -L "$d" ] || lab_stop "--lab-share $d is not a directory"
+	[ "$(stat -c %u "$d")" = "$(id -u)" ] || [ "$(stat -c %u "$d")" = 0 ] ||
+		lab_stop "--lab-share $d belongs to another user: give a directory of yours"
+	[ -z "$(find "$d" -maxdepth 0 -perm /022)" ] ||
+		lab_stop "--lab-share $d is writable by other users, who could put their kernel there: give a directory only you can write"
 }
 
 # The step's kernel and ramdisk where the workers fetch them.

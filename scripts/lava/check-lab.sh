@@ -68,10 +68,13 @@ for j in json.load(sys.stdin)["results"]:
     print(j["id"], j["state"], j["health"], j["actual_device"])'
 }
 
-# Kill lava-worker $1 with all it started (lava-run, QEMU).
+# Kill lava-worker $1 of this lab with all it started (lava-run, QEMU).
 kill_worker() {
-	local pid all p
-	pid=$(pgrep -f "lava-worker --name $1 ") || return 1
+	local pid="" all p
+	for p in $(pgrep -f "lava-worker --name $1 "); do
+		[ "$(readlink "/proc/$p/root")" = "$LABDIR/root" ] && pid=$p
+	done
+	[ -n "$pid" ] || return 1
 	all=$pid
 	for _ in 1 2 3 4; do
 		for p in $all; do

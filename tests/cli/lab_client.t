@@ -103,6 +103,9 @@ check_err "bisect-step --lab: a device type the lab lacks, 128" \
 	"$LABRUN --lab-share $TMPD/share --lab-device-type arm64 -- grow" 128 'has no device type arm64; stopping git bisect run$'
 check_err "bisect-step --lab without --lab-share: 128, saying what it is for" \
 	"$LABRUN -- grow" 128 '--lab needs --lab-share DIR, where the lab.s workers fetch the kernel and the ramdisk'
+mkdir -p "$TMPD/open" && chmod 0777 "$TMPD/open"
+check_err "bisect-step --lab: a share other users can write (their kernel would boot): 128" \
+	"$LABRUN --lab-share $TMPD/open -- grow" 128 'lab-share .*/open is writable by other users'
 check_err "bisect-step --lab: a workload argument a job's shell would run: 128" \
 	"$LABRUN --lab-share $TMPD/share -- grow '--iters=1;reboot'" 128 "'--iters=1;reboot' cannot go into a lab job's command"
 check_err "bisect-sections.sh outside a bisect: 128" "cd $T && $SECT --sections 2 -- grow" 128 \
