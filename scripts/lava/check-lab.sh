@@ -102,11 +102,13 @@ kill_during_job() {
 
 "$ROOT/scripts/lava/lab-down.sh" --dir "$LABDIR" --purge >/dev/null 2>&1
 rm -rf "$W"/{base,serial,sections,killed-run,good.json,killed,jobs.txt,serial.txt,sections.txt,killed.txt}
+chroot_state="made first"
+"$ROOT/scripts/testbed/chroot.sh" lab --cached && chroot_state=cached
 t=$SECONDS
 _run "'$ROOT/scripts/lava/lab-up.sh' --dir '$LABDIR' --port $PORT --workers 2"
 URL=$OUT
 ok "the lab comes up from nothing: $URL" test "$RC" = 0 -a "$URL" = "http://127.0.0.1:$PORT"
-echo "# lab-up from nothing: $((SECONDS - t)) s (the chroot cached)"
+echo "# lab-up from nothing: $((SECONDS - t)) s (the lab's chroot $chroot_state)"
 check "its API: device type qemu with two devices" \
 	"python3 $ROOT/scripts/lava/lab-client.py check --url $URL --device-type qemu" 0 'qemu-01 qemu-02'
 ok "the admin token is root's alone" bash -c "[ \$(stat -c %a '$LABDIR/state/admin.token') = 600 ]"
