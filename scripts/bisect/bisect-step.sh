@@ -66,8 +66,6 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LATCTL=$ROOT/user/latctl
 FRAGMENT=$ROOT/scripts/bisect/bisect-kernel.config
 SKIP=125
-# shellcheck source=scripts/bisect/bisect-lab.sh
-. "$ROOT/scripts/bisect/bisect-lab.sh"
 
 usage() {
 	cat >&2 <<-EOF
@@ -263,9 +261,12 @@ build_linux() {
 	export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2026-01-01} KBUILD_BUILD_VERSION=${KBUILD_BUILD_VERSION:-1}
 	make -C "$TREE" O="$b" -j"$JOBS" bzImage modules >>"$LOG" 2>&1 || skip "build failed (see $LOG)"
 	KREL=$(make -s -C "$TREE" O="$b" kernelrelease 2>/dev/null)
-	LATMON_VM_KDIR=$b scripts_ok "$ROOT/scripts/testbed/vm-module.sh" bisect ||
+	# latmon's build directory is the kernel build directory's own: steps
+	# that run at once (bisect-sections.sh) never share one
+	SERIES=bisect-$(printf '%s' "$(cd "$b" && pwd -P)" | sha256sum | cut -c1-8)
+	LATMON_VM_KDIR=$b scripts_ok "$ROOT/scripts/testbed/vm-module.sh" "$SERIES" ||
 		skip "latmon does not build against this kernel (see $LOG)"
-	SERIES=bisect KO=$ROOT/build/vm/bisect/latmon.ko VMLINUZ=$b/arch/x86/boot/bzImage
+	KO=$ROOT/build/vm/$SERIES/latmon.ko VMLINUZ=$b/arch/x86/boot/bzImage
 	check_vermagic
 	APPEND=${LATCTL_BISECT_APPEND-}
 	KDESC=$KREL
@@ -477,7 +478,11 @@ check_args() {
 main() {
 	parse "$@"
 	check_args
-	[ -z "$LAB" ] || lab_check
+	if [ -n "$LAB" ]; then
+		# shellcheck source=scripts/bisect/bisect-lab.sh
+		. "$ROOT/scripts/bisect/bisect-lab.sh"
+		lab_check
+	fi
 	COMMIT=$(git -C "$TREE" rev-parse --short=12 HEAD 2>/dev/null) || COMMIT=unknown
 	mkdir -p "$RESULTS" || exit "$SKIP"
 	RESULTS=$(cd "$RESULTS" && pwd)
